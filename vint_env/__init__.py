@@ -1,0 +1,12 @@
+"""vint-env: PettingZoo environments for Vint, Whist and Solo Whist.
+
+>>> from vint_env import vint_v0
+>>> env = vint_v0.env()
+>>> env.reset(seed=0)
+"""
+
+__version__ = "0.1.0"
+
+from .envs import vint_v0
+
+__all__ = ["vint_v0", "__version__"]

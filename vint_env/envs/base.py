@@ -1,0 +1,224 @@
+"""What the three PettingZoo AEC card-game envs share.
+
+A game env subclasses :class:`CardGameEnv` and supplies its rules state and
+encoders through a handful of hooks (``_start``, ``_apply``, ``_encode``,
+...); this class does the PettingZoo bookkeeping: agents, spaces, seeding,
+rewards, dead steps, masks, illegal-action errors and rendering dispatch.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from ..rules.tricks import IllegalActionError
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+AGENT_SEAT = {a: i for i, a in enumerate(AGENTS)}
+
+
+@dataclass
+class Outcome:
+    """What one applied action did to the episode.
+
+    ``points``: raw points per seat earned by this action (a deal or rubber
+    premium), or ``None``; ``infos``: extra info given to every agent.
+    """
+
+    points: list[float] | None = None
+    terminated: bool = False
+    truncated: bool = False
+    infos: dict[str, Any] = field(default_factory=dict)
+
+
+class CardGameEnv(AECEnv):
+    """Shared PettingZoo AEC machinery for the four-seat card games.
+
+    Subclasses set ``metadata``, ``NUM_ACTIONS``, ``LAYOUT`` (observation
+    :class:`~vint_env.envs.layout.Layout`), ``STATE_SIZE`` and implement the
+    hooks below.
+    """
+
+    NUM_ACTIONS: int
+    RESET_OPTIONS: tuple[str, ...] = ()
+    LAYOUT: Any
+    STATE_SIZE: int
+
+    def __init__(self, render_mode: str | None = None, reward_scale: float = 1.0):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                             f"got {render_mode!r}")
+        if not isinstance(reward_scale, (int, float)) or reward_scale <= 0:
+            raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
+        self.render_mode = render_mode
+        self.reward_scale = float(reward_scale)
+        self.possible_agents = list(AGENTS)
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(0.0, 1.0, (self.LAYOUT.size,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, (self.NUM_ACTIONS,), dtype=np.int8),
+        })
+        act_space = spaces.Discrete(self.NUM_ACTIONS)
+        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.action_spaces = {a: act_space for a in AGENTS}
+        self.state_space = spaces.Box(0.0, 1.0, (self.STATE_SIZE,), dtype=np.float32)
+        self._rng = np.random.default_rng()
+        self._seat = -1
+
+    # PettingZoo API -------------------------------------------------------
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        options = dict(options or {})
+        self._start(options)
+        if options:
+            # A warning, not an error: PettingZoo's api_test resets with a dummy option.
+            warnings.warn(f"{self.metadata['name']}: ignoring unknown reset option(s) {sorted(options)}; "
+                          f"known: {self.RESET_OPTIONS}", stacklevel=2)
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self._seat = self._current_seat()
+        self.agent_selection = AGENTS[self._seat]
+        self._skip_agent_selection = None
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} is to move and sent action None; only finished agents may")
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            raise IllegalActionError(f"{agent} sent action {action!r}, which is not an integer") from None
+        if a != action:
+            raise IllegalActionError(f"{agent} sent action {action!r}, which is not an integer")
+        if not self._is_legal(a):
+            legal = self._legal_actions()
+            raise IllegalActionError(
+                f"illegal action {a} ({self.action_text(a)}) by {agent}; legal actions: "
+                + ", ".join(f"{x} ({self.action_text(x)})" for x in legal))
+        self._cumulative_rewards[agent] = 0.0
+        outcome = self._apply(a)
+        if outcome.points is not None:
+            for i, ag in enumerate(AGENTS):
+                self.rewards[ag] = outcome.points[i] * self.reward_scale
+        else:
+            for ag in AGENTS:
+                self.rewards[ag] = 0.0
+        for ag in AGENTS:
+            self.infos[ag] = dict(outcome.infos) if outcome.infos else {}
+        if outcome.terminated or outcome.truncated:
+            for ag in AGENTS:
+                self.terminations[ag] = outcome.terminated
+                self.truncations[ag] = outcome.truncated
+            self._seat = -1
+            # Finished agents take their dead steps in seat order, the actor first.
+            self.agent_selection = agent
+        else:
+            self._seat = self._current_seat()
+            self.agent_selection = AGENTS[self._seat]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent):
+        seat = AGENT_SEAT[agent]
+        mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
+        if seat == self._seat:
+            mask[self._legal_actions()] = 1
+        return {"observation": self._encode(seat), "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        return self._encode_state()
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self._render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    # helpers ----------------------------------------------------------------
+    @property
+    def current_seat(self) -> int:
+        """Seat to move, -1 when the episode is over."""
+        return self._seat
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions of the agent to move (empty when over)."""
+        return self._legal_actions() if self._seat >= 0 else []
+
+    # hooks ------------------------------------------------------------------
+    def _start(self, options: dict) -> None:
+        """Start an episode; pop the reset options used (left-overs are an error)."""
+        raise NotImplementedError
+
+    def _current_seat(self) -> int:
+        raise NotImplementedError
+
+    def _legal_actions(self) -> list[int]:
+        raise NotImplementedError
+
+    def _is_legal(self, action: int) -> bool:
+        raise NotImplementedError
+
+    def _apply(self, action: int) -> Outcome:
+        raise NotImplementedError
+
+    def _encode(self, seat: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def _encode_state(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def action_text(self, action: int) -> str:
+        raise NotImplementedError
+
+
+def wrap(raw: CardGameEnv, illegal_action: str = "raise"):
+    """PettingZoo's classic wrapper stack around a raw env.
+
+    ``illegal_action="raise"`` (default) lets the raw env raise an
+    :class:`IllegalActionError`; ``"terminate"`` uses PettingZoo's
+    ``TerminateIllegalWrapper`` (the offender gets -1, the episode ends).
+    """
+    if illegal_action not in ("raise", "terminate"):
+        raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
+    env = raw
+    if illegal_action == "terminate":
+        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    env = wrappers.OrderEnforcingWrapper(env)
+    return env
+
+
+def take_option(options: dict, name: str, default):
+    return options.pop(name) if name in options else default

@@ -1,0 +1,76 @@
+"""Text rendering of the card-game envs: hands, calls, tricks and the score sheet."""
+
+from __future__ import annotations
+
+from ..cards import SEAT_LETTERS, card_text, hand_to_text
+from ..rules.rubber import SideScore
+
+ITEMS = ("undertricks", "slam_taken", "slam_declared", "honours", "coronets", "passout_tricks",
+         "game", "rubber", "marks")
+
+
+def render_hands(hands, shown) -> list[str]:
+    lines = []
+    for s in range(4):
+        text = hand_to_text(hands[s]) if s in shown else "(hidden)"
+        lines.append(f"  {SEAT_LETTERS[s]} (player_{s}): {text}")
+    return lines
+
+
+def render_tricks(play) -> list[str]:
+    lines = []
+    seat = None
+    plays = play.plays
+    for t in range(0, len(plays), 4):
+        chunk = plays[t:t + 4]
+        cards = "  ".join(f"{SEAT_LETTERS[s]} {card_text(c):>3}" for s, c in chunk)
+        won = ""
+        if t // 4 < len(play.trick_winners):
+            won = f" -> {SEAT_LETTERS[play.trick_winners[t // 4]]}"
+        lines.append(f"  {t // 4 + 1:2d}. {cards}{won}")
+    return lines
+
+
+def render_sheet(totals: tuple[SideScore, SideScore], names=("NS", "EW"), title="Score sheet") -> list[str]:
+    a, b = totals
+    lines = [f"  {title:<18}{names[0]:>9}{names[1]:>9}"]
+    for item in ITEMS:
+        x, y = getattr(a, item), getattr(b, item)
+        if x or y:
+            lines.append(f"  {item:<18}{x:>9}{y:>9}")
+    lines.append("  " + "-" * 36 + "  (the line)")
+    lines.append(f"  {'tricks (below)':<18}{a.tricks:>9}{b.tricks:>9}")
+    lines.append(f"  {'total':<18}{a.total:>9}{b.total:>9}")
+    return lines
+
+
+def render_vint(env) -> str:
+    deal = env.deal
+    if deal is None:
+        return "vint_v0: not reset"
+    out = [f"Vint, dealer {SEAT_LETTERS[deal.dealer]}, phase {deal.phase}"]
+    if env.rubber is not None:
+        sheet = env.rubber.sheet
+        out[0] += (f"; rubber: deal {env.deals_played + (0 if deal.is_over else 1)}, games NS {sheet.games_won[0]}"
+                   f" EW {sheet.games_won[1]}, below NS {sheet.below[0]} EW {sheet.below[1]}, marks {sheet.marks}")
+    shown = range(4) if env.viewer is None or deal.is_over else (env.viewer,)
+    hands = deal.hands if deal.play is None or deal.is_over else deal.play.hands
+    out.append("Hands" + (" as dealt:" if hands is deal.hands else ":"))
+    out += render_hands(hands, shown)
+    out.append("Auction: " + (deal.auction_text() or "-"))
+    if deal.contract is not None:
+        out.append(f"Contract: {deal.contract} by {SEAT_LETTERS[deal.declarer]}")
+    elif deal.passed_out:
+        out.append("Passed out" + (": played at no-trump" if deal.play is not None else ": a mark is written"))
+    if deal.play is not None and deal.play.plays:
+        out.append("Tricks:")
+        out += render_tricks(deal.play)
+        ns, ew = deal.play.side_tricks()
+        out.append(f"Tricks taken: NS {ns}  EW {ew}")
+    if deal.is_over and deal.scores is not None:
+        out += render_sheet(deal.scores, title="This deal")
+    if env.rubber is not None and env.rubber.sheet.records:
+        out += render_sheet(env.rubber.sheet.totals, title="Rubber so far")
+    if not deal.is_over:
+        out.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
+    return "\n".join(out)

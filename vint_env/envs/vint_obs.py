@@ -1,0 +1,121 @@
+"""Observation and state encoding of `vint_v0` (documented in the README).
+
+Seat-relative: in every block indexed by a seat, index 0 is the observer,
+1 the player on their left, 2 their partner, 3 the player on their right.
+Cards are indexed by card id (``suit * 13 + rank``), bids by their index
+0..34 (1S 1C 1D 1H 1NT 2S ... 7NT).  Only what the observer may know is
+encoded: their own hand and the public calls and plays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.vint import AUCTION, BID_BASE, PLAY, VintDeal
+from .layout import Layout, mask_bits
+
+MAX_MARKS = 7
+
+VINT_LAYOUT = Layout("vint_v0 observation", [
+    ("phase", (2,), "1 in the auction / play column (both 0 once the episode is over)"),
+    ("dealer", (4,), "dealer, relative seat"),
+    ("to_move", (4,), "player to act, relative seat"),
+    ("hand", (52,), "cards the observer holds now"),
+    ("bids", (4, 35), "bids[r, b] = 1 if relative seat r made bid b (the auction is recoverable: "
+                      "bids only rise, so dealer, bids and pass_count fix every call)"),
+    ("pass_count", (4,), "passes in a row since the last call that was not a pass (0..3), one-hot"),
+    ("contract", (35,), "highest bid so far; the contract once play starts"),
+    ("declarer", (4,), "maker of the highest bid; the declarer in play"),
+    ("trump", (5,), "in play: trump suit S, C, D, H, or no-trump"),
+    ("passout_play", (1,), "1 when a passed-out deal is played at no-trump (variant passout='play')"),
+    ("trick_leader", (4,), "leader of the trick in progress"),
+    ("trick", (4, 52), "trick[r, c] = 1 if relative seat r played card c to the trick in progress"),
+    ("last_trick", (4, 52), "the last completed trick, same form"),
+    ("played", (4, 52), "every card played so far in this deal, by relative seat"),
+    ("tricks_taken", (2, 14), "tricks taken by the observer's side (row 0) and the other side, one-hot 0..13"),
+    ("rubber_mode", (1,), "1 in episode='rubber'"),
+    ("games_won", (2, 2), "games won in this rubber by our side / their side, one-hot 0..1"),
+    ("below_line", (2,), "below-the-line points of the current game, our side / theirs, / 500, capped at 1"),
+    ("marks", (MAX_MARKS + 1,), "pass-out marks written so far, one-hot 0..7 (7 = 7 or more)"),
+])
+
+O = VINT_LAYOUT.offset
+D = VINT_LAYOUT.size
+STATE_SIZE = 4 * 52 + 4 + D
+
+
+def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation vector of ``seat`` (float32, 0/1 except `below_line`)."""
+    obs = np.zeros(D, dtype=np.float32) if out is None else out
+    phase = deal.phase
+    to_move = deal.current_player
+    obs[O["dealer"] + ((deal.dealer - seat) & 3)] = 1
+    if to_move >= 0:
+        obs[O["to_move"] + ((to_move - seat) & 3)] = 1
+    for s, action in deal.calls:
+        if action >= BID_BASE:
+            obs[O["bids"] + ((s - seat) & 3) * 35 + action - BID_BASE] = 1
+    if deal.highest >= 0:
+        obs[O["contract"] + deal.highest - BID_BASE] = 1
+        obs[O["declarer"] + ((deal.highest_bidder - seat) & 3)] = 1
+    play = deal.play
+    if phase == AUCTION:
+        obs[O["phase"]] = 1
+        obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
+        obs[O["pass_count"] + min(deal.passes, 3)] = 1
+    elif play is not None:
+        if phase == PLAY:
+            obs[O["phase"] + 1] = 1
+        obs[O["trump"] + (4 if play.trump < 0 else play.trump)] = 1
+        obs[O["passout_play"]] = deal.passed_out
+        obs[O["hand"]:O["hand"] + 52] = mask_bits(play.hands[seat])
+        obs[O["pass_count"] + 3] = 1
+        obs[O["trick_leader"] + ((play.leader - seat) & 3)] = 1
+        base = O["trick"]
+        for i, c in enumerate(play.trick):
+            obs[base + ((play.leader + i - seat) & 3) * 52 + c] = 1
+        if play.last_leader >= 0:
+            base = O["last_trick"]
+            for i, c in enumerate(play.last_trick):
+                obs[base + ((play.last_leader + i - seat) & 3) * 52 + c] = 1
+        base = O["played"]
+        for r in range(4):
+            s = (seat + r) & 3
+            gone = deal.hands[s] & ~play.hands[s]
+            if gone:
+                obs[base + r * 52: base + r * 52 + 52] = mask_bits(gone)
+        won = play.tricks_won
+        ours = won[seat] + won[seat ^ 2]
+        theirs = won[seat ^ 1] + won[seat ^ 3]
+        obs[O["tricks_taken"] + ours] = 1
+        obs[O["tricks_taken"] + 14 + theirs] = 1
+    else:  # passed out, not played
+        obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
+        obs[O["pass_count"] + 3] = 1
+    if rubber is not None:
+        sheet = rubber.sheet
+        me = seat & 1
+        obs[O["rubber_mode"]] = 1
+        obs[O["games_won"] + min(sheet.games_won[me], 1)] = 1
+        obs[O["games_won"] + 2 + min(sheet.games_won[1 - me], 1)] = 1
+        obs[O["below_line"]] = min(sheet.below[me] / 500.0, 1.0)
+        obs[O["below_line"] + 1] = min(sheet.below[1 - me] / 500.0, 1.0)
+        obs[O["marks"] + min(sheet.marks, MAX_MARKS)] = 1
+    return obs
+
+
+def encode_state(deal: VintDeal, rubber=None) -> np.ndarray:
+    """Full information for centralised critics.
+
+    Layout: the four seats' current hands (absolute seats 0..3, 4 x 52),
+    the seat to move one-hot (4), then seat 0's observation (absolute, since
+    seat 0's relative seats equal the absolute ones).
+    """
+    state = np.zeros(STATE_SIZE, dtype=np.float32)
+    hands = deal.play.hands if deal.play is not None else deal.hands
+    for s in range(4):
+        state[s * 52:(s + 1) * 52] = mask_bits(hands[s])
+    if deal.current_player >= 0:
+        state[208 + deal.current_player] = 1
+    encode_observation(deal, 0, rubber, out=state[212:])
+    return state

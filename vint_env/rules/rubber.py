@@ -1,0 +1,145 @@
+"""The score sheet of the fixed-partnership games: deals, games and the rubber.
+
+Vint (RULES.md 2.3 items 6-8, 2.4) and Whist (RULES.md 3) both write each
+deal's entries for side 0 (seats 0 & 2) and side 1 (seats 1 & 3), below the
+line (toward the game) and above it; a side reaching the game target below
+the line wins a game and its bonus, two games win the rubber and its bonus,
+and the rubber is settled on the difference of all entries.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field, fields
+
+
+def side_of(seat: int) -> int:
+    """Partnership of a seat: 0 for seats 0 & 2, 1 for seats 1 & 3."""
+    return seat & 1
+
+
+@dataclass
+class SideScore:
+    """One side's credits from one deal (or a rubber's running sum).
+
+    ``tricks`` is below the line (counts toward the game); every other item
+    is above the line.  Items a game does not use stay zero.
+    """
+
+    tricks: int = 0
+    undertricks: int = 0
+    slam_taken: int = 0
+    slam_declared: int = 0
+    honours: int = 0
+    coronets: int = 0
+    passout_tricks: int = 0   # Vint, RULES 2.4 "play" variant: 500 a trick over six
+    game: int = 0
+    rubber: int = 0
+    marks: int = 0
+
+    @property
+    def below(self) -> int:
+        return self.tricks
+
+    @property
+    def above(self) -> int:
+        return self.total - self.tricks
+
+    @property
+    def total(self) -> int:
+        return sum(getattr(self, f.name) for f in fields(self))
+
+    def as_dict(self) -> dict[str, int]:
+        d = {f.name: getattr(self, f.name) for f in fields(self)}
+        d["total"] = self.total
+        return d
+
+    def add(self, other: "SideScore") -> None:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+
+
+@dataclass
+class DealRecord:
+    """One deal on the score sheet: both sides' entries including premiums."""
+
+    scores: tuple[SideScore, SideScore]
+    game_winner: int | None = None
+    rubber_winner: int | None = None
+    passed_out: bool = False
+
+    @property
+    def difference(self) -> int:
+        """Side 0's total minus side 1's."""
+        return self.scores[0].total - self.scores[1].total
+
+
+@dataclass
+class Rubber:
+    """Games and rubber bookkeeping.
+
+    ``game_target``: below-the-line points that win a game (Vint 500,
+    Whist 10).  ``mark_values``: the premiums of pass-out marks, paid in
+    order, cycling, to the rubber winner (Vint: 500, 1000).
+    """
+
+    game_target: int
+    game_bonus: int
+    rubber_bonus: int
+    mark_values: tuple[int, ...] = ()
+    games_won: list[int] = field(default_factory=lambda: [0, 0])
+    below: list[int] = field(default_factory=lambda: [0, 0])
+    totals: tuple[SideScore, SideScore] = field(default_factory=lambda: (SideScore(), SideScore()))
+    marks: int = 0
+    records: list[DealRecord] = field(default_factory=list)
+    winner: int | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def result(self) -> int:
+        """Settlement: side 0's total minus side 1's (RULES 2.3 item 8)."""
+        return self.totals[0].total - self.totals[1].total
+
+    def record_deal(self, deal_scores, tie_winner: int | None = None,
+                    passed_out: bool = False) -> DealRecord:
+        """Write a deal's entries; adds game, rubber and mark premiums it earns.
+
+        ``tie_winner`` is the side that wins the game when both reach the
+        target with equal totals (Vint: the declaring side).
+        """
+        if self.is_over:
+            raise ValueError("the rubber is over; start a new one")
+        scores = (copy.copy(deal_scores[0]), copy.copy(deal_scores[1]))
+        record = DealRecord(scores=scores, passed_out=passed_out)
+        if passed_out and self.mark_values:
+            self.marks += 1
+        for side in (0, 1):
+            self.below[side] += scores[side].below
+        reached = [side for side in (0, 1) if self.below[side] >= self.game_target]
+        if reached:
+            if len(reached) == 1:
+                winner = reached[0]
+            elif self.below[0] != self.below[1]:
+                winner = 0 if self.below[0] > self.below[1] else 1
+            else:
+                if tie_winner is None:
+                    raise ValueError("both sides reached the game with equal totals and no tie winner")
+                winner = tie_winner
+            scores[winner].game += self.game_bonus
+            self.games_won[winner] += 1
+            self.below = [0, 0]
+            record.game_winner = winner
+            if self.games_won[winner] == 2:
+                scores[winner].rubber += self.rubber_bonus
+                if self.mark_values:
+                    n = len(self.mark_values)
+                    scores[winner].marks += sum(self.mark_values[i % n] for i in range(self.marks))
+                self.winner = winner
+                record.rubber_winner = winner
+        for side in (0, 1):
+            self.totals[side].add(scores[side])
+        self.records.append(record)
+        return record

@@ -1,0 +1,128 @@
+"""Trick play shared by Vint, Whist and Solo Whist (RULES.md section 1).
+
+The leader plays any card; the others must follow the suit led if able, and
+a player void in it may play any card (no duty to trump or overtrump).  The
+highest trump wins the trick, else the highest card of the suit led; the
+winner leads next.
+"""
+
+from __future__ import annotations
+
+from ..cards import SUIT_MASK, card_text, hand_cards
+
+NO_TRUMP = -1
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules do not allow in the current state."""
+
+
+def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int) -> int:
+    """Seat that wins a complete trick; ``cards[i]`` was played by ``leader + i``.
+
+    >>> trick_winner([0 * 13 + 5, 0 * 13 + 12, 3 * 13 + 0, 0 * 13 + 11], 0, NO_TRUMP)
+    1
+    >>> trick_winner([0 * 13 + 5, 0 * 13 + 12, 3 * 13 + 0, 0 * 13 + 11], 0, 3)
+    2
+    """
+    best = 0
+    best_card = cards[0]
+    for i in range(1, len(cards)):
+        c = cards[i]
+        cs, bs = c // 13, best_card // 13
+        if cs == bs:
+            if c > best_card:
+                best, best_card = i, c
+        elif cs == trump:
+            best, best_card = i, c
+    return (leader + best) % 4
+
+
+class TrickPlay:
+    """Thirteen tricks of card play from four hands.
+
+    ``hands`` are card masks (see :mod:`vint_env.cards`) and shrink as cards
+    are played; ``trump`` is a suit index or :data:`NO_TRUMP`.
+    """
+
+    __slots__ = ("hands", "trump", "leader", "trick", "tricks_won", "plays",
+                 "trick_winners", "last_trick", "last_leader")
+
+    def __init__(self, hands, trump: int, leader: int):
+        self.hands = list(hands)
+        self.trump = trump
+        self.leader = leader          # leader of the trick in progress
+        self.trick: list[int] = []    # cards of the trick in progress, in play order
+        self.tricks_won = [0, 0, 0, 0]
+        self.plays: list[tuple[int, int]] = []   # (seat, card), every card played
+        self.trick_winners: list[int] = []
+        self.last_trick: tuple[int, ...] = ()   # the last completed trick's cards
+        self.last_leader = -1
+
+    def copy(self) -> "TrickPlay":
+        new = TrickPlay.__new__(TrickPlay)
+        new.hands = self.hands[:]
+        new.trump = self.trump
+        new.leader = self.leader
+        new.trick = self.trick[:]
+        new.tricks_won = self.tricks_won[:]
+        new.plays = self.plays[:]
+        new.trick_winners = self.trick_winners[:]
+        new.last_trick = self.last_trick
+        new.last_leader = self.last_leader
+        return new
+
+    @property
+    def current_player(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def tricks_played(self) -> int:
+        return len(self.trick_winners)
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.trick_winners) == 13
+
+    @property
+    def led_suit(self) -> int:
+        """Suit led to the trick in progress, or -1 before its lead."""
+        return self.trick[0] // 13 if self.trick else -1
+
+    def legal_mask(self) -> int:
+        """Mask of the cards the player to move may play."""
+        hand = self.hands[(self.leader + len(self.trick)) % 4]
+        if self.trick:
+            follow = hand & SUIT_MASK[self.trick[0] // 13]
+            if follow:
+                return follow
+        return hand
+
+    def legal_cards(self) -> list[int]:
+        return hand_cards(self.legal_mask())
+
+    def play(self, card: int) -> int | None:
+        """Play a card for the player to move; returns the trick winner when it completes."""
+        seat = (self.leader + len(self.trick)) % 4
+        if not (self.legal_mask() >> card) & 1:
+            raise IllegalActionError(
+                f"seat {seat} may not play {card_text(card) if 0 <= card < 52 else card}: legal cards are "
+                + " ".join(card_text(c) for c in self.legal_cards()))
+        self.hands[seat] &= ~(1 << card)
+        self.trick.append(card)
+        self.plays.append((seat, card))
+        if len(self.trick) < 4:
+            return None
+        winner = trick_winner(self.trick, self.leader, self.trump)
+        self.tricks_won[winner] += 1
+        self.trick_winners.append(winner)
+        self.last_trick = tuple(self.trick)
+        self.last_leader = self.leader
+        self.trick = []
+        self.leader = winner
+        return winner
+
+    def side_tricks(self) -> tuple[int, int]:
+        """Tricks of the fixed partnerships (0 & 2, 1 & 3)."""
+        w = self.tricks_won
+        return w[0] + w[2], w[1] + w[3]

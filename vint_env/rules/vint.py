@@ -1,0 +1,277 @@
+"""Vint: one deal (auction and play) and a rubber of deals, RULES.md section 2.
+
+Actions (DESIGN.md): 0..51 play that card, 52 pass, 53..87 the 35 bids in
+the order 1S 1C 1D 1H 1NT 2S ... 7NT.
+
+>>> from vint_env.cards import parse_pbn
+>>> deal = VintDeal(parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"), dealer=0)
+>>> deal.current_player, deal.phase
+(0, 'auction')
+>>> for a in (bid_action(7, NT), PASS, PASS, PASS):
+...     deal.apply(a)
+>>> deal.contract, deal.declarer, deal.current_player, deal.phase
+(Contract(level=7, strain=4), 0, 1, 'play')
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from ..cards import card_text, hand_cards, validate_deal
+from .rubber import DealRecord, Rubber, SideScore, side_of
+from .tricks import NO_TRUMP, IllegalActionError, TrickPlay
+from .vint_scoring import NT, score_contract, score_passout_play
+
+PASS = 52
+BID_BASE = 53
+NUM_BIDS = 35
+NUM_ACTIONS = 88
+STRAIN_TEXT = ("S", "C", "D", "H", "NT")
+
+AUCTION, PLAY, OVER = "auction", "play", "over"
+PASSOUT_VARIANTS = ("mark", "play")
+GAME_BONUS_VARIANTS = (100, 1000)
+
+
+class Contract(NamedTuple):
+    level: int    # 1..7: undertake 6 + level tricks
+    strain: int   # 0..3 suits (spades, clubs, diamonds, hearts), 4 no-trump
+
+    @property
+    def action(self) -> int:
+        return bid_action(self.level, self.strain)
+
+    @property
+    def trump(self) -> int:
+        return NO_TRUMP if self.strain == NT else self.strain
+
+    def __str__(self) -> str:
+        return f"{self.level}{STRAIN_TEXT[self.strain]}"
+
+    @classmethod
+    def parse(cls, text: str) -> "Contract":
+        t = text.strip().upper()
+        if len(t) < 2 or t[0] not in "1234567" or t[1:] not in STRAIN_TEXT + ("N",):
+            raise ValueError(f"malformed contract {text!r}: expected a level 1-7 and S, C, D, H or NT (e.g. '5NT')")
+        strain = NT if t[1:] in ("NT", "N") else STRAIN_TEXT.index(t[1:])
+        return cls(int(t[0]), strain)
+
+
+def bid_action(level: int, strain: int) -> int:
+    return BID_BASE + (level - 1) * 5 + strain
+
+
+def action_contract(action: int) -> Contract:
+    b = action - BID_BASE
+    return Contract(b // 5 + 1, b % 5)
+
+
+def action_text(action: int) -> str:
+    """``'SA'`` for a card, ``'pass'``, or a bid such as ``'3NT'``."""
+    if 0 <= action < 52:
+        return card_text(action)
+    if action == PASS:
+        return "pass"
+    if BID_BASE <= action < NUM_ACTIONS:
+        return str(action_contract(action))
+    raise ValueError(f"action {action!r} is out of range 0..{NUM_ACTIONS - 1}")
+
+
+def parse_action(text: str) -> int:
+    t = text.strip().upper()
+    if t in ("PASS", "P"):
+        return PASS
+    if t and t[0].isdigit():
+        return Contract.parse(t).action
+    from ..cards import parse_card
+    return parse_card(t)
+
+
+class VintDeal:
+    """The state machine of one Vint deal.
+
+    ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``
+    and, once over, ``scores`` (a :class:`SideScore` per side, premiums of
+    the rubber not included).  ``hands`` are the hands as dealt.
+    """
+
+    __slots__ = ("hands", "dealer", "passout", "phase", "calls", "highest", "highest_bidder",
+                 "passes", "_to_call", "contract", "declarer", "play", "passed_out", "scores")
+
+    def __init__(self, hands, dealer: int = 0, passout: str = "mark"):
+        if passout not in PASSOUT_VARIANTS:
+            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        if dealer not in (0, 1, 2, 3):
+            raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
+        self.hands = validate_deal(hands)
+        self.dealer = dealer
+        self.passout = passout
+        self.phase = AUCTION
+        self.calls: list[tuple[int, int]] = []     # (seat, action)
+        self.highest = -1                          # highest bid action so far, -1 none
+        self.highest_bidder = -1
+        self.passes = 0                            # passes in a row
+        self._to_call = dealer                     # RULES 2.1: the dealer calls first
+        self.contract: Contract | None = None
+        self.declarer = -1
+        self.play: TrickPlay | None = None
+        self.passed_out = False
+        self.scores: tuple[SideScore, SideScore] | None = None
+
+    def copy(self) -> "VintDeal":
+        new = VintDeal.__new__(VintDeal)
+        for name in VintDeal.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.calls = self.calls[:]
+        if self.play is not None:
+            new.play = self.play.copy()
+        return new
+
+    # ------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        """Seat to act; -1 once the deal is over."""
+        if self.phase == AUCTION:
+            return self._to_call
+        if self.phase == PLAY:
+            return self.play.current_player
+        return -1
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def declaring_side(self) -> int:
+        return side_of(self.declarer) if self.declarer >= 0 else -1
+
+    def legal_actions(self) -> list[int]:
+        if self.phase == AUCTION:
+            return [PASS, *range(self.highest + 1 if self.highest >= 0 else BID_BASE, NUM_ACTIONS)]
+        if self.phase == PLAY:
+            return self.play.legal_cards()
+        return []
+
+    def is_legal(self, action: int) -> bool:
+        if self.phase == AUCTION:
+            return action == PASS or (max(self.highest + 1, BID_BASE) <= action < NUM_ACTIONS)
+        if self.phase == PLAY:
+            return 0 <= action < 52 and bool(self.play.legal_mask() >> action & 1)
+        return False
+
+    # ------------------------------------------------------------ moves
+    def apply(self, action: int) -> None:
+        action = int(action)
+        if not self.is_legal(action):
+            self._reject(action)
+        if self.phase == AUCTION:
+            self._call(action)
+        else:
+            self.play.play(action)
+            if self.play.is_over:
+                self._finish()
+
+    def _reject(self, action: int):
+        if self.phase == OVER:
+            raise IllegalActionError(f"action {action!r}: the deal is over")
+        try:
+            what = action_text(action)
+        except ValueError:
+            what = "out of range"
+        legal = " ".join(action_text(a) for a in self.legal_actions())
+        raise IllegalActionError(
+            f"seat {self.current_player} may not take action {action} ({what}) in the {self.phase}; "
+            f"legal: {legal}")
+
+    def _call(self, action: int) -> None:
+        seat = self._to_call
+        self.calls.append((seat, action))
+        self._to_call = (seat + 1) % 4
+        if action == PASS:
+            self.passes += 1
+            if self.highest < 0 and self.passes == 4:
+                self._pass_out()
+            elif self.highest >= 0 and self.passes == 3:
+                self._start_play()
+        else:
+            self.highest = action
+            self.highest_bidder = seat
+            self.passes = 0
+
+    def _start_play(self) -> None:
+        self.contract = action_contract(self.highest)
+        self.declarer = self.highest_bidder
+        # RULES 2.2: the player left of the declarer leads.
+        self.play = TrickPlay(self.hands, self.contract.trump, (self.declarer + 1) % 4)
+        self.phase = PLAY
+
+    def _pass_out(self) -> None:
+        self.passed_out = True
+        if self.passout == "play":
+            # RULES 2.4 "play": no-trump, the player left of the dealer leads.
+            self.play = TrickPlay(self.hands, NO_TRUMP, (self.dealer + 1) % 4)
+            self.phase = PLAY
+        else:
+            self.scores = (SideScore(), SideScore())
+            self.phase = OVER
+
+    def _finish(self) -> None:
+        tricks = self.play.side_tricks()
+        if self.passed_out:
+            self.scores = score_passout_play(tricks)
+        else:
+            self.scores = score_contract(self.hands, self.contract.level, self.contract.strain,
+                                         self.declarer, tricks)
+        self.phase = OVER
+
+    # ------------------------------------------------------------ text
+    def auction_text(self) -> str:
+        return " ".join(f"{'NESW'[s]}:{action_text(a)}" for s, a in self.calls)
+
+    def __repr__(self) -> str:
+        return (f"<VintDeal dealer={self.dealer} phase={self.phase} contract={self.contract} "
+                f"declarer={self.declarer} auction='{self.auction_text()}'>")
+
+
+class VintRubber:
+    """A rubber of Vint deals: dealer rotation, games, rubber, pass-out marks.
+
+    Variants (RULES 2.3 item 6, 2.4): ``game_bonus`` 100 (default) or 1000;
+    ``passout`` ``"mark"`` (default) or ``"play"``.
+    """
+
+    def __init__(self, first_dealer: int = 0, game_bonus: int = 100, passout: str = "mark"):
+        if game_bonus not in GAME_BONUS_VARIANTS:
+            raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
+        if passout not in PASSOUT_VARIANTS:
+            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        self.game_bonus = game_bonus
+        self.passout = passout
+        self.sheet = Rubber(game_target=500, game_bonus=game_bonus, rubber_bonus=2000,
+                            mark_values=(500, 1000) if passout == "mark" else ())
+        self.dealer = first_dealer
+        self.deal: VintDeal | None = None
+
+    @property
+    def is_over(self) -> bool:
+        return self.sheet.is_over
+
+    def new_deal(self, hands) -> VintDeal:
+        if self.is_over:
+            raise ValueError("the rubber is over")
+        if self.deal is not None and not self.deal.is_over:
+            raise ValueError("the current deal is not finished")
+        self.deal = VintDeal(hands, self.dealer, self.passout)
+        return self.deal
+
+    def finish_deal(self) -> DealRecord:
+        """Write the finished deal on the sheet; the deal passes clockwise (RULES 1)."""
+        deal = self.deal
+        if deal is None or not deal.is_over:
+            raise ValueError("no finished deal to record")
+        record = self.sheet.record_deal(deal.scores, tie_winner=deal.declaring_side
+                                        if deal.declarer >= 0 else None,
+                                        passed_out=deal.passed_out)
+        self.dealer = (self.dealer + 1) % 4
+        self.deal = None
+        return record
