@@ -64,6 +64,24 @@ def honour_counts(hands, strain: int) -> tuple[int, int]:
     return counts[0], counts[1]
 
 
+def honour_points(counts: tuple[int, int], level: int, strain: int) -> tuple[int, int]:
+    """Honour premiums of both sides from their counts: the net-difference rule.
+
+    The side with the larger count scores the difference x 10 x T (trump
+    contract) or x 25 x T (no-trump, aces only).
+
+    >>> honour_points((3, 4), 3, 0)   # 002: "two honours and one ace" vs "one honour and three aces"
+    (0, 300)
+    >>> honour_points((4, 4), 3, 0)   # 002: "three honours and one ace" vs "one and three": nothing
+    (0, 0)
+    """
+    a, b = counts
+    per = (25 if strain == NT else 10) * trick_value(level)
+    if a > b:
+        return (a - b) * per, 0
+    return 0, (b - a) * per
+
+
 def score_contract(hands, level: int, strain: int, declarer: int,
                    side_tricks: tuple[int, int]) -> tuple[SideScore, SideScore]:
     """Score a played Vint contract (RULES 2.3 items 1-5).
@@ -99,10 +117,7 @@ def score_contract(hands, level: int, strain: int, declarer: int,
         else:
             scores[defn].slam_declared = premium
     # 4. honours
-    a, b = honour_counts(hands, strain)
-    per = 25 * t if strain == NT else 10 * t
-    if a != b:
-        scores[0 if a > b else 1].honours = abs(a - b) * per
+    scores[0].honours, scores[1].honours = honour_points(honour_counts(hands, strain), level, strain)
     # 5. coronets
     for seat, hand in enumerate(hands):
         scores[side_of(seat)].coronets += hand_coronets(hand, strain)
