@@ -1,0 +1,281 @@
+"""vint_v0: PettingZoo conformance, invariants over random games, replay, errors, no leaks."""
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+
+from vint_env import vint_v0
+from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn
+from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
+from vint_env.rules import PASS, IllegalActionError, VintDeal, bid_action
+from vint_env.rules.vint_scoring import NT
+
+DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"episode": "rubber"}, {"passout": "play"}])
+def test_pettingzoo_api(kwargs):
+    api_test(vint_v0.env(**kwargs), num_cycles=400)
+
+
+def test_pettingzoo_seed_and_render():
+    seed_test(vint_v0.env, num_cycles=300)
+    seed_test(lambda: vint_v0.env(episode="rubber"), num_cycles=300)
+    render_test(lambda render_mode=None: vint_v0.env(render_mode=render_mode))
+
+
+def test_pettingzoo_parallel_api():
+    parallel_api_test(vint_v0.parallel_env(), num_cycles=400)
+
+
+def random_episode(env, rng, check=None):
+    """Play one episode with random legal actions; returns the summed rewards per agent."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        if check:
+            check(env, agent, obs)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals
+
+
+def expected_legal(deal):
+    """Legal actions computed from RULES.md directly, independently of the engine."""
+    if deal.phase == "auction":
+        low = deal.highest + 1 if deal.highest >= 0 else 53
+        return {PASS, *range(low, 88)}
+    hand = deal.play.hands[deal.current_player]
+    cards = set(hand_cards(hand))
+    if deal.play.trick:
+        led = deal.play.trick[0] // 13
+        follow = {c for c in cards if c // 13 == led}
+        return follow or cards
+    return cards
+
+
+def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
+    env = vint_v0.env()
+    rng = np.random.default_rng(1)
+
+    def check(env, agent, obs):
+        raw = env.unwrapped
+        assert agent == f"player_{raw.deal.current_player}"
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and set(np.unique(mask)) <= {0, 1}
+        assert set(np.flatnonzero(mask)) == expected_legal(raw.deal)
+        for other in env.possible_agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+
+    for episode in range(150):
+        env.reset(seed=episode)
+        totals = random_episode(env, rng, check)
+        assert totals["player_0"] == totals["player_2"] == -totals["player_1"] == -totals["player_3"]
+
+
+def winner_by_rules(cards, leader, trump):
+    led = cards[0] // 13
+    best = max(range(4), key=lambda i: (cards[i] // 13 == trump, cards[i] // 13 == led, cards[i] % 13))
+    return (leader + best) % 4
+
+
+def test_invariants_over_thousands_of_random_deals():
+    rng = np.random.default_rng(2024)
+    played = 0
+    for _ in range(2000):
+        from vint_env.cards import random_deal
+        deal = VintDeal(random_deal(rng), dealer=int(rng.integers(4)), passout="play")
+        while not deal.is_over:
+            legal = deal.legal_actions()
+            assert set(legal) == expected_legal(deal)
+            deal.apply(legal[rng.integers(len(legal))])
+            if deal.play is not None:
+                p = deal.play
+                held = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
+                gone = sum(1 << c for _, c in p.plays)
+                assert held & gone == 0 and held | gone == FULL_DECK      # 52 cards conserved
+        p = deal.play
+        assert len(p.trick_winners) == 13 and sum(p.tricks_won) == 13 and len(p.plays) == 52
+        for t in range(13):
+            seats = [s for s, _ in p.plays[4 * t:4 * t + 4]]
+            cards = [c for _, c in p.plays[4 * t:4 * t + 4]]
+            assert seats == [(seats[0] + i) % 4 for i in range(4)]
+            assert p.trick_winners[t] == winner_by_rules(cards, seats[0], p.trump)
+            if t + 1 < 13:
+                assert p.plays[4 * t + 4][0] == p.trick_winners[t]   # the winner leads next
+        if not deal.passed_out:
+            assert p.plays[0][0] == (deal.declarer + 1) % 4
+            played += 1
+    assert played > 1900
+
+
+def test_replay_exact_deal_and_dealer():
+    env = vint_v0.env()
+    env.reset(seed=5, options={"deal": DEAL_002, "dealer": 2})
+    raw = env.unwrapped
+    assert raw.deal.hands == parse_pbn(DEAL_002) and raw.deal.dealer == 2
+    assert env.agent_selection == "player_2"                 # the dealer calls first
+    obs = env.observe("player_2")["observation"]
+    hand = VINT_LAYOUT.decode(obs)["hand"]
+    assert set(np.flatnonzero(hand)) == set(hand_cards(parse_pbn(DEAL_002)[2]))
+
+
+def test_deal_reward_and_infos_for_a_played_deal():
+    # 5 NT by N down 3 (seed 002): drive the auction, then a fixed card order.
+    env = vint_v0.env(reward_scale=0.01)
+    env.reset(options={"deal": DEAL_002, "dealer": 0})
+    env.step(bid_action(5, NT))
+    for _ in range(3):
+        env.step(PASS)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term:
+            final[agent] = (reward, info)
+            env.step(None)
+        else:
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    info = final["player_0"][1]
+    ns, ew = info["deal"]["scores"]["NS"], info["deal"]["scores"]["EW"]
+    assert info["deal"]["contract"] == "5NT" and info["deal"]["declarer"] == 0
+    assert info["points"] == ns["total"] - ew["total"]
+    assert final["player_0"][0] == pytest.approx(0.01 * info["points"])
+    assert final["player_1"][0] == pytest.approx(-0.01 * info["points"])
+    assert final["player_2"][0] == final["player_0"][0]
+
+
+def test_rubber_rewards_add_up_to_the_settlement():
+    env = vint_v0.env(episode="rubber", reward_scale=1.0)
+    rng = np.random.default_rng(3)
+    for seed in range(5):
+        env.reset(seed=seed)
+        totals = random_episode(env, rng)
+        raw = env.unwrapped
+        assert raw.rubber.is_over
+        assert totals["player_0"] == pytest.approx(raw.rubber.sheet.result)
+        assert totals["player_1"] == pytest.approx(-raw.rubber.sheet.result)
+
+
+def test_rubber_truncates_after_max_deals():
+    env = vint_v0.env(episode="rubber", max_deals=2)
+    env.reset(seed=0)
+    while not any(env.truncations.values()):
+        env.step(PASS)           # everybody passes: marks only, no game is ever won
+    assert env.unwrapped.deals_played == 2 and env.unwrapped.rubber.sheet.marks == 2
+    assert not any(env.terminations.values())
+
+
+def test_illegal_action_error_names_agent_action_and_legal_ones():
+    env = vint_v0.env()
+    env.reset(options={"deal": DEAL_002, "dealer": 0})
+    env.step(bid_action(3, NT))
+    with pytest.raises(IllegalActionError, match=r"illegal action 53 \(1S\) by player_1; legal actions: 52 \(pass\), 68 \(4S\), 69 \(4C\)"):
+        env.step(bid_action(1, 0))
+    with pytest.raises(IllegalActionError, match="illegal action 12 \\(SA\\) by player_1"):
+        env.unwrapped.step(parse_card("SA"))
+    with pytest.raises(Exception, match="action"):
+        env.step(88)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"episode": "match"}, "episode"), ({"game_bonus": 500}, "game_bonus"),
+    ({"passout": "skip"}, "passout"), ({"reward_scale": 0}, "reward_scale"),
+    ({"viewer": 4}, "viewer"), ({"render_mode": "rgb_array"}, "render_mode"),
+])
+def test_bad_constructor_options(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        vint_v0.raw_env(**kwargs)
+
+
+def test_bad_reset_options():
+    env = vint_v0.env()
+    with pytest.raises(ValueError, match="dealt twice"):
+        env.reset(options={"deal": DEAL_002.replace("K52", "KJ2")})
+    with pytest.raises(ValueError, match="dealer"):
+        env.reset(options={"deal": DEAL_002, "dealer": 7})
+    with pytest.warns(UserWarning, match="unknown reset option"):
+        warnings.simplefilter("always")
+        env.reset(options={"deel": DEAL_002})
+
+
+def test_state_is_full_information():
+    env = vint_v0.env()
+    env.reset(options={"deal": DEAL_002, "dealer": 0})
+    state = env.state()
+    assert state.shape == env.unwrapped.state_space.shape and state.dtype == np.float32
+    hands = parse_pbn(DEAL_002)
+    for seat in range(4):
+        assert set(np.flatnonzero(state[52 * seat:52 * seat + 52])) == set(hand_cards(hands[seat]))
+
+
+# ---------------------------------------------------------------- no leaks
+
+def swap_hidden_cards(deal, me, rng):
+    """Swap unplayed cards between two other seats, in the dealt and the current hands."""
+    new = deal.copy()
+    hands = list(new.hands)
+    current = list(new.play.hands) if new.play is not None else list(new.hands)
+    a, b = rng.choice([s for s in range(4) if s != me], size=2, replace=False)
+    if not current[a] or not current[b]:
+        return None
+    x = int(rng.choice(hand_cards(current[a])))
+    y = int(rng.choice(hand_cards(current[b])))
+    for arr in (hands, current):
+        arr[a] = arr[a] & ~(1 << x) | (1 << y)
+        arr[b] = arr[b] & ~(1 << y) | (1 << x)
+    new.hands = tuple(hands)
+    if new.play is not None:
+        new.play.hands = current
+    return new
+
+
+def test_no_leak_hidden_cards_never_change_an_observation():
+    rng = np.random.default_rng(11)
+    from vint_env.cards import random_deal
+    checked = 0
+    for _ in range(300):
+        deal = VintDeal(random_deal(rng), dealer=int(rng.integers(4)))
+        stop = int(rng.integers(1, 60))
+        for _ in range(stop):
+            if deal.is_over:
+                break
+            legal = deal.legal_actions()
+            deal.apply(legal[rng.integers(len(legal))])
+        for me in range(4):
+            other = swap_hidden_cards(deal, me, rng)
+            if other is None:
+                continue
+            assert other.hands != deal.hands
+            np.testing.assert_array_equal(encode_observation(deal, me), encode_observation(other, me))
+            checked += 1
+    assert checked > 1000
+
+
+def test_no_leak_through_the_env_in_the_auction():
+    """Two deals that agree on player_0's hand give player_0 the same observations."""
+    hands = list(parse_pbn(DEAL_002))
+    other = [hands[0], hands[2], hands[3], hands[1]]         # others' cards moved around
+    from vint_env.cards import deal_to_pbn
+    seen = []
+    for deal in (hands, other):
+        env = vint_v0.env()
+        env.reset(options={"deal": deal_to_pbn(deal), "dealer": 1})
+        obs = []
+        for action in (PASS, bid_action(1, 2), PASS, bid_action(2, NT), PASS):
+            env.step(action)
+            obs.append(env.observe("player_0")["observation"].copy())
+        seen.append(np.stack(obs))
+    np.testing.assert_array_equal(seen[0], seen[1])
