@@ -77,3 +77,9 @@ def mask_bits(mask: int, n: int = 52) -> np.ndarray:
     """0/1 uint8 vector of the low ``n`` bits of an int mask (bit i -> entry i)."""
     return np.unpackbits(np.frombuffer(mask.to_bytes(7, "little"), dtype=np.uint8),
                          bitorder="little")[:n]
+
+
+def masks_bits(masks, n: int = 52) -> np.ndarray:
+    """0/1 uint8 array ``[len(masks), n]``: row i holds the low ``n`` bits of ``masks[i]``."""
+    buf = b"".join(m.to_bytes(7, "little") for m in masks)
+    return np.unpackbits(np.frombuffer(buf, dtype=np.uint8), bitorder="little").reshape(len(masks), 56)[:, :n]

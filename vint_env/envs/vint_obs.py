@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.vint import AUCTION, BID_BASE, PLAY, VintDeal
-from .layout import Layout, mask_bits
+from .layout import Layout, mask_bits, masks_bits
 
 MAX_MARKS = 7
 
@@ -78,12 +78,10 @@ def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray |
             base = O["last_trick"]
             for i, c in enumerate(play.last_trick):
                 obs[base + ((play.last_leader + i - seat) & 3) * 52 + c] = 1
-        base = O["played"]
-        for r in range(4):
-            s = (seat + r) & 3
-            gone = deal.hands[s] & ~play.hands[s]
-            if gone:
-                obs[base + r * 52: base + r * 52 + 52] = mask_bits(gone)
+        if play.plays:
+            dealt, held = deal.hands, play.hands
+            obs[O["played"]:O["played"] + 208] = masks_bits(
+                [dealt[s] & ~held[s] for s in ((seat + r) & 3 for r in range(4))]).ravel()
         won = play.tricks_won
         ours = won[seat] + won[seat ^ 2]
         theirs = won[seat ^ 1] + won[seat ^ 3]

@@ -1,0 +1,102 @@
+"""Throughput of the AEC environments under random legal play.
+
+    python -m vint_env.bench                 # every game, default settings
+    python -m vint_env.bench --games vint_v0 --steps 20000 --repeats 7
+    python -m vint_env.bench --vector ...    # the batched engine (vint_env.vector.bench)
+
+For each env: a random agent plays whole episodes through the standard AEC
+loop (``agent_iter`` / ``last`` / ``step``), so every step builds the acting
+agent's observation and action mask, as a learner would.  Prints env steps
+per second and episodes (deals) per second, the median over the repeats and
+the spread.  This is a benchmark, not a test: the machine's load moves it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+
+
+def available_games() -> list[str]:
+    out = []
+    for name in GAMES:
+        try:
+            importlib.import_module(f"vint_env.envs.{name}")
+        except ImportError:
+            continue
+        out.append(name)
+    return out
+
+
+def run_random(env, steps: int, seed: int) -> tuple[int, int, float]:
+    """Play random legal episodes for at least ``steps`` live steps; (steps, episodes, seconds)."""
+    rng = np.random.default_rng(seed)
+    done_steps = 0
+    episodes = 0
+    start = time.perf_counter()
+    while done_steps < steps:
+        env.reset(seed=int(rng.integers(2**31)))
+        for agent in env.agent_iter():
+            obs, reward, term, trunc, info = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(legal.size)]))
+            done_steps += 1
+        episodes += 1
+    return done_steps, episodes, time.perf_counter() - start
+
+
+def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
+    module = importlib.import_module(f"vint_env.envs.{name}")
+    env = module.env()
+    run_random(env, min(steps, 2000), seed)            # warm-up
+    sps, eps, lengths = [], [], []
+    for r in range(repeats):
+        n, episodes, secs = run_random(env, steps, seed + r + 1)
+        sps.append(n / secs)
+        eps.append(episodes / secs)
+        lengths.append(n / episodes)
+    return {"game": name, "steps_per_s": statistics.median(sps), "min": min(sps), "max": max(sps),
+            "episodes_per_s": statistics.median(eps), "steps_per_episode": statistics.median(lengths)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if "--vector" in argv:
+        rest = [a for a in argv if a != "--vector"]
+        from vint_env.vector import bench as vector_bench
+        return vector_bench.main(rest) or 0
+    parser = argparse.ArgumentParser(prog="python -m vint_env.bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", nargs="+", default=None, help=f"envs to measure (default: all of {GAMES})")
+    parser.add_argument("--steps", type=int, default=20000, help="live env steps per repeat")
+    parser.add_argument("--repeats", type=int, default=5, help="repeats; the median is reported")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    games = args.games or available_games()
+    for g in games:
+        if g not in GAMES:
+            parser.error(f"unknown game {g!r}; choose from {GAMES}")
+    print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
+          f"random legal play, observation + mask built every step; median of {args.repeats} x {args.steps} steps")
+    print(f"{'env':<16}{'steps/s':>12}{'(min..max)':>22}{'episodes/s':>13}{'steps/episode':>15}")
+    for g in games:
+        r = bench_game(g, args.steps, args.repeats, args.seed)
+        spread = f"{r['min']:,.0f}..{r['max']:,.0f}"
+        print(f"{g:<16}{r['steps_per_s']:>12,.0f}{spread:>22}{r['episodes_per_s']:>13,.1f}"
+              f"{r['steps_per_episode']:>15.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
