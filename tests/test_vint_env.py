@@ -186,8 +186,10 @@ def test_illegal_action_error_names_agent_action_and_legal_ones():
         env.step(bid_action(1, 0))
     with pytest.raises(IllegalActionError, match="illegal action 12 \\(SA\\) by player_1"):
         env.unwrapped.step(parse_card("SA"))
-    with pytest.raises(Exception, match="action"):
+    with pytest.raises(IllegalActionError, match=r"illegal action 88 \(out of range\) by player_1"):
         env.step(88)
+    with pytest.raises(IllegalActionError, match="not an integer"):
+        env.step("pass")
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -209,16 +209,74 @@ def wrap(raw: CardGameEnv, illegal_action: str = "raise"):
     ``illegal_action="raise"`` (default) lets the raw env raise an
     :class:`IllegalActionError`; ``"terminate"`` uses PettingZoo's
     ``TerminateIllegalWrapper`` (the offender gets -1, the episode ends).
+    The classic envs' ``AssertOutOfBoundsWrapper`` is left out: the raw env
+    already rejects an out-of-range action, with a clearer message, and every
+    wrapper level costs each attribute access of the AEC loop.
     """
     if illegal_action not in ("raise", "terminate"):
         raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
     env = raw
     if illegal_action == "terminate":
         env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
-    env = wrappers.OrderEnforcingWrapper(env)
-    return env
+    return wrappers.OrderEnforcingWrapper(env)
 
 
 def take_option(options: dict, name: str, default):
     return options.pop(name) if name in options else default
+
+
+# Reset options shared by the games: replayed deals, dealer, turned card ------------
+
+def take_deals(options: dict, several: bool) -> list:
+    """Pop the reset options ``deal`` / ``deals``: the deals (PBN or four hand masks) to play first.
+
+    ``several``: whether the episode can hold more than one deal (rubber mode).
+    """
+    from ..cards import parse_pbn, validate_deal
+    deal = take_option(options, "deal", None)
+    deals = take_option(options, "deals", None)
+    if deal is not None and deals is not None:
+        raise ValueError("give either the reset option 'deal' or 'deals', not both")
+    queued = [deal] if deal is not None else list(deals or [])
+    if len(queued) > 1 and not several:
+        raise ValueError("reset option 'deals' with more than one deal needs episode='rubber'")
+    return [parse_pbn(d) if isinstance(d, str) else validate_deal(d) for d in queued]
+
+
+def take_dealer(options: dict, rng) -> int:
+    """Pop the reset option ``dealer`` (a seat 0..3); drawn from ``rng`` when absent."""
+    dealer = take_option(options, "dealer", None)
+    if dealer is None:
+        return int(rng.integers(4))
+    if isinstance(dealer, bool) or dealer not in (0, 1, 2, 3):
+        raise ValueError(f"reset option 'dealer' must be a seat 0..3, got {dealer!r}")
+    return int(dealer)
+
+
+def take_turned_card(options: dict) -> int | None:
+    """Pop the reset option ``turned_card`` (card text such as ``"H2"`` or a card id), or None."""
+    from ..cards import DeckError, parse_card
+    card = take_option(options, "turned_card", None)
+    if card is None:
+        return None
+    if isinstance(card, str):
+        try:
+            return parse_card(card)
+        except DeckError as e:
+            raise ValueError(f"reset option 'turned_card': {e}") from None
+    if isinstance(card, (int, np.integer)) and not isinstance(card, bool) and 0 <= card < 52:
+        return int(card)
+    raise ValueError(f"reset option 'turned_card' must be card text like 'H2' or an id 0..51, got {card!r}")
+
+
+def random_turned_card(rng, hand: int) -> int:
+    """The dealer's turned card: a uniformly random card of the dealer's hand (RULES.md 1)."""
+    from ..cards import hand_cards
+    cards = hand_cards(hand)
+    return cards[int(rng.integers(len(cards)))]
+
+
+def random_deal_for(queued: list, rng):
+    """The next deal of an episode: the first queued (replayed) one, else a random one."""
+    from ..cards import random_deal
+    return queued.pop(0) if queued else random_deal(rng)
