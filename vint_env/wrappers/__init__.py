@@ -1,0 +1,48 @@
+"""Adapters to RL pipelines: Gymnasium single-agent env (SB3), RLlib, TorchRL, Tianshou.
+
+Importing this package registers the Gymnasium ids (``import vint_env`` does it):
+
+====================== ================= ==========================================
+id                      game              ``gymnasium.make(id, seats=0, opponents="random", ...)``
+====================== ================= ==========================================
+``vint_env/Vint-v0``       ``vint_v0``       Vint, one learner seat against opponents
+``vint_env/Whist-v0``      ``whist_v0``      Whist (registered when the game is present)
+``vint_env/SoloWhist-v0``  ``solo_whist_v0`` Solo Whist (registered when present)
+====================== ================= ==========================================
+
+Only Gymnasium and NumPy are imported here; the library adapters
+(:mod:`vint_env.wrappers.rllib`, :mod:`vint_env.wrappers.pettingzoo_utils`)
+import their library only when used.
+"""
+
+import importlib.util
+
+import gymnasium
+
+from .single_agent import GAMES, PolicyAgent, SingleAgentEnv, make_aec_env
+
+#: Gymnasium id -> game name.
+GYM_IDS = {
+    "vint_env/Vint-v0": "vint_v0",
+    "vint_env/Whist-v0": "whist_v0",
+    "vint_env/SoloWhist-v0": "solo_whist_v0",
+}
+
+
+def register_envs() -> list[str]:
+    """Register the Gymnasium ids of the games present; returns the registered ids."""
+    done = []
+    for env_id, game in GYM_IDS.items():
+        if importlib.util.find_spec(f"vint_env.envs.{game}") is None:
+            continue
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="vint_env.wrappers.single_agent:SingleAgentEnv",
+                               kwargs={"game": game})
+        done.append(env_id)
+    return done
+
+
+REGISTERED_IDS = register_envs()
+
+__all__ = ["GAMES", "GYM_IDS", "REGISTERED_IDS", "PolicyAgent", "SingleAgentEnv", "make_aec_env",
+           "register_envs"]
