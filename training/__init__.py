@@ -1,0 +1,14 @@
+"""Baseline PPO training with self-play (PyTorch) for vint_v0, whist_v0 and solo_whist_v0.
+
+- ``config.py``: every hyper-parameter in :class:`PPOConfig`, loaded from ``configs/*.yaml``;
+- ``sources.py``: the batch of games a rollout plays (AEC envs, or the batched engine);
+- ``selfplay.py``: who sits where, and the learner's per-seat transitions;
+- ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;
+- ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;
+- ``logs.py``: CSV, TensorBoard and the learning-curve plot;
+- ``cli.py``: the ``vint-train`` command.
+"""
+
+from .config import ConfigError, PPOConfig, load_config
+
+__all__ = ["ConfigError", "PPOConfig", "load_config"]

@@ -1,0 +1,236 @@
+"""Every hyper-parameter of a PPO run, in one dataclass, loaded from YAML.
+
+``load_config("configs/vint_ppo.yaml", ["ppo.lr=1e-4"])`` reads the YAML
+file, applies ``--set key=value`` overrides, and checks every key and type:
+an unknown or mistyped key is an error naming the key and the known ones.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+ENV_SOURCES = ("aec", "vector")
+OPPONENT_KINDS = ("self", "pool", "random", "rule")
+
+
+class ConfigError(ValueError):
+    """A config file or override that is malformed, unknown or of the wrong type."""
+
+
+@dataclass
+class PPOConfig:
+    """A PPO self-play run. Comments give the meaning; YAML keys are the field names."""
+
+    # --- run ----------------------------------------------------------------
+    name: str = "vint_ppo"               # run name: folder runs/<name> and log titles
+    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0
+    env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
+    seed: int = 1                        # everything random in the run derives from it
+    total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for
+    max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit
+    torch_threads: int = 1               # torch.set_num_threads; 1 leaves the other core to the envs
+
+    # --- collection -----------------------------------------------------------
+    env_source: str = "aec"              # aec: a Python loop over PettingZoo AEC envs; vector: vint_env.vector
+    num_envs: int = 32                   # games played side by side (one batched forward pass per step)
+    num_steps: int = 128                 # env steps per game per rollout; the deal in progress is then finished
+
+    # --- self-play opponents --------------------------------------------------
+    # Probability of each kind of opponent partnership for a game of the rollout:
+    # self = all four seats are the learner; pool = a past checkpoint of it;
+    # random / rule = the scripted bots. Must sum to 1.
+    opponent_mix: dict = field(default_factory=lambda: {"self": 0.5, "pool": 0.3, "random": 0.1, "rule": 0.1})
+    pool_size: int = 8                   # past policies kept in the pool (oldest dropped)
+    pool_add_every: int = 10             # updates between snapshots into the pool
+
+    # --- network --------------------------------------------------------------
+    network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/networks.py)
+    network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
+
+    # --- PPO ------------------------------------------------------------------
+    learning_rate: float = 3e-4
+    anneal_lr: bool = True               # linear decay to 0 over the run
+    gamma: float = 1.0                   # discount per decision of the same seat (deals are short)
+    gae_lambda: float = 0.95
+    num_minibatches: int = 4
+    update_epochs: int = 4
+    norm_adv: bool = True                # normalise advantages per minibatch
+    clip_coef: float = 0.2
+    clip_vloss: bool = True              # clipped value loss (as in CleanRL)
+    ent_coef: float = 0.01
+    vf_coef: float = 0.5
+    max_grad_norm: float = 0.5
+    target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
+
+    # --- evaluation, logging, checkpoints -------------------------------------
+    eval_every: int = 20                 # updates between evaluations (also one at the end); 0 = only at the end
+    eval_deals: int = 200                # duplicate deals per opponent at each evaluation
+    final_eval_deals: int = 500          # duplicate deals per opponent in the final evaluation
+    eval_opponents: list = field(default_factory=lambda: ["random", "rule"])
+    checkpoint_every: int = 10           # updates between checkpoints (also one at the end)
+    keep_checkpoints: int = 3            # numbered checkpoints kept besides latest.pt; 0 = keep all
+    runs_dir: str = "runs"               # the run writes to <runs_dir>/<name>
+
+    def validate(self) -> "PPOConfig":
+        """Check values (types are checked when loading); return self."""
+        def need(cond: bool, msg: str):
+            if not cond:
+                raise ConfigError(msg)
+        need(self.game in GAMES, f"game must be one of {GAMES}, got {self.game!r}")
+        need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
+        for key in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
+                    "pool_size", "pool_add_every", "torch_threads", "checkpoint_every"):
+            need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
+        for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
+                    "ent_coef", "vf_coef", "target_kl"):
+            need(getattr(self, key) >= 0, f"{key} must be >= 0, got {getattr(self, key)!r}")
+        need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate!r}")
+        need(0 <= self.gamma <= 1, f"gamma must be in [0, 1], got {self.gamma!r}")
+        need(0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}")
+        need(self.clip_coef > 0, f"clip_coef must be > 0, got {self.clip_coef!r}")
+        need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
+        unknown = set(self.opponent_mix) - set(OPPONENT_KINDS)
+        need(not unknown, f"opponent_mix has unknown kind(s) {sorted(unknown)}; known: {OPPONENT_KINDS}")
+        for kind, p in self.opponent_mix.items():
+            need(isinstance(p, (int, float)) and not isinstance(p, bool) and p >= 0,
+                 f"opponent_mix.{kind} must be a number >= 0, got {p!r}")
+        total = sum(self.opponent_mix.values())
+        need(abs(total - 1.0) < 1e-6, f"opponent_mix must sum to 1, sums to {total:g}: {self.opponent_mix}")
+        need(self.opponent_mix.get("self", 0) > 0 or any(self.opponent_mix.get(k, 0) > 0 for k in
+                                                          ("pool", "random", "rule")),
+             "opponent_mix gives no game to play")
+        bad = [o for o in self.eval_opponents if not isinstance(o, str)]
+        need(not bad, f"eval_opponents must be agent specs (strings), got {bad!r}")
+        need(isinstance(self.network_kwargs, dict), "network_kwargs must be a mapping")
+        return self
+
+    @property
+    def rollout_steps(self) -> int:
+        """Nominal env steps per update (``num_envs * num_steps``)."""
+        return self.num_envs * self.num_steps
+
+    @property
+    def num_updates(self) -> int:
+        return max(1, -(-self.total_timesteps // self.rollout_steps))
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+FIELDS = {f.name: f for f in dataclasses.fields(PPOConfig)}
+_HINTS = typing.get_type_hints(PPOConfig)
+
+
+def _unknown_key(key: str) -> ConfigError:
+    close = difflib.get_close_matches(key, FIELDS, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return ConfigError(f"unknown config key {key!r}{hint}; known keys: {', '.join(FIELDS)}")
+
+
+def _check_type(key: str, value: Any) -> Any:
+    """``value`` converted to the field's type, or a ConfigError."""
+    hint = _HINTS[key]
+    origin = typing.get_origin(hint) or hint
+    if origin is types.UnionType or origin is typing.Union:
+        origin = next(a for a in typing.get_args(hint) if a is not type(None))
+    if origin is bool:
+        ok = isinstance(value, bool)
+    elif origin is int:
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif origin is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif origin is str:
+        ok = isinstance(value, str)
+    elif origin is dict:
+        ok = isinstance(value, dict)
+    elif origin is list:
+        ok = isinstance(value, list)
+    else:  # pragma: no cover - every field has one of the types above
+        ok = True
+    if not ok:
+        raise ConfigError(f"config key {key!r} must be of type {origin.__name__}, got {value!r} "
+                          f"({type(value).__name__})")
+    return value
+
+
+def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
+    if not isinstance(data, dict):
+        raise ConfigError(f"{source}: expected a mapping of config keys, got {type(data).__name__}")
+    values = {}
+    for key, value in data.items():
+        if key not in FIELDS:
+            raise _unknown_key(str(key))
+        values[key] = _check_type(key, value)
+    return PPOConfig(**values).validate()
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``"key=value"`` -> ``(key, value)``, the value read as YAML (``3e-4``, ``true``, ``[64, 64]``).
+
+    A dotted key sets one entry of a mapping field: ``opponent_mix.self=0.6``.
+    """
+    if "=" not in text:
+        raise ConfigError(f"--set expects key=value, got {text!r}")
+    key, _, raw = text.partition("=")
+    key = key.strip()
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError as e:
+        raise ConfigError(f"--set {text!r}: value is not valid YAML ({e})") from None
+    # YAML 1.1 reads "3e-4" as a string; accept scientific notation for numbers.
+    if isinstance(value, str):
+        try:
+            value = float(value) if any(c in value for c in ".eE") else int(value)
+        except ValueError:
+            pass
+    return key, value
+
+
+def apply_overrides(data: dict, overrides: list[str]) -> dict:
+    data = dict(data)
+    for text in overrides:
+        key, value = parse_override(text)
+        top, _, sub = key.partition(".")
+        if top not in FIELDS:
+            raise _unknown_key(top)
+        if sub:
+            factory = FIELDS[top].default_factory
+            current = data.get(top, factory() if factory is not dataclasses.MISSING else None)
+            if not isinstance(current, dict):
+                raise ConfigError(f"--set {text!r}: {top!r} is not a mapping")
+            data[top] = {**current, sub: value}
+        else:
+            data[top] = value
+    return data
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> PPOConfig:
+    """The config of ``path`` (YAML) with ``overrides`` applied, validated."""
+    data: dict = {}
+    source = "defaults"
+    if path is not None:
+        path = Path(path)
+        if not path.is_file():
+            raise ConfigError(f"config file {str(path)!r} does not exist")
+        try:
+            data = yaml.safe_load(path.read_text()) or {}
+        except yaml.YAMLError as e:
+            raise ConfigError(f"config file {str(path)!r} is not valid YAML: {e}") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"config file {str(path)!r}: expected a mapping of keys, got {type(data).__name__}")
+        source = str(path)
+    data = apply_overrides(data, overrides or [])
+    try:
+        return config_from_dict(data, source)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None

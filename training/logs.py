@@ -1,0 +1,135 @@
+"""Scalar logs of a run: a CSV file, TensorBoard events, and the learning-curve plot.
+
+Every scalar goes to both sinks under the same name.  The CSV
+(``metrics.csv``) has one row per logged step (``update``, ``global_step``
+and the scalars given then; other cells empty), so it reads in any
+spreadsheet or ``pandas.read_csv``.  On ``--resume`` the rows after the
+checkpoint's update are dropped (a killed run may have logged past its last
+checkpoint) and TensorBoard purges its events past that step.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+from pathlib import Path
+
+
+class RunLogger:
+    """Writes scalars to ``<run_dir>/metrics.csv`` and ``<run_dir>/tb``."""
+
+    def __init__(self, run_dir: str | Path, resume_update: int | None = None, resume_step: int | None = None,
+                 tensorboard: bool = True):
+        self.run_dir = Path(run_dir)
+        self.run_dir.mkdir(parents=True, exist_ok=True)
+        self.csv_path = self.run_dir / "metrics.csv"
+        self.rows: list[dict] = []
+        if resume_update is not None and self.csv_path.exists():
+            with open(self.csv_path, newline="") as f:
+                self.rows = [r for r in csv.DictReader(f) if int(r["update"]) <= resume_update]
+            self._rewrite()
+        elif self.csv_path.exists():
+            self.csv_path.unlink()
+        self.writer = None
+        if tensorboard:
+            try:
+                from torch.utils.tensorboard import SummaryWriter
+            except ImportError:  # tensorboard not installed: the CSV still has everything
+                SummaryWriter = None
+            if SummaryWriter is not None:
+                self.writer = SummaryWriter(str(self.run_dir / "tb"),
+                                            purge_step=resume_step if resume_update is not None else None)
+
+    def log(self, update: int, global_step: int, scalars: dict) -> None:
+        row = {"update": update, "global_step": global_step}
+        for k, v in scalars.items():
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                continue
+            row[k] = v
+            if self.writer is not None and not math.isnan(float(v)):
+                self.writer.add_scalar(k, v, global_step)
+        self.rows.append({k: str(v) for k, v in row.items()})
+        self._rewrite()
+        if self.writer is not None:
+            self.writer.flush()
+
+    def _rewrite(self) -> None:
+        """Rewrite the CSV (atomically) with every row so far; columns grow as new scalars appear."""
+        columns: list[str] = []
+        for r in self.rows:
+            for k in r:
+                if k not in columns:
+                    columns.append(k)
+        tmp = self.csv_path.with_suffix(".csv.tmp")
+        with open(tmp, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=columns or ["update", "global_step"])
+            w.writeheader()
+            w.writerows(self.rows)
+        os.replace(tmp, self.csv_path)
+
+    def series(self, name: str) -> tuple[list[int], list[float]]:
+        """``(global_steps, values)`` of one scalar."""
+        xs, ys = [], []
+        for r in self.rows:
+            v = r.get(name, "")
+            if v not in ("", None):
+                xs.append(int(r["global_step"]))
+                ys.append(float(v))
+        return xs, ys
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+
+
+def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
+    """PNG of the evaluation curves (mean points per deal with the 95% CI band, per
+    opponent) and of the training returns against the bots; ``None`` without data."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
+    ax = axes[0]
+    plotted = False
+    for opp in opponents:
+        xs, ys = logger.series(f"eval/{opp}/mean")
+        if not xs:
+            continue
+        _, lo = logger.series(f"eval/{opp}/ci_low")
+        _, hi = logger.series(f"eval/{opp}/ci_high")
+        line, = ax.plot(xs, ys, marker="o", label=f"vs {opp}")
+        if len(lo) == len(xs) and len(hi) == len(xs):
+            ax.fill_between(xs, lo, hi, alpha=0.2, color=line.get_color())
+        plotted = True
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("env steps")
+    ax.set_ylabel("margin per deal (duplicate)")
+    ax.set_title("evaluation (95% CI)")
+    if plotted:
+        ax.legend()
+    ax = axes[1]
+    for kind in ("random", "rule", "pool"):
+        xs, ys = logger.series(f"return_vs_{kind}")
+        pts = [(x, y) for x, y in zip(xs, ys) if not math.isnan(y)]
+        if pts:
+            ax.plot(*zip(*pts), label=f"vs {kind}", alpha=0.8)
+            plotted = True
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_xlabel("env steps")
+    ax.set_ylabel("learner reward per deal")
+    ax.set_title("training games")
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    if not plotted:
+        plt.close(fig)
+        return None
+    path = Path(path)
+    tmp = path.with_name(f".{path.stem}.tmp.png")
+    fig.savefig(tmp, dpi=100)
+    plt.close(fig)
+    os.replace(tmp, path)
+    return path

@@ -1,0 +1,324 @@
+"""Masked PPO with self-play, in the spirit of CleanRL's ``ppo.py``.
+
+Read top to bottom: :func:`compute_gae` (advantages per seat trajectory),
+:func:`ppo_update` (clipped objective, optional value clipping, entropy
+bonus, gradient clipping), and :class:`Trainer`, whose :meth:`Trainer.train`
+loop is: collect a rollout from a batch of games (``selfplay.py``), compute
+advantages, update, log, evaluate through the harness, checkpoint.
+
+Reproducibility: everything random in update ``u`` comes from generators
+seeded with ``(seed, u)``, and a checkpoint holds the network, the optimizer,
+the opponent pool and the counters, so ``--resume`` continues exactly as an
+uninterrupted run would.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from vint_env.agents.networks import MaskedCategorical, build_network
+from vint_env.agents.policy import PPOAgent, load_checkpoint, save_checkpoint
+
+from .config import PPOConfig, config_from_dict
+from .selfplay import Rollout, SelfPlayCollector
+from .sources import make_game_batch
+
+
+# --------------------------------------------------------------------------- GAE
+def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next_index: np.ndarray,
+                gamma: float, gae_lambda: float) -> tuple[np.ndarray, np.ndarray]:
+    """Generalised advantage estimates over interleaved seat trajectories.
+
+    Transition ``k`` is followed (in its seat's trajectory) by transition
+    ``next_index[k] > k``, or ends the trajectory (``dones[k]``: value 0 after
+    it).  Returns ``(advantages, returns)`` with ``returns = advantages + values``.
+
+    >>> adv, ret = compute_gae(np.array([0., 1.]), np.array([.5, .5]), np.array([False, True]),
+    ...                        np.array([1, -1]), gamma=1.0, gae_lambda=1.0)
+    >>> adv.tolist(), ret.tolist()
+    ([0.5, 0.5], [1.0, 1.0])
+    """
+    n = len(rewards)
+    adv = np.zeros(n, dtype=np.float64)
+    for k in range(n - 1, -1, -1):
+        if dones[k]:
+            next_value, next_adv = 0.0, 0.0
+        else:
+            j = next_index[k]
+            if j <= k:
+                raise ValueError(f"transition {k} is not done but its successor is {j}")
+            next_value, next_adv = values[j], adv[j]
+        delta = rewards[k] + gamma * next_value - values[k]
+        adv[k] = delta + gamma * gae_lambda * next_adv
+    return adv, adv + values
+
+
+# --------------------------------------------------------------------------- update
+def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, advantages: np.ndarray,
+               returns: np.ndarray, cfg: PPOConfig, rng: np.random.Generator) -> dict:
+    """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures."""
+    b_adv = torch.as_tensor(advantages, dtype=torch.float32)
+    b_ret = torch.as_tensor(returns, dtype=torch.float32)
+    b_val = rollout.values
+    n = len(rollout)
+    clipfracs, approx_kls = [], []
+    for _epoch in range(cfg.update_epochs):
+        epoch_kls = []
+        for mb_np in np.array_split(rng.permutation(n), min(cfg.num_minibatches, n)):
+            mb = torch.from_numpy(mb_np)
+            logits, new_value = net(rollout.obs[mb])
+            dist = MaskedCategorical(logits, rollout.masks[mb])
+            new_logp = dist.log_prob(rollout.actions[mb])
+            entropy = dist.entropy()
+            log_ratio = new_logp - rollout.logprobs[mb]
+            ratio = log_ratio.exp()
+            with torch.no_grad():
+                epoch_kls.append(((ratio - 1) - log_ratio).mean().item())
+                clipfracs.append(((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item())
+
+            mb_adv = b_adv[mb]
+            if cfg.norm_adv and len(mb) > 1:
+                mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
+
+            # Clipped policy objective
+            pg_loss = torch.max(-mb_adv * ratio,
+                                -mb_adv * torch.clamp(ratio, 1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+
+            # Value loss, optionally clipped around the rollout's values
+            if cfg.clip_vloss:
+                v_clipped = b_val[mb] + torch.clamp(new_value - b_val[mb], -cfg.clip_coef, cfg.clip_coef)
+                v_loss = 0.5 * torch.max((new_value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
+            else:
+                v_loss = 0.5 * ((new_value - b_ret[mb]) ** 2).mean()
+
+            entropy_loss = entropy.mean()
+            loss = pg_loss - cfg.ent_coef * entropy_loss + cfg.vf_coef * v_loss
+
+            optimizer.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            optimizer.step()
+        approx_kls += epoch_kls
+        if cfg.target_kl > 0 and np.mean(epoch_kls) > cfg.target_kl:
+            break
+    y_pred, y_true = rollout.values.numpy(), returns
+    var_y = np.var(y_true)
+    return {
+        "policy_loss": pg_loss.item(),
+        "value_loss": v_loss.item(),
+        "entropy": entropy_loss.item(),
+        "loss": loss.item(),
+        "approx_kl": float(np.mean(approx_kls)),
+        "clipfrac": float(np.mean(clipfracs)),
+        "explained_variance": float("nan") if var_y == 0 else float(1 - np.var(y_true - y_pred) / var_y),
+    }
+
+
+# --------------------------------------------------------------------------- trainer
+def _seeded(seed: int, update: int, stream: int) -> tuple[np.random.Generator, torch.Generator]:
+    ss = np.random.SeedSequence([seed, update, stream])
+    gen = torch.Generator()
+    gen.manual_seed(int(ss.generate_state(1, dtype=np.uint64)[0] >> 1))
+    return np.random.default_rng(ss), gen
+
+
+def default_bot_factory(game: str):
+    """``make_bot(kind)`` through the harness's agent registry (``load_agent``)."""
+    def make_bot(kind: str):
+        try:
+            from vint_env.agents import load_agent
+        except ImportError:
+            load_agent = None
+        if load_agent is not None:
+            return load_agent(kind, game=game)
+        if kind == "random":
+            from vint_env.agents import RandomAgent
+            return RandomAgent()
+        raise ValueError(f"opponent {kind!r} needs vint_env.agents.load_agent, which this install lacks")
+    return make_bot
+
+
+@dataclass
+class TrainState:
+    """Counters that a checkpoint carries across ``--resume``."""
+
+    update: int = 0            # updates done
+    global_step: int = 0       # env steps taken
+    samples: int = 0           # learner transitions trained on
+    train_seconds: float = 0.0  # wall time spent in train() so far (all sessions)
+
+
+class Trainer:
+    """One PPO self-play run: network, optimizer, opponent pool, game batch, logs.
+
+    ``evaluate(agent, update, deals) -> dict`` is the evaluation hook
+    (``training/evaluation.py`` wires the harness in); ``logger`` receives
+    every scalar (``training/logs.py``).
+    """
+
+    def __init__(self, cfg: PPOConfig, run_dir: str | Path, evaluate=None, logger=None, make_bot=None):
+        self.cfg = cfg
+        self.run_dir = Path(run_dir)
+        self.ckpt_dir = self.run_dir / "checkpoints"
+        torch.manual_seed(cfg.seed)
+        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs)
+        self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
+        self.net = build_network(cfg.network, self.obs_size, self.num_actions, cfg.network_kwargs)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        self.pool_weights: list[dict] = []     # state_dicts of past snapshots, oldest first
+        self.pool_nets: list[nn.Module] = []
+        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps,
+                                           make_bot or default_bot_factory(cfg.game))
+        self.state = TrainState()
+        self.evaluate = evaluate
+        self.logger = logger
+        self.last_eval: dict = {}
+
+    # -- checkpoints ----------------------------------------------------------
+    def checkpoint_payload(self) -> dict:
+        cfg = self.cfg
+        return {
+            "game": cfg.game,
+            "env_kwargs": dict(cfg.env_kwargs),
+            "obs_size": self.obs_size,
+            "num_actions": self.num_actions,
+            "network": {"name": cfg.network, "kwargs": dict(cfg.network_kwargs)},
+            "model": self.net.state_dict(),
+            "config": cfg.to_dict(),
+            "trainer": {
+                "optimizer": self.optimizer.state_dict(),
+                "pool": self.pool_weights,
+                "update": self.state.update,
+                "global_step": self.state.global_step,
+                "samples": self.state.samples,
+                "train_seconds": self.state.train_seconds,
+                "last_eval": self.last_eval,
+            },
+        }
+
+    def save(self) -> Path:
+        """Write ``checkpoints/update_NNNNNN.pt`` and ``checkpoints/latest.pt`` (both atomically)."""
+        payload = self.checkpoint_payload()
+        path = save_checkpoint(self.ckpt_dir / f"update_{self.state.update:06d}.pt", payload)
+        save_checkpoint(self.ckpt_dir / "latest.pt", payload)
+        keep = self.cfg.keep_checkpoints
+        if keep > 0:
+            for old in sorted(self.ckpt_dir.glob("update_*.pt"))[:-keep]:
+                old.unlink(missing_ok=True)
+        return path
+
+    def restore(self, path: str | Path) -> None:
+        """Continue from a checkpoint of this same run (same config)."""
+        ckpt = load_checkpoint(path, game=self.cfg.game)
+        if "trainer" not in ckpt:
+            raise ValueError(f"{path} holds a policy only, no trainer state to resume from")
+        saved = config_from_dict(ckpt["config"])
+        if saved.to_dict() != self.cfg.to_dict():
+            diff = {k: (v, self.cfg.to_dict()[k]) for k, v in saved.to_dict().items() if self.cfg.to_dict()[k] != v}
+            raise ValueError(f"cannot resume {path}: config differs from the checkpoint's (checkpoint, now): {diff}")
+        self.net.load_state_dict(ckpt["model"])
+        t = ckpt["trainer"]
+        self.optimizer.load_state_dict(t["optimizer"])
+        self.pool_weights = list(t["pool"])
+        self.state = TrainState(update=t["update"], global_step=t["global_step"], samples=t["samples"],
+                                train_seconds=t["train_seconds"])
+        self.last_eval = dict(t.get("last_eval") or {})
+
+    # -- opponent pool --------------------------------------------------------
+    def _pool_modules(self) -> list[nn.Module]:
+        while len(self.pool_nets) < len(self.pool_weights):
+            self.pool_nets.append(copy.deepcopy(self.net).eval())
+        for net, weights in zip(self.pool_nets, self.pool_weights):
+            net.load_state_dict(weights)
+        return self.pool_nets[:len(self.pool_weights)]
+
+    def _snapshot(self) -> None:
+        self.pool_weights.append({k: v.detach().clone() for k, v in self.net.state_dict().items()})
+        del self.pool_weights[:-self.cfg.pool_size]
+
+    def agent(self) -> PPOAgent:
+        """The current network as a (greedy) agent, for evaluation."""
+        net = copy.deepcopy(self.net).eval()
+        return PPOAgent(net, self.cfg.game, self.obs_size, self.num_actions, name=f"ppo@{self.state.update}")
+
+    # -- one update -----------------------------------------------------------
+    def update_once(self) -> dict:
+        cfg, st = self.cfg, self.state
+        if cfg.anneal_lr:
+            frac = max(0.0, 1.0 - st.update / cfg.num_updates)
+            self.optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
+        rng, gen = _seeded(cfg.seed, st.update, 0)
+
+        t0 = time.perf_counter()
+        self.net.eval()
+        rollout = self.collector.collect(self.net, self._pool_modules(), rng, gen)
+        t1 = time.perf_counter()
+
+        advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
+                                          rollout.dones, rollout.next_index, cfg.gamma, cfg.gae_lambda)
+        self.net.train()
+        losses = ppo_update(self.net, self.optimizer, rollout, advantages, returns, cfg, rng)
+        self.net.eval()
+        t2 = time.perf_counter()
+
+        st.update += 1
+        st.global_step += rollout.env_steps
+        st.samples += len(rollout)
+        if st.update % cfg.pool_add_every == 0:
+            self._snapshot()
+        return {
+            "learning_rate": self.optimizer.param_groups[0]["lr"],
+            **losses,
+            **rollout.stats,
+            "rollout_env_steps": rollout.env_steps,
+            "rollout_samples": len(rollout),
+            "env_steps_per_s": rollout.env_steps / (t1 - t0),            # collection only
+            "samples_per_s": len(rollout) / (t2 - t0),                   # collection + update
+            "update_seconds": t2 - t1,
+        }
+
+    # -- the loop -------------------------------------------------------------
+    def run_evaluation(self, deals: int) -> dict:
+        if self.evaluate is None:
+            return {}
+        scalars = self.evaluate(self.agent(), self.state.update, deals)
+        self.last_eval = dict(scalars)
+        if self.logger is not None:
+            self.logger.log(self.state.update, self.state.global_step, scalars)
+        return scalars
+
+    def train(self, progress=None) -> dict:
+        """Run updates until ``total_timesteps`` (or ``max_minutes``); returns the final evaluation."""
+        cfg, st = self.cfg, self.state
+        torch.set_num_threads(cfg.torch_threads)
+        session_start = time.perf_counter()
+        base_seconds = st.train_seconds
+        stopped_early = False
+        while st.update < cfg.num_updates:
+            scalars = self.update_once()
+            st.train_seconds = base_seconds + time.perf_counter() - session_start
+            scalars["elapsed_minutes"] = st.train_seconds / 60
+            if self.logger is not None:
+                self.logger.log(st.update, st.global_step, scalars)
+            out_of_time = cfg.max_minutes > 0 and st.train_seconds >= cfg.max_minutes * 60
+            last = st.update >= cfg.num_updates or out_of_time
+            if not last and cfg.eval_every and st.update % cfg.eval_every == 0:
+                scalars.update(self.run_evaluation(cfg.eval_deals))
+            if progress is not None:
+                progress(st, scalars, self.last_eval)
+            if last or st.update % cfg.checkpoint_every == 0:
+                self.save()
+            if out_of_time:
+                stopped_early = True
+                break
+        final = self.run_evaluation(cfg.final_eval_deals)
+        self.save()
+        final["stopped_early"] = stopped_early
+        return final

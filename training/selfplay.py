@@ -1,0 +1,237 @@
+"""Self-play collection: who sits where, and the learner's transitions.
+
+Every deal of a rollout draws its opponents from ``opponent_mix``:
+
+- ``self``: the learner (the current network) plays all four seats, and all
+  four seats' decisions are training samples (one network shared by all seats:
+  the observation is seat-relative);
+- ``pool``: the learner plays one partnership (a random side), a past
+  snapshot of itself the other;
+- ``random`` / ``rule``: the learner against a partnership of scripted bots.
+
+Each seat the learner plays is its own trajectory (a *stream*): its
+decisions in order, each credited with the reward that seat received until
+its next decision (the AEC ``last()`` accounting of the game batch).  The
+final reward of a deal lands on each seat's last transition, which is marked
+``done``.  Deals in progress when a game reaches ``num_steps`` are played to
+the end, so a rollout holds complete deals only and needs no bootstrap value.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from vint_env.agents.networks import MaskedCategorical
+
+LEARNER = -1          # controller code of a learner seat
+POOL0 = 0             # controller codes >= 0: index into the pool
+BOT_KINDS = ("random", "rule")
+
+
+@dataclass
+class Rollout:
+    """The learner's transitions of one rollout, in the order they were taken.
+
+    ``next_index[k]``: the index of the same seat's next transition in the same
+    deal, ``-1`` after the last one (then ``dones[k]`` is True).
+    """
+
+    obs: torch.Tensor
+    masks: torch.Tensor
+    actions: torch.Tensor
+    logprobs: torch.Tensor
+    values: torch.Tensor
+    rewards: np.ndarray
+    dones: np.ndarray
+    next_index: np.ndarray
+    seats: np.ndarray          # seat (0..3) that took each transition
+    deal_ids: np.ndarray       # which deal of the rollout each transition belongs to
+    env_steps: int = 0
+    stats: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.rewards)
+
+
+class StreamBuffer:
+    """Grows the learner's samples and links each seat's transitions."""
+
+    def __init__(self, num_envs: int):
+        self.obs: list[torch.Tensor] = []
+        self.masks: list[torch.Tensor] = []
+        self.actions: list[torch.Tensor] = []
+        self.logprobs: list[torch.Tensor] = []
+        self.values: list[torch.Tensor] = []
+        self.rewards: list[float] = []
+        self.dones: list[bool] = []
+        self.next_index: list[int] = []
+        self.seats: list[int] = []
+        self.deal_ids: list[int] = []
+        self.last = np.full((num_envs, 4), -1, dtype=np.int64)   # last sample of each (game, seat)
+        self.deal_of_game = np.zeros(num_envs, dtype=np.int64)
+        self.deals = 0
+
+    def new_deal(self, i: int) -> None:
+        self.deal_of_game[i] = self.deals
+        self.deals += 1
+
+    def add(self, envs, seats, obs, masks, actions, logprobs, values) -> None:
+        base = len(self.rewards)
+        self.obs.append(obs)
+        self.masks.append(masks)
+        self.actions.append(actions)
+        self.logprobs.append(logprobs)
+        self.values.append(values)
+        for k, (i, s) in enumerate(zip(envs, seats)):
+            idx = base + k
+            prev = self.last[i, s]
+            if prev >= 0:
+                self.next_index[prev] = idx
+            self.last[i, s] = idx
+            self.rewards.append(0.0)
+            self.dones.append(False)
+            self.next_index.append(-1)
+            self.seats.append(int(s))
+            self.deal_ids.append(int(self.deal_of_game[i]))
+
+    def credit(self, i: int, credits: np.ndarray) -> None:
+        """Add seat rewards of game ``i`` to each seat's last transition (non-learner seats have none)."""
+        for s in range(4):
+            idx = self.last[i, s]
+            if idx >= 0 and credits[s] != 0.0:
+                self.rewards[idx] += float(credits[s])
+
+    def end_deal(self, i: int) -> None:
+        for s in range(4):
+            idx = self.last[i, s]
+            if idx >= 0:
+                self.dones[idx] = True
+            self.last[i, s] = -1
+
+    def build(self, env_steps: int, stats: dict) -> Rollout:
+        if (self.last >= 0).any():
+            raise RuntimeError("rollout ended with a deal in progress")
+        cat = (lambda xs: torch.cat(xs)) if self.obs else (lambda xs: torch.zeros(0))
+        return Rollout(obs=cat(self.obs), masks=cat(self.masks), actions=cat(self.actions),
+                       logprobs=cat(self.logprobs), values=cat(self.values),
+                       rewards=np.asarray(self.rewards, dtype=np.float64),
+                       dones=np.asarray(self.dones, dtype=bool),
+                       next_index=np.asarray(self.next_index, dtype=np.int64),
+                       seats=np.asarray(self.seats, dtype=np.int64),
+                       deal_ids=np.asarray(self.deal_ids, dtype=np.int64),
+                       env_steps=env_steps, stats=stats)
+
+
+class SelfPlayCollector:
+    """Plays ``num_steps`` steps (then finishes the deals) in every game of a batch.
+
+    ``make_bot(kind)`` builds a scripted agent (``"random"``, ``"rule"``): one
+    instance per game and seat, reset with a seed drawn from the rollout RNG.
+    """
+
+    def __init__(self, batch, opponent_mix: dict, num_steps: int, make_bot):
+        self.batch = batch
+        self.kinds = [k for k, p in opponent_mix.items() if p > 0]
+        self.probs = np.array([opponent_mix[k] for k in self.kinds], dtype=np.float64)
+        self.probs /= self.probs.sum()
+        self.num_steps = num_steps
+        self.make_bot = make_bot
+        self._bots: dict[tuple[int, int, str], object] = {}
+        n = batch.num_envs
+        self.control = np.full((n, 4), LEARNER, dtype=np.int64)  # LEARNER, pool index, or -2 (bot)
+        self.bot_kind: list[str | None] = [None] * n
+        self.deal_kind: list[str] = ["self"] * n
+        self.learner_side = np.zeros(n, dtype=np.int64)
+
+    def _bot(self, i: int, seat: int, kind: str):
+        key = (i, seat, kind)
+        if key not in self._bots:
+            self._bots[key] = self.make_bot(kind)
+        return self._bots[key]
+
+    def _new_deal(self, i: int, rng: np.random.Generator, pool_size: int, buf: StreamBuffer) -> np.ndarray:
+        buf.new_deal(i)
+        kind = self.kinds[rng.choice(len(self.kinds), p=self.probs)]
+        if kind == "pool" and pool_size == 0:
+            kind = "self"   # no snapshot yet: the current policy is its own past
+        side = int(rng.integers(2))
+        self.deal_kind[i] = kind
+        self.learner_side[i] = side
+        self.control[i] = LEARNER
+        self.bot_kind[i] = None
+        if kind != "self":
+            other = [s for s in range(4) if s % 2 != side]
+            if kind == "pool":
+                self.control[i, other] = POOL0 + int(rng.integers(pool_size))
+            else:
+                self.control[i, other] = -2
+                self.bot_kind[i] = kind
+                for s in other:
+                    self._bot(i, s, kind).reset(int(rng.integers(2**31)))
+        return self.batch.start(i, int(rng.integers(2**31)))
+
+    @torch.no_grad()
+    def collect(self, policy: torch.nn.Module, pool: list[torch.nn.Module], rng: np.random.Generator,
+                gen: torch.Generator) -> Rollout:
+        batch = self.batch
+        n = batch.num_envs
+        buf = StreamBuffer(n)
+        steps = np.zeros(n, dtype=np.int64)
+        active = np.ones(n, dtype=bool)
+        returns: dict[str, list[float]] = {k: [] for k in ("pool",) + BOT_KINDS}
+        deal_return = np.zeros((n, 4))
+        lengths: list[int] = []
+        deal_len = np.zeros(n, dtype=np.int64)
+        for i in range(n):
+            deal_return[i] += self._new_deal(i, rng, len(pool), buf)
+        total_steps = 0
+        while active.any():
+            ids = np.flatnonzero(active)
+            seats = batch.acting_seats()[ids]
+            obs, masks = batch.observe(ids)
+            ctrl = self.control[ids, seats]
+            actions = np.empty(len(ids), dtype=np.int64)
+            obs_t = torch.from_numpy(obs)
+            masks_t = torch.from_numpy(masks)
+            rows = np.flatnonzero(ctrl == LEARNER)
+            if rows.size:
+                logits, values = policy(obs_t[rows])
+                dist = MaskedCategorical(logits, masks_t[rows])
+                a = dist.sample(gen)
+                actions[rows] = a.numpy()
+                buf.add(ids[rows], seats[rows], obs_t[rows], masks_t[rows], a, dist.log_prob(a), values)
+            for p in (np.unique(ctrl[ctrl >= POOL0]) if (ctrl >= POOL0).any() else ()):
+                prow = np.flatnonzero(ctrl == p)
+                logits, _ = pool[p](obs_t[prow])
+                actions[prow] = MaskedCategorical(logits, masks_t[prow]).sample(gen).numpy()
+            for k in np.flatnonzero(ctrl == -2):
+                i = ids[k]
+                ob, env, agent = batch.bot_view(i)
+                actions[k] = self._bot(i, seats[k], self.bot_kind[i]).act(ob, env=env, agent=agent)
+            credits, done = batch.step(ids, actions)
+            total_steps += len(ids)
+            steps[ids] += 1
+            deal_len[ids] += 1
+            for k, i in enumerate(ids):
+                buf.credit(i, credits[k])
+                deal_return[i] += credits[k]
+                if done[k]:
+                    buf.end_deal(i)
+                    kind = self.deal_kind[i]
+                    if kind != "self":
+                        returns[kind].append(float(deal_return[i, self.learner_side[i]]))
+                    lengths.append(int(deal_len[i]))
+                    deal_len[i] = 0
+                    deal_return[i] = 0
+                    if steps[i] >= self.num_steps:
+                        active[i] = False
+                    else:
+                        deal_return[i] += self._new_deal(i, rng, len(pool), buf)
+        stats = {"deals": len(lengths), "deal_length": float(np.mean(lengths)) if lengths else 0.0}
+        for kind, r in returns.items():
+            stats[f"return_vs_{kind}"] = float(np.mean(r)) if r else float("nan")
+            stats[f"deals_vs_{kind}"] = len(r)
+        return buf.build(total_steps, stats)

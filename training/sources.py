@@ -1,0 +1,125 @@
+"""Where training games come from: a batch of games the trainer steps together.
+
+A *game batch* holds ``num_envs`` games and exposes what self-play needs:
+
+- ``start(i, seed)``: start a new deal in game ``i``;
+- ``acting_seats()``: the seat to move in every game (``-1``: the deal is over);
+- ``observe(ids)``: observations ``[n, D]`` float32 and masks ``[n, A]`` bool of the
+  seat to move in games ``ids`` (one batched forward pass covers them all);
+- ``step(ids, actions)`` -> ``credits [n, 4]``, ``done [n]``: plays one action in each
+  game; ``credits[k, s]`` is the reward that seat ``s`` of game ``ids[k]`` received
+  by this step, to be added to that seat's last transition;
+- ``bot_view(i)`` -> ``(observation dict, env or None, agent name)`` for scripted bots.
+
+:class:`AECGameBatch` is a Python loop over PettingZoo AEC envs (the reference
+path); :func:`make_game_batch` picks the source named by ``env_source`` in the
+config, so the batched engine (``vint_env.vector``) plugs in without touching
+the trainer.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+SEAT = {a: i for i, a in enumerate(AGENTS)}
+
+
+def game_module(game: str):
+    """The env module of a game (``vint_env.envs.vint_v0`` ...), with a clear error."""
+    try:
+        return importlib.import_module(f"vint_env.envs.{game}")
+    except ImportError as e:
+        raise ValueError(f"game {game!r} is not available: cannot import vint_env.envs.{game} ({e})") from None
+
+
+class AECGameBatch:
+    """PettingZoo AEC envs (four agents ``player_0..3``) stepped one by one.
+
+    Rewards follow PettingZoo's AEC accounting: when an agent comes up (to
+    act, or for its dead step at the end of the deal), ``env.last()`` gives the
+    reward it accumulated since its own last action; that is the credit this
+    batch reports for the agent's seat.  At the end of a deal every agent's
+    final ``last()`` carries its share of the result, whichever seat moved last.
+    """
+
+    def __init__(self, envs: list):
+        if not envs:
+            raise ValueError("a game batch needs at least one env")
+        self.envs = list(envs)
+        num_envs = self.num_envs = len(self.envs)
+        space = self.envs[0].observation_space(AGENTS[0])
+        self.obs_size = int(space["observation"].shape[0])
+        self.num_actions = int(self.envs[0].action_space(AGENTS[0]).n)
+        self._seat = np.full(num_envs, -1, dtype=np.int64)
+        self._obs: list[dict | None] = [None] * num_envs
+
+    @classmethod
+    def for_game(cls, game: str, num_envs: int, env_kwargs: dict | None = None) -> "AECGameBatch":
+        """``num_envs`` envs of ``game``.  ``raw_env``: the same AEC API without PettingZoo's
+        checking wrappers, which cost a third of the step time here."""
+        module = game_module(game)
+        try:
+            return cls([module.raw_env(**(env_kwargs or {})) for _ in range(num_envs)])
+        except TypeError as e:
+            raise ValueError(f"env_kwargs {env_kwargs!r} rejected by {game}: {e}") from None
+
+    def start(self, i: int, seed: int) -> np.ndarray:
+        """New deal in game ``i``; returns credits ``[4]`` (rewards given at reset, normally 0)."""
+        env = self.envs[i]
+        env.reset(seed=int(seed))
+        credits = np.zeros(4, dtype=np.float64)
+        self._advance(i, credits)
+        return credits
+
+    def acting_seats(self) -> np.ndarray:
+        return self._seat
+
+    def observe(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        obs = np.stack([self._obs[i]["observation"] for i in ids]).astype(np.float32, copy=False)
+        masks = np.stack([self._obs[i]["action_mask"] for i in ids]).astype(bool)
+        return obs, masks
+
+    def bot_view(self, i: int):
+        return self._obs[i], self.envs[i], AGENTS[self._seat[i]]
+
+    def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        credits = np.zeros((len(ids), 4), dtype=np.float64)
+        done = np.zeros(len(ids), dtype=bool)
+        for k, (i, a) in enumerate(zip(ids, actions)):
+            self.envs[i].step(int(a))
+            done[k] = self._advance(i, credits[k])
+        return credits, done
+
+    def _advance(self, i: int, credits: np.ndarray) -> bool:
+        """Collect ``last()`` rewards until an agent must act (False) or the deal is over (True)."""
+        env = self.envs[i]
+        while env.agents:
+            agent = env.agent_selection
+            seat = SEAT[agent]
+            dead = env.terminations[agent] or env.truncations[agent]
+            obs, reward, _, _, _ = env.last(observe=not dead)
+            credits[seat] += reward
+            if not dead:
+                self._seat[i] = seat
+                self._obs[i] = obs
+                return False
+            env.step(None)
+        self._seat[i] = -1
+        self._obs[i] = None
+        return True
+
+
+def make_game_batch(source: str, game: str, num_envs: int, env_kwargs: dict | None = None):
+    """The game batch named by the config's ``env_source``."""
+    if source == "aec":
+        return AECGameBatch.for_game(game, num_envs, env_kwargs)
+    if source == "vector":
+        try:
+            from .vector_source import VectorGameBatch
+        except ImportError as e:
+            raise ValueError(f"env_source 'vector' is not available: {e}") from None
+        return VectorGameBatch(game, num_envs, env_kwargs)
+    raise ValueError(f"unknown env_source {source!r}; known: 'aec', 'vector'")

@@ -1,0 +1,179 @@
+"""Trained PPO policies as agents, and the checkpoint file format (PyTorch).
+
+A checkpoint written by ``vint-train`` is a single ``.pt`` file (a dict saved
+with ``torch.save``) that holds everything to use the policy as an agent and
+to resume training:
+
+=================  ==========================================================
+key                meaning
+=================  ==========================================================
+``format``         ``"vint-env/ppo-checkpoint"`` (anything else is refused)
+``version``        format version, currently 1
+``game``           env name the policy was trained on (``"vint_v0"`` ...)
+``env_kwargs``     the env options of training (e.g. ``reward_scale``)
+``obs_size``       length of the flat observation vector
+``num_actions``    size of the action space
+``network``        ``{"name": ..., "kwargs": {...}}`` (see ``networks.py``)
+``model``          the network's ``state_dict``
+``config``         the full training config (a dict)
+``trainer``        trainer state for ``--resume`` (optimizer, pool, RNG, counters)
+=================  ==========================================================
+
+It loads with ``torch.load(weights_only=True)`` (no pickled code runs).
+
+>>> from vint_env.agents.policy import PPOAgent           # doctest: +SKIP
+>>> agent = PPOAgent.load("runs/vint/checkpoints/latest.pt", game="vint_v0")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .base import Agent, legal_actions
+from .networks import MaskedCategorical, build_network
+
+CHECKPOINT_FORMAT = "vint-env/ppo-checkpoint"
+CHECKPOINT_VERSION = 1
+REQUIRED_KEYS = ("game", "env_kwargs", "obs_size", "num_actions", "network", "model")
+
+
+class CheckpointError(ValueError):
+    """A checkpoint file that is missing, corrupt, or does not fit the game asked for."""
+
+
+def game_sizes(game: str) -> tuple[int, int]:
+    """``(obs_size, num_actions)`` of a game env by name (``"vint_v0"``, ``"whist_v0"`` ...)."""
+    import importlib
+    try:
+        module = importlib.import_module(f"vint_env.envs.{game}")
+    except ImportError:
+        raise ValueError(f"unknown game {game!r}: no module vint_env.envs.{game}") from None
+    raw = module.raw_env()
+    agent = raw.possible_agents[0]
+    return int(raw.observation_space(agent)["observation"].shape[0]), int(raw.action_space(agent).n)
+
+
+def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
+    """Write ``payload`` to ``path`` atomically: a temporary file in the same
+    folder, flushed to disk, then renamed over ``path``, so a kill at any
+    moment leaves either the old file or the new one, never half a file."""
+    missing = [k for k in REQUIRED_KEYS if k not in payload]
+    if missing:
+        raise ValueError(f"checkpoint payload lacks {missing}")
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    payload = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **payload}
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            torch.save(payload, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
+    """Read and check a checkpoint; raise :class:`CheckpointError` if it is not
+    a readable vint-env PPO checkpoint, or (with ``game``) was trained on
+    another game or for another observation / action size than ``game`` has now."""
+    path = Path(path)
+    if not path.is_file():
+        raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
+    try:
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as e:  # torch raises several types for damaged files
+        raise CheckpointError(f"checkpoint {str(path)!r} is corrupt or not a torch file: "
+                              f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+    if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
+        raise CheckpointError(f"{str(path)!r} is not a vint-env PPO checkpoint (no format tag {CHECKPOINT_FORMAT!r})")
+    if ckpt.get("version") != CHECKPOINT_VERSION:
+        raise CheckpointError(f"checkpoint {str(path)!r} has format version {ckpt.get('version')!r}; "
+                              f"this vint-env reads version {CHECKPOINT_VERSION}")
+    missing = [k for k in REQUIRED_KEYS if k not in ckpt]
+    if missing:
+        raise CheckpointError(f"checkpoint {str(path)!r} lacks {missing}")
+    if game is not None:
+        if game != ckpt["game"]:
+            raise CheckpointError(f"checkpoint {str(path)!r} was trained on {ckpt['game']!r}, not {game!r}")
+        obs_size, num_actions = game_sizes(game)
+        if (obs_size, num_actions) != (ckpt["obs_size"], ckpt["num_actions"]):
+            raise CheckpointError(
+                f"checkpoint {str(path)!r} expects observations of size {ckpt['obs_size']} and "
+                f"{ckpt['num_actions']} actions, but {game} now has {obs_size} and {num_actions}")
+    return ckpt
+
+
+def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Module:
+    """Rebuild the network stored in a checkpoint dict, with its weights."""
+    spec = ckpt["network"]
+    net = build_network(spec["name"], ckpt["obs_size"], ckpt["num_actions"], spec.get("kwargs"))
+    try:
+        net.load_state_dict(ckpt["model"])
+    except RuntimeError as e:
+        raise CheckpointError(f"{path}: weights do not fit network {spec['name']!r}: "
+                              f"{str(e).splitlines()[0]}") from None
+    net.eval()
+    return net
+
+
+class PPOAgent(Agent):
+    """A policy network acting as an :class:`Agent`.
+
+    ``greedy=True`` (default) plays the most probable legal action, so
+    evaluations are reproducible; ``greedy=False`` samples from the masked
+    policy with its own seeded generator.
+    """
+
+    name = "ppo"
+
+    def __init__(self, network: torch.nn.Module, game: str, obs_size: int, num_actions: int,
+                 greedy: bool = True, seed: int | None = None, name: str | None = None):
+        self.network = network.eval()
+        self.game = game
+        self.obs_size = obs_size
+        self.num_actions = num_actions
+        self.greedy = greedy
+        self.generator = torch.Generator()
+        self.generator.manual_seed(seed if seed is not None else 0)
+        if name is not None:
+            self.name = name
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, game: str | None = None, greedy: bool = True,
+             seed: int | None = None) -> "PPOAgent":
+        """The agent stored in checkpoint ``path``; with ``game``, refuse a
+        checkpoint of another game or observation size (:class:`CheckpointError`)."""
+        ckpt = load_checkpoint(path, game=game)
+        net = network_from_checkpoint(ckpt, str(path))
+        return cls(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=greedy, seed=seed,
+                   name=f"ppo:{path}")
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None and not self.greedy:
+            self.generator.manual_seed(seed)
+
+    @torch.no_grad()
+    def act_batch(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Actions for a batch of observations ``[B, D]`` and masks ``[B, A]``."""
+        obs_t = torch.as_tensor(np.asarray(obs, dtype=np.float32))
+        if obs_t.ndim != 2 or obs_t.shape[1] != self.obs_size:
+            raise ValueError(f"{self.name}: expected observations of size {self.obs_size} "
+                             f"(trained on {self.game}), got shape {tuple(obs_t.shape)}")
+        logits, _ = self.network(obs_t)
+        dist = MaskedCategorical(logits, torch.as_tensor(np.asarray(masks)).bool())
+        actions = dist.mode() if self.greedy else dist.sample(self.generator)
+        return actions.numpy()
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        legal_actions(observation)  # a clear error for an all-zero mask
+        return int(self.act_batch(observation["observation"][None], observation["action_mask"][None])[0])
