@@ -1,5 +1,5 @@
 """PettingZoo AEC environments of the whist family."""
 
-from . import vint_v0
+from . import vint_v0, whist_v0
 
-__all__ = ["vint_v0"]
+__all__ = ["vint_v0", "whist_v0"]

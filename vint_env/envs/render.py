@@ -74,3 +74,36 @@ def render_vint(env) -> str:
     if not deal.is_over:
         out.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
     return "\n".join(out)
+
+
+def render_whist(env) -> str:
+    """Text of a `whist_v0` table: turned card, hands, tricks, score sheet."""
+    deal = env.deal
+    if deal is None:
+        return "whist_v0: not reset"
+    trump = "no-trump" if deal.trump < 0 else "SCDH"[deal.trump]
+    turned = card_text(deal.turned_card) if deal.turned_card is not None else "none"
+    out = [f"Whist, dealer {SEAT_LETTERS[deal.dealer]}, turned card {turned}, trump {trump}, "
+           f"phase {deal.phase}"]
+    if env.rubber is not None:
+        sheet = env.rubber.sheet
+        out[0] += (f"; rubber: deal {env.deals_played + (0 if deal.is_over else 1)}, games NS "
+                   f"{sheet.games_won[0]} EW {sheet.games_won[1]}, below NS {sheet.below[0]} EW {sheet.below[1]}")
+    shown = range(4) if env.viewer is None or deal.is_over else (env.viewer,)
+    hands = deal.hands if deal.is_over else deal.play.hands
+    out.append("Hands" + (" as dealt:" if deal.is_over else ":"))
+    out += render_hands(hands, shown)
+    if deal.turned_card_in_hand and not deal.is_over and env.viewer is not None:
+        out.append(f"  face up in {SEAT_LETTERS[deal.dealer]}'s hand: {turned}")
+    if deal.play.plays:
+        out.append("Tricks:")
+        out += render_tricks(deal.play)
+        ns, ew = deal.play.side_tricks()
+        out.append(f"Tricks taken: NS {ns}  EW {ew}")
+    if deal.is_over:
+        out += render_sheet(deal.scores, title="This deal")
+    if env.rubber is not None and env.rubber.sheet.records:
+        out += render_sheet(env.rubber.sheet.totals, title="Rubber so far")
+    if not deal.is_over:
+        out.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
+    return "\n".join(out)

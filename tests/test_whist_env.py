@@ -1,0 +1,328 @@
+"""whist_v0: PettingZoo conformance, invariants over random games, replay, errors, no leaks, layout."""
+
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
+
+from vint_env import whist_v0
+from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
+from vint_env.envs.whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation
+from vint_env.rules import IllegalActionError
+from vint_env.rules.whist import WhistDeal
+
+DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        yield
+
+
+@pytest.mark.parametrize("kwargs", [{}, {"episode": "rubber"}, {"no_trump": True, "ten_is_honour": True}])
+def test_pettingzoo_api(kwargs):
+    api_test(whist_v0.env(**kwargs), num_cycles=300)
+
+
+def test_pettingzoo_seed_render_parallel():
+    seed_test(whist_v0.env, num_cycles=200)
+    seed_test(lambda: whist_v0.env(episode="rubber"), num_cycles=200)
+    render_test(lambda render_mode=None: whist_v0.env(render_mode=render_mode))
+    parallel_api_test(whist_v0.parallel_env(), num_cycles=300)
+
+
+def random_episode(env, rng, check=None, final_infos=None):
+    """Play one episode with random legal actions; returns the summed rewards per agent."""
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            if final_infos is not None:
+                final_infos[agent] = info
+            env.step(None)
+            continue
+        if check:
+            check(env, agent, obs)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals
+
+
+def expected_legal(play):
+    """Legal cards from RULES.md section 1 directly: follow suit if able, else anything."""
+    cards = set(hand_cards(play.hands[play.current_player]))
+    if play.trick:
+        follow = {c for c in cards if c // 13 == play.trick[0] // 13}
+        return follow or cards
+    return cards
+
+
+def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
+    env = whist_v0.env()
+    rng = np.random.default_rng(1)
+
+    def check(env, agent, obs):
+        raw = env.unwrapped
+        assert agent == f"player_{raw.deal.current_player}"
+        mask = obs["action_mask"]
+        assert mask.dtype == np.int8 and mask.shape == (52,)
+        assert set(np.flatnonzero(mask)) == expected_legal(raw.deal.play)
+        for other in env.possible_agents:
+            if other != agent:
+                assert not env.observe(other)["action_mask"].any()
+
+    for episode in range(60):
+        env.reset(seed=episode)
+        infos = {}
+        totals = random_episode(env, rng, check, infos)
+        assert totals["player_0"] == totals["player_2"] == -totals["player_1"] == -totals["player_3"]
+        info = infos["player_0"]
+        assert info["deal"]["scores"]["NS"]["total"] - info["deal"]["scores"]["EW"]["total"] == info["points"]
+        assert totals["player_0"] == pytest.approx(0.1 * info["points"])
+
+
+def winner_by_rules(cards, leader, trump):
+    led = cards[0] // 13
+    best = max(range(4), key=lambda i: (cards[i] // 13 == trump, cards[i] // 13 == led, cards[i] % 13))
+    return (leader + best) % 4
+
+
+@pytest.mark.parametrize("no_trump", [False, True])
+def test_invariants_over_thousands_of_random_deals(no_trump):
+    rng = np.random.default_rng(7 + no_trump)
+    for _ in range(1000):
+        hands = random_deal(rng)
+        dealer = int(rng.integers(4))
+        turned = None if no_trump else int(rng.choice(hand_cards(hands[dealer])))
+        deal = WhistDeal(hands, dealer, turned, no_trump=no_trump)
+        assert deal.trump == (-1 if no_trump else turned // 13)
+        while not deal.is_over:
+            p = deal.play
+            assert set(deal.legal_actions()) == expected_legal(p)
+            if turned is not None:
+                # the turned card stays in the dealer's hand until the dealer plays it
+                assert deal.turned_card_in_hand == (turned not in [c for _, c in p.plays])
+            deal.apply(deal.legal_actions()[int(rng.integers(len(deal.legal_actions())))])
+            held = p.hands[0] | p.hands[1] | p.hands[2] | p.hands[3]
+            gone = sum(1 << c for _, c in p.plays)
+            assert held & gone == 0 and held | gone == FULL_DECK
+        p = deal.play
+        assert p.plays[0][0] == (dealer + 1) % 4        # left of the dealer leads
+        assert len(p.plays) == 52 and sum(p.side_tricks()) == 13
+        for t in range(13):
+            seats = [s for s, _ in p.plays[4 * t:4 * t + 4]]
+            cards = [c for _, c in p.plays[4 * t:4 * t + 4]]
+            assert p.trick_winners[t] == winner_by_rules(cards, seats[0], p.trump)
+        ns, ew = deal.scores
+        tricks = p.side_tricks()
+        assert (ns.tricks, ew.tricks) == tuple(2 * max(0, t - 6) for t in tricks)
+        assert not (ns.honours and ew.honours) and ns.below + ew.below == 2 * (max(tricks) - 6)
+
+
+def test_replay_exact_deal_dealer_and_turned_card():
+    env = whist_v0.env()
+    env.reset(seed=5, options={"deal": DEAL_002, "dealer": 2, "turned_card": "S2"})
+    raw = env.unwrapped
+    assert raw.deal.hands == parse_pbn(DEAL_002) and raw.deal.dealer == 2
+    assert raw.deal.turned_card == parse_card("S2") and raw.deal.trump == 0
+    assert env.agent_selection == "player_3"                 # left of the dealer leads
+    # without turned_card: a card of the dealer's hand, reproducible by seed
+    seen = set()
+    for seed in range(30):
+        env.reset(seed=seed, options={"deal": DEAL_002, "dealer": 1})
+        seen.add(raw.deal.turned_card)
+        assert raw.deal.hands[1] >> raw.deal.turned_card & 1
+    assert len(seen) > 5
+    env.reset(seed=3, options={"deal": DEAL_002, "dealer": 1})
+    a = raw.deal.turned_card
+    env.reset(seed=3, options={"deal": DEAL_002, "dealer": 1})
+    assert raw.deal.turned_card == a
+
+
+def test_bad_reset_options():
+    env = whist_v0.env()
+    with pytest.raises(ValueError, match=r"turned card H2 is not in the dealer's hand"):
+        env.reset(options={"deal": DEAL_002, "dealer": 0, "turned_card": "H2"})
+    with pytest.raises(ValueError, match="turned_card"):
+        env.reset(options={"deal": DEAL_002, "dealer": 0, "turned_card": "X9"})
+    with pytest.raises(ValueError, match="turned_card"):
+        env.reset(options={"dealer": 0, "turned_card": "S2"})     # no deal to belong to
+    with pytest.raises(ValueError, match="dealt twice"):
+        env.reset(options={"deal": DEAL_002.replace("K52", "KJ2")})
+    with pytest.raises(ValueError, match="dealer"):
+        env.reset(options={"deal": DEAL_002, "dealer": 7})
+    with pytest.raises(ValueError, match="no card is turned"):
+        whist_v0.env(no_trump=True).reset(options={"deal": DEAL_002, "dealer": 0, "turned_card": "SK"})
+    with pytest.warns(UserWarning, match="unknown reset option"):
+        warnings.simplefilter("always")
+        env.reset(options={"turned": "S2"})
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"episode": "match"}, "episode"), ({"ten_is_honour": 1}, "ten_is_honour"),
+    ({"no_trump": "yes"}, "no_trump"), ({"reward_scale": -1}, "reward_scale"),
+    ({"max_deals": 0}, "max_deals"), ({"viewer": 4}, "viewer"), ({"render_mode": "rgb"}, "render_mode"),
+])
+def test_bad_constructor_options(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        whist_v0.raw_env(**kwargs)
+
+
+def test_illegal_action_error_names_agent_action_and_legal_ones():
+    env = whist_v0.env()
+    env.reset(options={"deal": DEAL_002, "dealer": 3, "turned_card": "S6"})   # N leads
+    env.step(parse_card("S4"))
+    # E holds only S A: must follow
+    with pytest.raises(IllegalActionError, match=r"illegal action 50 \(HK\) by player_1; legal actions: 12 \(SA\)$"):
+        env.step(parse_card("HK"))
+    with pytest.raises(Exception, match="action"):
+        env.step(52)
+
+
+def test_rubber_rewards_add_up_to_the_settlement_and_truncation():
+    env = whist_v0.env(episode="rubber", reward_scale=1.0)
+    rng = np.random.default_rng(3)
+    for seed in range(10):
+        env.reset(seed=seed)
+        totals = random_episode(env, rng)
+        raw = env.unwrapped
+        assert raw.rubber.is_over and raw.rubber.sheet.games_won[raw.rubber.sheet.winner] == 2
+        assert totals["player_0"] == pytest.approx(raw.rubber.sheet.result)
+        assert totals["player_3"] == pytest.approx(-raw.rubber.sheet.result)
+        # the dealer passes clockwise: deal k was dealt by first dealer + k
+        first = raw.rubber.dealer - raw.deals_played
+        assert (raw.deal.dealer - first) % 4 == (raw.deals_played - 1) % 4
+    env = whist_v0.env(episode="rubber", max_deals=1)
+    env.reset(seed=0)
+    random_episode(env, rng)
+    assert env.unwrapped.deals_played == 1
+    assert all(env.unwrapped.truncations.values()) or env.unwrapped.rubber.is_over
+
+
+def test_state_is_full_information():
+    env = whist_v0.env()
+    env.reset(options={"deal": DEAL_002, "dealer": 0, "turned_card": "HA"})
+    state = env.state()
+    assert state.shape == (STATE_SIZE,) == env.unwrapped.state_space.shape and state.dtype == np.float32
+    for seat in range(4):
+        assert set(np.flatnonzero(state[52 * seat:52 * seat + 52])) == set(hand_cards(parse_pbn(DEAL_002)[seat]))
+    assert state[208:212].tolist() == [0, 1, 0, 0]
+
+
+# ---------------------------------------------------------------- no leaks
+
+def swap_hidden_cards(deal, me, rng):
+    """Swap unplayed cards between two other seats; the face-up turned card stays put."""
+    new = deal.copy()
+    hands, current = list(new.hands), list(new.play.hands)
+    a, b = (int(x) for x in rng.choice([s for s in range(4) if s != me], size=2, replace=False))
+    shown = (1 << deal.turned_card) if deal.turned_card_in_hand else 0
+    if not current[a] & ~shown or not current[b] & ~shown:
+        return None
+    x = int(rng.choice(hand_cards(current[a] & ~shown)))
+    y = int(rng.choice(hand_cards(current[b] & ~shown)))
+    for arr in (hands, current):
+        arr[a] = arr[a] & ~(1 << x) | (1 << y)
+        arr[b] = arr[b] & ~(1 << y) | (1 << x)
+    new.hands = tuple(hands)
+    new.play.hands = current
+    return new
+
+
+def test_no_leak_hidden_cards_never_change_an_observation():
+    rng = np.random.default_rng(11)
+    checked = 0
+    for _ in range(300):
+        hands = random_deal(rng)
+        dealer = int(rng.integers(4))
+        deal = WhistDeal(hands, dealer, int(rng.choice(hand_cards(hands[dealer]))))
+        for _ in range(int(rng.integers(0, 52))):
+            legal = deal.legal_actions()
+            deal.apply(legal[rng.integers(len(legal))])
+        if deal.is_over:
+            continue
+        for me in range(4):
+            other = swap_hidden_cards(deal, me, rng)
+            if other is None:
+                continue
+            assert other.play.hands != deal.play.hands
+            np.testing.assert_array_equal(encode_observation(deal, me), encode_observation(other, me))
+            checked += 1
+    assert checked > 800
+
+
+def test_the_turned_card_is_seen_by_all_until_played():
+    env = whist_v0.env()
+    env.reset(options={"deal": DEAL_002, "dealer": 1, "turned_card": "HK"})    # E turns H K
+    for agent in env.possible_agents:
+        ob = WHIST_LAYOUT.decode(env.observe(agent)["observation"])
+        seat = int(agent[-1])
+        assert np.flatnonzero(ob["turned_card"]).tolist() == [parse_card("HK")]
+        assert ob["turned_holder"].tolist() == [int((1 - seat) % 4 == r) for r in range(4)]
+        assert ob["trump"].tolist() == [0, 0, 0, 1, 0]
+    # S leads D3, W D4, N DA, E D2
+    for card in ("D3", "D4", "DA", "D2"):
+        env.step(parse_card(card))
+    # N wins and leads C8: E C4, S C3, W C2; N wins again and leads H A: E plays the K
+    for card in ("C8", "C4", "C3", "C2", "HA"):
+        env.step(parse_card(card))
+    ob = WHIST_LAYOUT.decode(env.observe("player_2")["observation"])
+    assert ob["turned_holder"].tolist() == [0, 0, 0, 1]       # E is on S's right
+    env.step(parse_card("HK"))
+    ob = WHIST_LAYOUT.decode(env.observe("player_2")["observation"])
+    assert np.flatnonzero(ob["turned_card"]).tolist() == [parse_card("HK")]
+    assert not ob["turned_holder"].any()
+
+
+# ---------------------------------------------------------------- golden layout
+
+GOLDEN = [  # name, offset, shape
+    ("phase", 0, (1,)), ("dealer", 1, (4,)), ("to_move", 5, (4,)), ("hand", 9, (52,)),
+    ("trump", 61, (5,)), ("turned_card", 66, (52,)), ("turned_holder", 118, (4,)),
+    ("trick_leader", 122, (4,)), ("trick", 126, (4, 52)), ("last_trick", 334, (4, 52)),
+    ("played", 542, (4, 52)), ("tricks_taken", 750, (2, 14)), ("rubber_mode", 778, (1,)),
+    ("games_won", 779, (2, 2)), ("below_line", 783, (2,)),
+]
+
+
+def test_layout_is_pinned():
+    assert [(b.name, b.start, b.shape) for b in WHIST_LAYOUT.blocks.values()] == GOLDEN
+    assert WHIST_LAYOUT.size == 785 and STATE_SIZE == 997
+    env = whist_v0.env()
+    assert env.observation_space("player_0")["observation"].shape == (785,)
+    assert env.action_space("player_0").n == 52
+
+
+def test_every_block_on_a_known_deal():
+    env = whist_v0.env(episode="rubber")
+    env.reset(options={"deals": [DEAL_002], "dealer": 3, "turned_card": "S6"})   # W deals, N leads
+    ob = WHIST_LAYOUT.decode(env.observe("player_1")["observation"])   # E
+    assert ob["phase"].tolist() == [1] and ob["dealer"].tolist() == [0, 0, 1, 0]
+    assert ob["to_move"].tolist() == [0, 0, 0, 1]                     # N is on E's right
+    assert set(np.flatnonzero(ob["hand"])) == set(hand_cards(parse_pbn(DEAL_002)[1]))
+    assert ob["trump"].tolist() == [1, 0, 0, 0, 0]
+    assert ob["turned_holder"].tolist() == [0, 0, 1, 0]               # W is E's partner
+    assert ob["rubber_mode"].tolist() == [1] and ob["games_won"].tolist() == [[1, 0], [1, 0]]
+    for card in ("S4", "SA", "S2"):                  # N S4, E SA, S S2
+        env.step(parse_card(card))
+    ob = WHIST_LAYOUT.decode(env.observe("player_3")["observation"])   # W, to move
+    assert ob["to_move"].tolist() == [1, 0, 0, 0] and ob["trick_leader"].tolist() == [0, 1, 0, 0]
+    assert np.argwhere(ob["trick"]).tolist() == [[1, parse_card("S4")], [2, parse_card("SA")],
+                                                 [3, parse_card("S2")]]
+    np.testing.assert_array_equal(ob["played"], ob["trick"])
+    env.step(parse_card("S6"))                       # W plays the turned card: E wins
+    ob = WHIST_LAYOUT.decode(env.observe("player_3")["observation"])
+    assert not ob["trick"].any() and ob["last_trick"].sum() == 4 and not ob["turned_holder"].any()
+    assert ob["tricks_taken"][0, 1] == 1 and ob["tricks_taken"][1, 0] == 1
+    assert ob["trick_leader"].tolist() == [0, 0, 1, 0]
+    assert ob["below_line"].tolist() == [0, 0]
+
+
+def test_render_shows_the_table():
+    env = whist_v0.env(render_mode="ansi", viewer=0)
+    env.reset(options={"deal": DEAL_002, "dealer": 3, "turned_card": "S6"})
+    text = env.render()
+    assert "turned card S6, trump S" in text and "(hidden)" in text and "To move: N" in text
