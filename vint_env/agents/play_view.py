@@ -1,0 +1,233 @@
+"""What a rule bot knows at its turn in the play: :class:`PlayView`.
+
+Built by each game's rule bot from its own decoded observation (never from
+the env), plus a :class:`TrickMemory` of the tricks it has seen (who led
+what, who failed to follow: "remember what has been played", seeds 004 and
+003).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import SUIT_MASK, hand_cards
+
+NO_TRUMP = -1
+
+
+def card_suit(card: int) -> int:
+    return card // 13
+
+
+def card_rank(card: int) -> int:
+    return card % 13
+
+
+def beats(card: int, best: int, trump: int) -> bool:
+    """True if ``card`` beats the trick's current best card ``best``."""
+    if card // 13 == best // 13:
+        return card > best
+    return card // 13 == trump
+
+
+@dataclass
+class PlayView:
+    """The position as the bot sees it.
+
+    ``trick`` lists (relative seat, card) in play order; ``played`` is the
+    mask of every card already played (this trick included); ``partners``
+    are the relative seats on the bot's side; ``declarer`` the relative seat
+    of the declarer (``None`` in Whist); ``named`` the suits each relative
+    seat named in the auction; ``goal`` is ``"tricks"`` or, in Solo Whist,
+    ``"misere"`` (the lone declarer avoiding tricks) or
+    ``"misere_defence"``.
+    """
+
+    hand: int
+    trump: int
+    trick: list[tuple[int, int]]
+    played: int
+    partners: frozenset[int]
+    declarer: int | None = None
+    level: int = 0
+    game: str = "vint"
+    goal: str = "tricks"
+    tricks_played: int = 0
+    named: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    voids: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
+    first_discard: list[int | None] = field(default_factory=lambda: [None] * 4)
+    partner_won_leads: set[int] = field(default_factory=set)
+
+    # ------------------------------------------------------------ seats
+    @property
+    def opponents(self) -> frozenset[int]:
+        return frozenset({1, 2, 3}) - self.partners
+
+    @property
+    def declaring(self) -> bool:
+        """True when the bot's side declared the contract."""
+        return self.declarer is not None and (self.declarer == 0 or self.declarer in self.partners)
+
+    @property
+    def position(self) -> int:
+        """0 leading, 1 second hand, 2 third hand, 3 fourth hand."""
+        return len(self.trick)
+
+    def seats_after_me(self) -> list[int]:
+        """Relative seats still to play to this trick after the bot."""
+        n = 3 - len(self.trick)
+        return [1 + i for i in range(n)]
+
+    # ------------------------------------------------------------ cards
+    def cards(self, suit: int) -> list[int]:
+        """The bot's cards of a suit, highest first."""
+        return sorted(hand_cards(self.hand & SUIT_MASK[suit]), reverse=True)
+
+    def length(self, suit: int) -> int:
+        return (self.hand & SUIT_MASK[suit]).bit_count()
+
+    def outstanding(self, suit: int) -> int:
+        """Mask of the cards of a suit that other players still hold."""
+        return SUIT_MASK[suit] & ~self.hand & ~self.played
+
+    def is_master(self, card: int) -> bool:
+        """No card higher in its suit is still held by another player."""
+        higher = SUIT_MASK[card // 13] & ~((1 << (card + 1)) - 1)
+        return not (self.outstanding(card // 13) & higher)
+
+    def masters_run(self, suit: int) -> int:
+        """How many of the bot's top cards in a suit are sure winners in turn."""
+        n = 0
+        out = self.outstanding(suit)
+        for c in self.cards(suit):
+            higher = SUIT_MASK[suit] & ~((1 << (c + 1)) - 1)
+            if out & higher:
+                break
+            n += 1
+        return n
+
+    def effective_ranks(self, suit: int) -> list[int]:
+        """The bot's ranks in a suit after promotion by played cards
+        (K-Q-x with the ace gone reads as A-K-x), highest first."""
+        live = SUIT_MASK[suit] & ~self.played
+        out = []
+        for c in self.cards(suit):
+            above = live & ~((1 << (c + 1)) - 1)
+            out.append(12 - above.bit_count())
+        return out
+
+    def lowest_equivalent(self, card: int) -> int:
+        """The lowest of the bot's cards touching ``card`` (no other player's
+        live card between them): equal in trick-taking power."""
+        suit = card // 13
+        out = self.outstanding(suit)
+        best = card
+        for c in range(card - 1, suit * 13 - 1, -1):
+            if self.hand >> c & 1:
+                best = c
+            elif out >> c & 1:
+                break
+        return best
+
+    # ------------------------------------------------------------ the trick
+    @property
+    def led_suit(self) -> int:
+        return self.trick[0][1] // 13 if self.trick else -1
+
+    def winning(self) -> tuple[int, int]:
+        """(relative seat, card) currently winning the trick."""
+        seat, best = self.trick[0]
+        for s, c in self.trick[1:]:
+            if beats(c, best, self.trump):
+                seat, best = s, c
+        return seat, best
+
+    def partner_winning(self) -> bool:
+        return bool(self.trick) and self.winning()[0] in self.partners
+
+    def sure_to_stand(self, card: int) -> bool:
+        """True if ``card`` (now winning) cannot be beaten by an opponent
+        still to play: it is the master of its suit (and, in a trump contract,
+        no opponent still to play is known to be able to ruff a plain suit)."""
+        opponents_after = [s for s in self.seats_after_me() if s in self.opponents]
+        if not opponents_after:
+            return True
+        suit = card // 13
+        if not self.is_master(card):
+            return False
+        if self.trump >= 0 and suit != self.trump:
+            for s in opponents_after:
+                if suit in self.voids[s] and self.trump not in self.voids[s] and self.outstanding(self.trump):
+                    return False
+        return True
+
+    def can_win_with(self, cards: list[int]) -> list[int]:
+        """Of ``cards``, those that beat the trick's current best card, lowest first."""
+        _, best = self.winning()
+        return sorted(c for c in cards if beats(c, best, self.trump))
+
+    def opponents_void_in(self, suit: int) -> bool:
+        return all(suit in self.voids[s] for s in self.opponents)
+
+    def opponent_may_ruff(self, suit: int) -> bool:
+        """An opponent is known void in ``suit`` and may hold trumps."""
+        if self.trump < 0 or suit == self.trump or not self.outstanding(self.trump):
+            return False
+        return any(suit in self.voids[s] and self.trump not in self.voids[s] for s in self.opponents)
+
+    def opponents_may_hold_trumps(self) -> bool:
+        if self.trump < 0 or not self.outstanding(self.trump):
+            return False
+        return not all(self.trump in self.voids[s] for s in self.opponents)
+
+
+class TrickMemory:
+    """The tricks a bot has seen: voids, first discards, partner's leads.
+
+    Fed at each of the bot's turns with the trick in progress and the last
+    completed trick (both in its observation); between two of a player's
+    turns exactly one trick completes, so every trick is seen whole.
+    """
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self) -> None:
+        self.voids: list[set[int]] = [set(), set(), set(), set()]
+        self.first_discard: list[int | None] = [None] * 4
+        self.leads: list[tuple[int, int, int]] = []   # (leader, suit, winner) of completed tricks
+        self._pending_leader: int | None = None
+        self._tricks_seen = 0
+
+    def see_trick(self, plays: list[tuple[int, int]], trump: int) -> None:
+        """Record voids and discards from plays (relative seat, card) of one trick."""
+        if not plays:
+            return
+        led = plays[0][1] // 13
+        for seat, card in plays[1:]:
+            if card // 13 != led:
+                self.voids[seat].add(led)
+                if card // 13 != trump and self.first_discard[seat] is None:
+                    self.first_discard[seat] = card // 13
+
+    def update(self, trick: list[tuple[int, int]], last_trick: dict[int, int], last_winner: int,
+               tricks_played: int, trump: int) -> None:
+        """Called at each turn in the play.
+
+        ``last_trick`` maps relative seat -> card of the last completed
+        trick; ``last_winner`` is the seat that won it (the current leader).
+        """
+        if tricks_played == self._tricks_seen + 1 and last_trick and self._pending_leader is not None:
+            leader = self._pending_leader
+            plays = [((leader + i) % 4, last_trick[(leader + i) % 4]) for i in range(4)
+                     if (leader + i) % 4 in last_trick]
+            if len(plays) == 4:
+                self.see_trick(plays, trump)
+                self.leads.append((leader, plays[0][1] // 13, last_winner))
+        self._tricks_seen = tricks_played
+        self.see_trick(trick, trump)
+        self._pending_leader = trick[0][0] if trick else 0
+
+    def partner_won_leads(self, partners) -> set[int]:
+        """Suits a partner led and won a trick with (004: return partner's suit)."""
+        return {suit for leader, suit, winner in self.leads if leader in partners and winner in partners}

@@ -1,0 +1,83 @@
+"""Agent spec strings: one name for every kind of player.
+
+====================  ======================================================
+spec                  agent
+====================  ======================================================
+``random``            :class:`RandomAgent`, uniform over the legal actions
+``rule``              the game's rule bot (the books' advice)
+``dd``                :class:`DoubleDummyAgent` (cheats; Vint and Whist)
+``ppo:PATH``          a trained PPO policy from checkpoint PATH
+                      (``vint_env.agents.policy.PPOAgent.load(PATH, game=...)``)
+``human``             a person at the terminal
+``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
+====================  ======================================================
+
+>>> load_agent("random", game="vint", seed=1).name
+'random'
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import Agent, RandomAgent
+
+GAMES = ("vint", "whist", "solo_whist")
+SPECS = ("random", "rule", "dd", "ppo:PATH", "human", "py:MODULE:NAME")
+
+
+def _rule_agent(game: str) -> Agent:
+    if game == "vint":
+        from .vint_rule import VintRuleAgent
+        return VintRuleAgent()
+    if game == "whist":
+        from .whist_rule import WhistRuleAgent
+        return WhistRuleAgent()
+    from .solo_whist_rule import SoloWhistRuleAgent
+    return SoloWhistRuleAgent()
+
+
+def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec`` for ``game`` (see the module table)."""
+    if game not in GAMES:
+        raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"agent spec must be a non-empty string, one of {', '.join(SPECS)}")
+    spec = spec.strip()
+    kind, _, arg = spec.partition(":")
+    if kind == "random" and not arg:
+        agent: Agent = RandomAgent(seed)
+    elif kind == "rule" and not arg:
+        agent = _rule_agent(game)
+    elif kind == "dd" and not arg:
+        if game not in ("vint", "whist"):
+            raise ValueError(f"the double-dummy agent plays Vint and Whist, not {game!r}")
+        from .double_dummy import DoubleDummyAgent
+        agent = DoubleDummyAgent(game)
+    elif kind == "ppo":
+        if not arg:
+            raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")
+        try:
+            policy = importlib.import_module("vint_env.agents.policy")
+            ppo_agent = policy.PPOAgent
+        except (ImportError, AttributeError) as exc:
+            raise ImportError("PPO agents need the train extra / vint_env.agents.policy "
+                              f"(pip install 'vint-env[train]'): {exc}") from exc
+        agent = ppo_agent.load(arg, game=game)
+    elif kind == "human" and not arg:
+        from .human import HumanAgent
+        agent = HumanAgent(game)
+    elif kind == "py":
+        module_name, _, attr = arg.partition(":")
+        if not module_name or not attr:
+            raise ValueError(f"agent spec {spec!r}: expected 'py:MODULE:NAME'")
+        factory = getattr(importlib.import_module(module_name), attr)
+        agent = factory(game=game)
+        if not isinstance(agent, Agent):
+            raise TypeError(f"agent spec {spec!r}: {attr}(game=...) returned {type(agent).__name__}, "
+                            "not a vint_env.agents.Agent")
+    else:
+        raise ValueError(f"unknown agent spec {spec!r}; known: {', '.join(SPECS)}")
+    if seed is not None:
+        agent.reset(seed)
+    return agent

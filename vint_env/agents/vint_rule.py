@@ -1,0 +1,343 @@
+"""The Vint rule bot: bidding and play by the advice of the rule books.
+
+It reads only its own observation, decoded through
+:data:`vint_env.envs.vint_obs.VINT_LAYOUT` (no peeking at other hands).
+
+Bidding (003/000 "Объявление, назначения переговоров"; RULES.md 2.5) is an
+ordered list of rules, each a function of an :class:`AuctionView` that
+returns a call or ``None``; :data:`BIDDING_RULES` is tried in order.  The
+play uses the shared rules of :mod:`vint_env.agents.card_play` with the Vint
+lead table.  Each rule's docstring quotes the book and gives the advice id
+of ``docs/play_advice.md``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from ..envs.vint_obs import VINT_LAYOUT
+from ..rules.vint import BID_BASE, PASS, bid_action
+from .base import Agent, legal_actions
+from .card_play import choose_card
+from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
+                        top_tricks)
+from .play_view import PlayView, TrickMemory
+
+#: Tricks a partner's bid promises (003/000: level one needs "верных 5
+#: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
+SHOWN_BY_SUIT_BID = {1: 5.0, 2: 7.0, 3: 8.0}
+SHOWN_BY_NT_BID = 4.0
+#: What a partner who has not bid yet contributes, on average.
+UNKNOWN_PARTNER = 2.0
+#: Extra safety over the needed tricks before entering a contested auction:
+#: an undertrick costs 100 x the trick value (RULES 2.3 item 2).
+COMPETE_MARGIN = 0.5
+
+
+def hand_mask(bits: np.ndarray) -> int:
+    """Card mask from a 0/1 vector of 52 entries."""
+    return int(sum(1 << int(c) for c in np.flatnonzero(bits)))
+
+
+@dataclass
+class AuctionView:
+    """The auction as the bot sees it (relative seats: 0 me, 2 partner)."""
+
+    hand: int
+    calls: list[tuple[int, int]]         # (relative seat, action) in order
+    highest: Optional[int]               # highest bid action so far
+    highest_by: Optional[int]            # its relative seat
+
+    @property
+    def level(self) -> int:
+        return 0 if self.highest is None else (self.highest - BID_BASE) // 5 + 1
+
+    def bids_of(self, seat: int) -> list[tuple[int, int]]:
+        """(level, strain) of the bids a relative seat made, in order."""
+        return [((a - BID_BASE) // 5 + 1, (a - BID_BASE) % 5) for s, a in self.calls
+                if s == seat and a >= BID_BASE]
+
+    @property
+    def my_first_call(self) -> bool:
+        return all(s != 0 for s, _ in self.calls)
+
+    @property
+    def partner_passed(self) -> bool:
+        return any(s == 2 and a == PASS for s, a in self.calls)
+
+    def min_level(self, strain: int) -> int:
+        """Lowest level at which ``strain`` may be bid now (8 if none)."""
+        if self.highest is None:
+            return 1
+        for level in range(1, 8):
+            if bid_action(level, strain) > self.highest:
+                return level
+        return 8
+
+    def partner_shown(self) -> float:
+        """Tricks partner's bids promise, or the average of an unknown hand."""
+        shown = [SHOWN_BY_NT_BID + (lvl - 1) if strain == NT else SHOWN_BY_SUIT_BID.get(lvl, 8.0 + (lvl - 3))
+                 for lvl, strain in self.bids_of(2)]
+        return max(shown) if shown else UNKNOWN_PARTNER
+
+    def side_tricks(self, strain: int) -> float:
+        """Estimated tricks of our side with ``strain`` as trumps."""
+        partner_strains = {s for _, s in self.bids_of(2)}
+        if strain in partner_strains and strain != NT:
+            return self.partner_shown() + support_tricks(self.hand, strain)
+        if partner_strains:
+            return sure_tricks(self.hand, strain) + 0.6 * self.partner_shown()
+        return sure_tricks(self.hand, strain) + UNKNOWN_PARTNER
+
+
+def support_tricks(hand: int, strain: int) -> float:
+    """What a supporting hand adds to partner's suit: its side-suit top tricks,
+    its trump honours' top tricks and ruffing values (not its trump length,
+    which partner's bid already counts)."""
+    total = sum(top_tricks(suit_ranks(hand, s)) for s in range(4))
+    return total + ruffing_tricks(hand, strain)
+
+
+def reconstruct_calls(dealer: int, bids: np.ndarray, pass_count: int) -> list[tuple[int, int]]:
+    """Every call of the auction from the observation (relative seats).
+
+    The dealer calls first; bids only rise, so the bidders in bid order and
+    the passes in a row after the last bid fix the whole sequence.
+    """
+    made = sorted((int(b), int(r)) for r, b in zip(*np.nonzero(bids)))
+    calls: list[tuple[int, int]] = []
+    seat = dealer
+    for b, bidder in made:
+        while seat != bidder:
+            calls.append((seat, PASS))
+            seat = (seat + 1) % 4
+        calls.append((bidder, BID_BASE + b))
+        seat = (seat + 1) % 4
+    for _ in range(pass_count):
+        calls.append((seat, PASS))
+        seat = (seat + 1) % 4
+    return calls
+
+
+# =============================================================== bidding rules
+
+BidRule = Callable[[AuctionView], Optional[int]]
+
+
+def keep_partners_game(a: AuctionView) -> Optional[int]:
+    """When partner holds the highest bid, raise it with support or pass.
+
+    003/000: "Никогда нельзя отбивать игру своего партнера и переводить на
+    свою масть"; "Если существует поддержка, то лучше играть в масти
+    партнера, чем в своей"; "У поддерживающего игрока должно быть 4
+    козыря"; "Имея только одну взятку, игру приподнимать нельзя"; "Если Ваш
+    партнер прямо с рук назначает 'три', то на 'четыре' поднимать нельзя".
+    Advice ids V-BID-RAISE, V-BID-PARTNER.
+    """
+    if a.highest_by != 2:
+        return None
+    level, strain = a.level, (a.highest - BID_BASE) % 5
+    if strain == NT:
+        support = aces(a.hand) + 0.5 * sum(1 for s in range(4) if 11 in suit_ranks(a.hand, s))
+        enough_support = support >= 2
+    else:
+        support = support_tricks(a.hand, strain)
+        enough_support = suit_length(a.hand, strain) >= 4 or (
+            suit_length(a.hand, strain) == 3 and honours_in(a.hand, strain) >= 1)
+    if not enough_support or support < 2:
+        return PASS
+    target = int(a.side_tricks(strain) - 6)
+    partner_opened_three = a.bids_of(2) and a.bids_of(2)[0][0] >= 3
+    if partner_opened_three:
+        target = min(target, 3)
+    if target > level and target <= 7:
+        return bid_action(target, strain)
+    return PASS
+
+
+def no_trump_with_three_or_four_aces(a: AuctionView) -> Optional[int]:
+    """Three or four aces: bid no-trump at once, without passing first.
+
+    003/000: "Если у игрока на руках собралось 3 или 4 туза, то он должен по
+    первому разу, не пасуя, сказать 'без козырей'"; but "Если у игрока на
+    руках при трех тузах нет ни одной фигуры, то после паса своего партнера
+    объявлять 'без козырей' не рекомендуется".  Advice id V-BID-NT-ACES.
+    """
+    if not a.my_first_call or aces(a.hand) < 3:
+        return None
+    faces = sum(1 for s in range(4) for r in suit_ranks(a.hand, s) if 9 <= r <= 11)
+    if aces(a.hand) == 3 and faces == 0 and a.partner_passed:
+        return None
+    level = a.min_level(NT)
+    if level <= 7 and a.side_tricks(NT) >= 6 + level + (COMPETE_MARGIN if a.highest is not None else 0):
+        return bid_action(level, NT)
+    return None
+
+
+def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
+    """Name the longest suit (four cards or more, with honours), at the level
+    the sure tricks allow.
+
+    003/000: "он объявляет свою старшую и длинную масть"; "Масть, которую
+    называет игрок, должна [быть] ... не менее, чем в четырех картах";
+    "Чтобы уверенно объявлять ... 7 взяток, необходимо, чтобы на руках было
+    верных 5 взяток, а в объявленных козырях было не менее двух онеров";
+    "Если у игрока есть на руках 7 верных взяток, то он должен прямо
+    назначить игру 'два'. ... верные 8 взяток ... 'три'" (with at least six
+    trumps and three honours); "Если у игрока игра ровная в двух мастях, то
+    целесообразнее предпочесть масть, которая имеет больше онеров"; "Без
+    онеров и тузов игру не назначают".  Over an opponent's bid the level
+    must be safe for the side.  Advice ids V-BID-SUIT, V-BID-LEVEL.
+    """
+    if a.highest_by == 2:
+        return None
+    suits = [s for s in range(4) if suit_length(a.hand, s) >= 4 and honours_in(a.hand, s) >= 2]
+    if not suits:
+        return None
+    suit = max(suits, key=lambda s: (suit_length(a.hand, s), honours_in(a.hand, s), s))
+    mine = sure_tricks(a.hand, suit)
+    if mine < 5:
+        return None
+    book_level = 1
+    if mine >= 7 and suit_length(a.hand, suit) >= 6 and honours_in(a.hand, suit) >= 3:
+        book_level = 3 if mine >= 8 else 2
+    if a.min_level(suit) <= book_level:
+        return bid_action(book_level, suit)
+    level = a.min_level(suit)
+    margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
+    if level <= 7 and a.side_tricks(suit) >= 6 + level + margin:
+        return bid_action(level, suit)
+    return None
+
+
+def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
+    """Partner named a suit and the opponents outbid it: go on in partner's
+    suit if the side's tricks are enough (003/000: "лучше играть в масти
+    партнера, чем в своей").  Advice id V-BID-RAISE."""
+    if a.highest_by not in (1, 3):
+        return None
+    for _, strain in reversed(a.bids_of(2)):
+        if strain == NT:
+            continue
+        if suit_length(a.hand, strain) < 3:
+            continue
+        level = a.min_level(strain)
+        if level <= 7 and a.side_tricks(strain) >= 6 + level + COMPETE_MARGIN:
+            return bid_action(level, strain)
+    return None
+
+
+def no_trump_with_aces_and_stoppers(a: AuctionView) -> Optional[int]:
+    """No-trump over a suit bid with two aces and the other suits held.
+
+    003/000: "имея двух тузов необходимо заказать 'без козырей' после паса
+    или после уже назначенной масти"; "Если у игрока на руках 2 туза и 2
+    короля ..., то он должен сказать 'без козырей'".  Only when the side's
+    estimated tricks make the contract.  Advice id V-BID-NT-ACES.
+    """
+    if a.highest_by == 2 or aces(a.hand) < 2:
+        return None
+    stopped = sum(1 for s in range(4) if top_tricks(suit_ranks(a.hand, s)) >= 0.5)
+    if stopped < 3:
+        return None
+    level = a.min_level(NT)
+    margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
+    if level <= 7 and a.side_tricks(NT) >= 6 + level + margin:
+        return bid_action(level, NT)
+    return None
+
+
+def otherwise_pass(a: AuctionView) -> Optional[int]:
+    """Nothing safe to bid: pass (and collect the undertricks of an overbid)."""
+    return PASS
+
+
+BIDDING_RULES: list[BidRule] = [
+    keep_partners_game,
+    no_trump_with_three_or_four_aces,
+    name_a_long_suit_with_honours,
+    support_partners_suit_in_competition,
+    no_trump_with_aces_and_stoppers,
+    otherwise_pass,
+]
+
+
+# =============================================================== the agent
+
+class VintRuleAgent(Agent):
+    """Rule bot for `vint_v0`: the books' bidding and play advice."""
+
+    name = "rule"
+    game = "vint"
+
+    def __init__(self, seed: int | None = None):
+        self.memory = TrickMemory()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.memory.reset()
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        legal = legal_actions(observation)
+        o = VINT_LAYOUT.decode(observation["observation"])
+        if o["phase"][0]:
+            self.memory.reset()
+            action = self.bid(o)
+        else:
+            action = self.play(o, [int(x) for x in legal])
+        if not observation["action_mask"][action]:
+            raise RuntimeError(f"Vint rule bot chose illegal action {action}")
+        return int(action)
+
+    # ------------------------------------------------------------ auction
+    @staticmethod
+    def auction_view(o: dict) -> AuctionView:
+        dealer = int(np.argmax(o["dealer"]))
+        calls = reconstruct_calls(dealer, o["bids"], int(np.argmax(o["pass_count"])))
+        highest = highest_by = None
+        if o["contract"].any():
+            highest = BID_BASE + int(np.argmax(o["contract"]))
+            highest_by = int(np.argmax(o["declarer"]))
+        return AuctionView(hand_mask(o["hand"]), calls, highest, highest_by)
+
+    def bid(self, o: dict) -> int:
+        view = self.auction_view(o)
+        for rule in BIDDING_RULES:
+            call = rule(view)
+            if call is not None:
+                return call
+        return PASS
+
+    # ------------------------------------------------------------ play
+    def play_view(self, o: dict) -> PlayView:
+        trump = int(np.argmax(o["trump"]))
+        trump = -1 if trump == 4 else trump
+        leader = int(np.argmax(o["trick_leader"]))
+        trick = []
+        for i in range(4):
+            seat = (leader + i) % 4
+            row = np.flatnonzero(o["trick"][seat])
+            if row.size == 0:
+                break
+            trick.append((seat, int(row[0])))
+        played = hand_mask(o["played"].max(axis=0))
+        n_played = int(o["played"].sum())
+        tricks_played = (n_played - len(trick)) // 4
+        last = {s: int(np.flatnonzero(o["last_trick"][s])[0]) for s in range(4) if o["last_trick"][s].any()}
+        self.memory.update(trick, last, leader, tricks_played, trump)
+        declarer = int(np.argmax(o["declarer"])) if o["declarer"].any() else None
+        level = int(np.argmax(o["contract"])) // 5 + 1 if o["contract"].any() else 0
+        named = [set(), set(), set(), set()]
+        for r, b in zip(*np.nonzero(o["bids"])):
+            if b % 5 != NT:
+                named[int(r)].add(int(b % 5))
+        return PlayView(hand=hand_mask(o["hand"]), trump=trump, trick=trick, played=played,
+                        partners=frozenset({2}), declarer=declarer, level=level, game="vint",
+                        tricks_played=tricks_played, named=named, voids=self.memory.voids,
+                        first_discard=self.memory.first_discard,
+                        partner_won_leads=self.memory.partner_won_leads({2}))
+
+    def play(self, o: dict, legal: list[int]) -> int:
+        return choose_card(self.play_view(o), legal)

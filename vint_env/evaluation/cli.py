@@ -1,0 +1,115 @@
+"""`vint-eval`: duplicate matches and leagues between agents from the command line.
+
+Examples::
+
+    vint-eval match --game vint --a rule --b random --boards 1000 --workers 2 --out results/rule_vs_random.json
+    vint-eval match --game vint --a dd --b rule --boards 200
+    vint-eval match --game vint --a rule --b random --episode rubber --boards 100
+    vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
+    vint-eval deals --boards 1000 --seed 0 --out my_deals.pbn
+
+Agents are spec strings: random, rule, dd, ppo:PATH, human, py:MODULE:NAME.
+Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
+(board i depends only on the seed and i).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from .deals import generate_boards, load_boards, save_boards
+from .games import GAMES
+from .match import default_workers, run_match
+from .report import match_json, summarize, summary_markdown, write_json
+
+
+def _boards(args):
+    if args.deals:
+        boards = load_boards(args.deals)
+        return boards[:args.boards] if args.boards else boards
+    return generate_boards(args.boards or 1000, seed=args.deal_seed if args.deal_seed is not None else args.seed)
+
+
+def _common(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--game", choices=sorted(GAMES), default="vint")
+    p.add_argument("--boards", type=int, default=None, help="number of boards (default 1000, or all in --deals)")
+    p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
+    p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
+    p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
+    p.add_argument("--workers", type=int, default=default_workers(), help="processes (default: CPU count)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def cmd_match(args) -> int:
+    boards = _boards(args)
+    result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
+                       episode=args.episode, progress=not args.no_progress)
+    summary = summarize(result)
+    command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    text = summary_markdown(summary, command)
+    if args.out:
+        summary["command"] = command
+        write_json(args.out, match_json(result, summary))
+        Path(args.out).with_suffix(".md").write_text(text)
+        text += f"\nwrote {args.out} and {Path(args.out).with_suffix('.md')}\n"
+    print(text)
+    return 0
+
+
+def cmd_league(args) -> int:
+    from .league import run_league, write_league
+    boards = _boards(args)
+    league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
+                        progress=not args.no_progress)
+    command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    paths = write_league(league, args.out_dir, command)
+    print(paths["markdown"].read_text())
+    print("wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def cmd_deals(args) -> int:
+    boards = generate_boards(args.boards, seed=args.seed)
+    save_boards(boards, args.out)
+    print(f"wrote {len(boards)} boards (seed {args.seed}) to {args.out}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="vint-eval", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    m = sub.add_parser("match", help="duplicate match between two agents")
+    m.add_argument("--a", required=True, help="agent spec of team A")
+    m.add_argument("--b", required=True, help="agent spec of team B")
+    m.add_argument("--episode", choices=("deal", "rubber"), default="deal")
+    m.add_argument("--out", type=Path, default=None, help="JSON file for the per-board results and summary")
+    _common(m)
+    m.set_defaults(func=cmd_match)
+    lg = sub.add_parser("league", help="round robin of several agents with ratings")
+    lg.add_argument("--agents", nargs="+", required=True, help="agent specs")
+    lg.add_argument("--out-dir", type=Path, default=Path("results/league"))
+    _common(lg)
+    lg.set_defaults(func=cmd_league)
+    d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
+    d.add_argument("--boards", type=int, default=1000)
+    d.add_argument("--seed", type=int, default=0)
+    d.add_argument("--out", type=Path, required=True)
+    d.set_defaults(func=cmd_deals)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except (ValueError, FileNotFoundError, ImportError) as exc:
+        print(f"vint-eval: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

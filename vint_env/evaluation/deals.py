@@ -1,0 +1,152 @@
+"""Seeded, saved sets of deals ("boards") in PBN.
+
+A board is a deal, its dealer and, for Whist and Solo Whist, the dealer's
+turned card (RULES.md section 1: a uniformly random card of the dealer's
+hand).  Board ``i`` of seed ``s`` depends only on ``(s, i)``, so a set of
+1,000 boards starts with the set of 100.  Files are written in PBN's tag
+format, one board per block::
+
+    [Board "1"]
+    [Dealer "E"]
+    [Deal "N:AKQ2.J98.7654.32 ..."]
+    [TurnedCard "H7"]
+
+>>> boards = generate_boards(3, seed=0)
+>>> [b.number for b in boards]
+[1, 2, 3]
+>>> parse_boards(boards_to_pbn(boards)) == boards
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..cards import (SEAT_LETTERS, DeckError, card_text, deal_to_pbn, hand_cards, parse_card, parse_pbn,
+                     random_deal)
+
+
+@dataclass(frozen=True)
+class Board:
+    number: int
+    dealer: int
+    deal: str                 # PBN, first hand North
+    turned: int | None = None  # card id of the dealer's turned card
+
+    @property
+    def hands(self) -> tuple[int, int, int, int]:
+        return parse_pbn(self.deal)
+
+
+def board_rng(seed: int, number: int) -> np.random.Generator:
+    return np.random.default_rng([int(seed), int(number)])
+
+
+def generate_board(seed: int, number: int) -> Board:
+    rng = board_rng(seed, number)
+    hands = random_deal(rng)
+    dealer = int(rng.integers(4))
+    dealer_cards = hand_cards(hands[dealer])
+    turned = dealer_cards[int(rng.integers(len(dealer_cards)))]
+    return Board(number, dealer, deal_to_pbn(hands), turned)
+
+
+def generate_boards(n: int, seed: int = 0) -> list[Board]:
+    """Boards 1..n of a seed."""
+    if not isinstance(n, int) or n < 1:
+        raise ValueError(f"number of boards must be a positive integer, got {n!r}")
+    return [generate_board(seed, i) for i in range(1, n + 1)]
+
+
+def boards_to_pbn(boards) -> str:
+    blocks = []
+    for b in boards:
+        lines = [f'[Board "{b.number}"]', f'[Dealer "{SEAT_LETTERS[b.dealer]}"]', f'[Deal "{b.deal}"]']
+        if b.turned is not None:
+            lines.append(f'[TurnedCard "{card_text(b.turned)}"]')
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks) + "\n"
+
+
+_TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]\s*$')
+
+
+def parse_boards(text: str, source: str = "<text>") -> list[Board]:
+    """Boards from PBN text (tags Board, Dealer, Deal and optional TurnedCard)."""
+    boards: list[Board] = []
+    tags: dict[str, str] = {}
+    line_no = 0
+
+    def flush():
+        if not tags:
+            return
+        where = f"{source}, board ending at line {line_no}"
+        for name in ("Deal", "Dealer"):
+            if name not in tags:
+                raise DeckError(f"{where}: missing tag [{name} ...]")
+        deal = tags["Deal"]
+        hands = parse_pbn(deal)
+        if tags["Dealer"] not in tuple(SEAT_LETTERS):
+            raise DeckError(f"{where}: Dealer must be N, E, S or W, got {tags['Dealer']!r}")
+        dealer = SEAT_LETTERS.index(tags["Dealer"])
+        turned = None
+        if "TurnedCard" in tags:
+            turned = parse_card(tags["TurnedCard"])
+            if not hands[dealer] >> turned & 1:
+                raise DeckError(f"{where}: turned card {tags['TurnedCard']} is not in the dealer's hand")
+        number = int(tags.get("Board", len(boards) + 1))
+        boards.append(Board(number, dealer, deal_to_pbn(hands), turned))
+        tags.clear()
+
+    for line_no, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s:
+            flush()
+            continue
+        if s.startswith("%") or s.startswith(";"):
+            continue
+        m = _TAG.match(s)
+        if not m:
+            raise DeckError(f"{source}:{line_no}: expected a PBN tag like [Deal \"N:...\"], got {s!r}")
+        if m.group(1) in tags and m.group(1) == "Board":
+            flush()
+        tags[m.group(1)] = m.group(2)
+    flush()
+    if not boards:
+        raise DeckError(f"{source}: no boards found")
+    numbers = [b.number for b in boards]
+    if len(set(numbers)) != len(numbers):
+        raise DeckError(f"{source}: board numbers repeat")
+    return boards
+
+
+def save_boards(boards, path) -> Path:
+    """Write boards to a PBN file atomically."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(boards_to_pbn(boards))
+    tmp.replace(path)
+    return path
+
+
+def load_boards(path) -> list[Board]:
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"deal file {path} does not exist")
+    return parse_boards(path.read_text(), source=str(path))
+
+
+STANDARD_SET = Path(__file__).with_name("deals") / "standard_seed0_1000.pbn"
+
+
+def standard_boards(n: int = 1000) -> list[Board]:
+    """The first ``n`` boards of the saved standard set (seed 0)."""
+    boards = load_boards(STANDARD_SET)
+    if n > len(boards):
+        raise ValueError(f"the standard set has {len(boards)} boards, asked for {n}")
+    return boards[:n]

@@ -1,0 +1,239 @@
+"""Duplicate matches between agents, played over processes.
+
+Partnership games (Vint, Whist): each board is played at two tables, team A
+at seats (0, 2) and team B at (1, 3), then the same deal and dealer with the
+seats swapped; the board's score is A's points summed over both tables
+(= A's points minus B's, since each table is zero-sum), so the luck of the
+cards cancels.  Solo Whist: agent A sits at one seat against three copies of
+B, rotated through the four seats; the board's score is A's points summed
+over the four tables.
+
+Every table is seeded from ``(match seed, board number, table)`` only, so a
+match gives the same results whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing as mp
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..agents.base import Agent
+from ..agents.registry import load_agent
+from .deals import Board
+from .games import PARTNERSHIP, GameSpec, game_spec
+
+AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
+
+
+@dataclass
+class TableResult:
+    """One table: who sat where, points per seat, and the game's details."""
+
+    seats: list[str]            # "A" / "B" per seat
+    points: list[float]         # raw points per seat over the episode
+    details: dict = field(default_factory=dict)
+
+    def team_points(self, team: str) -> float:
+        """Points of one seat of ``team`` (partners score alike); in Solo
+        Whist the points of the single seat of A."""
+        return next(p for s, p in zip(self.seats, self.points) if s == team)
+
+
+@dataclass
+class BoardResult:
+    number: int
+    score: float                 # A's points summed over the tables of this board
+    tables: list[TableResult]
+
+
+def derive_seed(*parts: int) -> int:
+    """A 32-bit seed from integers (order-sensitive, stable across runs)."""
+    return int(np.random.SeedSequence([int(p) & 0xFFFFFFFF for p in parts]).generate_state(1)[0])
+
+
+def seat_plans(fmt: str) -> list[list[str]]:
+    """Team letter per seat for each table of a board."""
+    if fmt == PARTNERSHIP:
+        return [["A", "B", "A", "B"], ["B", "A", "B", "A"]]
+    return [["A" if s == k else "B" for s in range(4)] for k in range(4)]
+
+
+def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
+               agent_seeds: list[int]) -> tuple[list[float], int]:
+    """Play one episode; returns raw points per seat and the number of steps."""
+    for agent, seed in zip(seat_agents, agent_seeds):
+        agent.reset(seed)
+    env.reset(seed=env_seed, options=options)
+    points = [0.0, 0.0, 0.0, 0.0]
+    steps = 0
+    scale = getattr(env, "reward_scale", 1.0)
+    while env.agents:
+        name = env.agent_selection
+        seat = int(name.rsplit("_", 1)[1])
+        points[seat] += env._cumulative_rewards[name] / scale
+        if env.terminations[name] or env.truncations[name]:
+            env.step(None)
+            continue
+        observation = env.observe(name)
+        agent = seat_agents[seat]
+        action = agent.act(observation, env if agent.needs_env else None, name)
+        env.step(action)
+        steps += 1
+    return points, steps
+
+
+class Table:
+    """Agents and env of one worker, reused across the boards it plays."""
+
+    def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal"):
+        self.spec: GameSpec = game_spec(game)
+        self.game = game
+        self.episode = episode
+        self.env = self.spec.make_env(episode)
+        # one agent object per seat and team (rule bots keep per-deal memory)
+        self.agents = {team: [load_agent(s, game=game) for _ in range(4)]
+                       for team, s in (("A", spec_a), ("B", spec_b))}
+        self.extra = _extra_metrics(game)
+
+    def play_board(self, board: Board, seed: int) -> BoardResult:
+        tables = []
+        options = self.spec.reset_options(board)
+        for t, plan in enumerate(seat_plans(self.spec.format)):
+            seat_agents = [self.agents[team][seat] for seat, team in enumerate(plan)]
+            env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
+            agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
+            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds)
+            details = self.spec.details(self.env.unwrapped) if self.spec.details else {}
+            if self.episode == "rubber":
+                details.update(_rubber_details(self.env.unwrapped))
+            tables.append(TableResult(plan, points, details))
+        if self.extra is not None and self.episode == "deal":
+            self.extra(board, tables)
+        score = sum(t.team_points("A") for t in tables)
+        return BoardResult(board.number, score, tables)
+
+
+def _rubber_details(raw) -> dict:
+    sheet = getattr(getattr(raw, "rubber", None), "sheet", None)
+    if sheet is None:
+        return {}
+    return {"rubber_over": bool(sheet.is_over), "rubber_winner": sheet.winner,
+            "deals_played": int(getattr(raw, "deals_played", 0))}
+
+
+def _extra_metrics(game: str):
+    """Per-board analysis added to the tables (Vint: double-dummy par)."""
+    if game != "vint":
+        return None
+    try:
+        from .vint_analysis import add_dd_analysis
+    except ImportError:        # endplay missing: reports leave the double-dummy columns out
+        return None
+    return add_dd_analysis
+
+
+# ------------------------------------------------------------------ workers
+
+_WORKER_TABLE: dict = {}
+
+
+def _play_chunk(args) -> tuple[list[BoardResult], float]:
+    game, spec_a, spec_b, episode, boards, seed = args
+    key = (game, spec_a, spec_b, episode)
+    table = _WORKER_TABLE.get(key)
+    if table is None:
+        _WORKER_TABLE.clear()
+        table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode)
+    cpu0 = time.process_time()
+    results = [table.play_board(b, seed) for b in boards]
+    return results, time.process_time() - cpu0
+
+
+@dataclass
+class MatchResult:
+    game: str
+    agent_a: str
+    agent_b: str
+    episode: str
+    seed: int
+    boards: list[BoardResult]
+    seconds: float
+    cpu_seconds: float
+    workers: int
+
+    @property
+    def scores(self) -> list[float]:
+        return [b.score for b in self.boards]
+
+
+def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
+              workers: int = 1, episode: str = "deal", progress: bool = False,
+              chunk_size: int | None = None) -> MatchResult:
+    """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards``.
+
+    ``workers > 1`` splits the boards over processes; the results are the
+    same as with one process.
+    """
+    spec = game_spec(game)
+    if episode not in spec.episodes:
+        raise ValueError(f"{game}: episode must be one of {spec.episodes}, got {episode!r}")
+    if not boards:
+        raise ValueError("no boards to play")
+    if not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
+    for s in (agent_a, agent_b):
+        load_agent(s, game=game)
+    size = chunk_size or max(1, min(25, len(boards) // (workers * 4) or 1))
+    chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
+    jobs = [(game, agent_a, agent_b, episode, chunk, seed) for chunk in chunks]
+    bar = _progress_bar(len(boards), f"{agent_a} vs {agent_b} ({game})", progress)
+    start = time.perf_counter()
+    results: list[BoardResult] = []
+    cpu = 0.0
+    if workers == 1:
+        for job in jobs:
+            res, c = _play_chunk(job)
+            results.extend(res)
+            cpu += c
+            bar.update(len(res))
+    else:
+        ctx = mp.get_context("spawn")
+        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+            futures = [pool.submit(_play_chunk, job) for job in jobs]
+            for fut in cf.as_completed(futures):
+                res, c = fut.result()
+                results.extend(res)
+                cpu += c
+                bar.update(len(res))
+    bar.close()
+    results.sort(key=lambda r: r.number)
+    return MatchResult(game, agent_a, agent_b, episode, seed, results,
+                       time.perf_counter() - start, cpu, workers)
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress_bar(total: int, desc: str, enabled: bool):
+    if not enabled:
+        return _NoBar()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _NoBar()
+    return tqdm(total=total, desc=desc, unit="board", dynamic_ncols=True)
+
+
+def default_workers() -> int:
+    return max(1, min(os.cpu_count() or 1, 8))

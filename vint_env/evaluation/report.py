@@ -1,0 +1,171 @@
+"""Summaries of a match: margin with its confidence interval, boards won,
+and for Vint the contracts, par and declarer-play figures; Markdown and JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+from .match import MatchResult
+from .stats import mean_ci, share_ci
+
+
+def _team_of_seat(table, seat: int) -> str:
+    return table.seats[seat]
+
+
+def summarize(match: MatchResult) -> dict:
+    """Figures of a match, as a JSON-ready dict."""
+    scores = match.scores
+    n = len(scores)
+    ci = mean_ci(scores)
+    won = sum(s > 0 for s in scores)
+    lost = sum(s < 0 for s in scores)
+    share, lo, hi = share_ci(won, n)
+    out = {
+        "game": match.game, "episode": match.episode, "agent_a": match.agent_a, "agent_b": match.agent_b,
+        "boards": n, "seed": match.seed,
+        "tables_per_board": len(match.boards[0].tables),
+        "margin_per_board": ci.as_dict(),
+        "boards_won": won, "boards_lost": lost, "boards_tied": n - won - lost,
+        "share_won": {"share": share, "low": lo, "high": hi},
+        "seconds": match.seconds, "cpu_seconds": match.cpu_seconds, "workers": match.workers,
+        "seconds_per_1000_boards": 1000 * match.seconds / n,
+        "cpu_seconds_per_1000_boards": 1000 * match.cpu_seconds / n,
+    }
+    if match.episode == "rubber":
+        out["rubbers"] = _rubber_summary(match)
+    if match.game == "vint" and match.episode == "deal":
+        out["contracts"] = {team: _vint_team_summary(match, team) for team in ("A", "B")}
+    return out
+
+
+def _rubber_summary(match: MatchResult) -> dict:
+    tables = [t for b in match.boards for t in b.tables]
+    won = {"A": 0, "B": 0, "unfinished": 0}
+    for t in tables:
+        w = t.details.get("rubber_winner")
+        if w is None:
+            won["unfinished"] += 1
+        else:
+            won[t.seats[w]] += 1          # side w = seats w, w + 2
+    return {"rubbers": len(tables), "won_by_A": won["A"], "won_by_B": won["B"],
+            "unfinished": won["unfinished"],
+            "mean_rubber_result_A": mean_ci([t.team_points("A") for t in tables]).as_dict()}
+
+
+def _vint_team_summary(match: MatchResult, team: str) -> dict:
+    declared = made = 0
+    levels, over, under, vs_dd, level_vs_dd = [], 0, 0, [], []
+    par_dev = []
+    have_dd = False
+    for b in match.boards:
+        for t in b.tables:
+            d = t.details
+            if "value_vs_par" in d:
+                have_dd = True
+                # team's view: N/S seats 0 and 2
+                sign = 1 if t.seats[0] == team else -1
+                par_dev.append(sign * d["value_vs_par"])
+            if "contract" not in d or t.seats[d["declarer"]] != team:
+                continue
+            declared += 1
+            level = d["level"]
+            levels.append(level)
+            if d["side_tricks"][d["declarer"] & 1] >= 6 + level:
+                made += 1
+            if "dd_tricks" in d:
+                vs_dd.append(d["tricks_vs_dd"])
+                level_vs_dd.append(d["level_vs_dd"])
+                over += d["level_vs_dd"] > 0
+                under += d["level_vs_dd"] < 0
+    tables = sum(len(b.tables) for b in match.boards)
+    out = {
+        "tables": tables,
+        "declared": declared,
+        "made": made,
+        "share_made": made / declared if declared else math.nan,
+        "mean_level": sum(levels) / len(levels) if levels else math.nan,
+    }
+    if have_dd:
+        out.update({
+            "overbid_vs_dd": over, "underbid_vs_dd": under,
+            "mean_level_minus_dd_level": sum(level_vs_dd) / len(level_vs_dd) if level_vs_dd else math.nan,
+            "declarer_tricks_minus_dd": mean_ci(vs_dd).as_dict() if len(vs_dd) > 1 else None,
+            "auction_vs_par_points": mean_ci(par_dev).as_dict() if len(par_dev) > 1 else None,
+        })
+    return out
+
+
+def _fmt_ci(d: dict | None, digits: int = 1) -> str:
+    if not d:
+        return "n/a"
+    return f"{d['mean']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+
+
+def summary_markdown(s: dict, command: str | None = None) -> str:
+    """A human-readable Markdown report of :func:`summarize`'s dict."""
+    m = s["margin_per_board"]
+    lines = [
+        f"## {s['agent_a']} (A) vs {s['agent_b']} (B): {s['game']}, {s['episode']} mode",
+        "",
+        f"- boards: {s['boards']} (seed {s['seed']}), {s['tables_per_board']} tables each (duplicate)",
+        f"- A minus B, points per board: **{m['mean']:.1f}**, 95% CI [{m['low']:.1f}, {m['high']:.1f}] "
+        f"(sd {m['sd']:.1f})",
+        f"- boards won by A: {s['boards_won']}, lost: {s['boards_lost']}, tied: {s['boards_tied']} "
+        f"(share won {s['share_won']['share']:.3f}, 95% CI [{s['share_won']['low']:.3f}, "
+        f"{s['share_won']['high']:.3f}])",
+        f"- time: {s['seconds']:.1f} s wall with {s['workers']} worker(s), {s['cpu_seconds']:.1f} s CPU "
+        f"({s['seconds_per_1000_boards']:.0f} s wall / {s['cpu_seconds_per_1000_boards']:.0f} s CPU "
+        "per 1,000 boards)",
+    ]
+    if command:
+        lines.insert(2, f"- command: `{command}`")
+    if "rubbers" in s:
+        r = s["rubbers"]
+        lines.append(f"- rubbers: {r['rubbers']} played, won by A {r['won_by_A']}, by B {r['won_by_B']}, "
+                     f"unfinished {r['unfinished']}; A's mean rubber result "
+                     f"{_fmt_ci(r['mean_rubber_result_A'])}")
+    if "contracts" in s:
+        lines += ["", "| team | declared | made | made % | mean level | over / under vs DD | "
+                      "level - DD level | declarer tricks - DD | auction vs par (pts/table) |",
+                  "|---|---|---|---|---|---|---|---|---|"]
+        for team in ("A", "B"):
+            c = s["contracts"][team]
+            name = s["agent_a"] if team == "A" else s["agent_b"]
+            dd = "over_bid" in c or "overbid_vs_dd" in c
+            lines.append(
+                f"| {team} {name} | {c['declared']} | {c['made']} | {100 * c['share_made']:.1f} | "
+                f"{c['mean_level']:.2f} | "
+                + (f"{c['overbid_vs_dd']} / {c['underbid_vs_dd']} | {c['mean_level_minus_dd_level']:.2f} | "
+                   f"{_fmt_ci(c['declarer_tricks_minus_dd'], 2)} | {_fmt_ci(c['auction_vs_par_points'])} |"
+                   if dd else "n/a | n/a | n/a | n/a |"))
+    return "\n".join(lines) + "\n"
+
+
+def match_json(match: MatchResult, summary: dict) -> dict:
+    return {
+        "summary": summary,
+        "boards": [{"board": b.number, "score": b.score,
+                    "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details} for t in b.tables]}
+                   for b in match.boards],
+    }
+
+
+def write_json(path, data) -> Path:
+    """Write JSON atomically (temporary file, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(data, indent=1, default=_json_default))
+    tmp.replace(path)
+    return path
+
+
+def _json_default(o):
+    if hasattr(o, "item"):
+        return o.item()
+    if isinstance(o, (set, tuple)):
+        return list(o)
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
