@@ -1,0 +1,115 @@
+"""Random deals for the batched engine, from counter-based random streams.
+
+Game ``b`` of a batch owns a 64-bit ``key[b]``; its n-th deal (and dealer)
+is a pure function of ``(key[b], n)`` (SplitMix64 hashing, then the 52
+cards sorted by random keys: a uniform permutation).  So a game replays the
+same deals whatever the batch size, the backend or the other games, and
+same seeds give the same games.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import DeckError, parse_pbn, validate_deal
+from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, WON, VintBatchState
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_DEALER_SALT = np.uint64(0xD1B54A32D192ED03)
+_CARD_STEP = (np.arange(1, 53, dtype=np.uint64) * _GOLDEN)
+
+
+def splitmix64(x: np.ndarray) -> np.ndarray:
+    """SplitMix64 finaliser of ``x + golden``, elementwise on uint64 (wraps mod 2**64)."""
+    z = np.asarray(x, dtype=np.uint64) + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+def seed_keys(seed, batch_size: int | None = None) -> np.ndarray:
+    """Per-game keys from one integer seed (and a batch size) or from one seed per game."""
+    if np.ndim(seed) == 0:
+        if batch_size is None:
+            raise ValueError("give batch_size with a single integer seed, or one seed per game")
+        if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        try:
+            s = int(seed)
+        except (TypeError, ValueError):
+            raise ValueError(f"seed must be an integer, got {seed!r}") from None
+        base = splitmix64(np.array([s & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0]
+        return splitmix64(base + np.arange(batch_size, dtype=np.uint64) * _M1)
+    seeds = np.asarray(seed)
+    if seeds.ndim != 1 or seeds.size == 0 or seeds.dtype.kind not in "iu":
+        raise ValueError(f"seeds must be an integer or a 1-D array of integers, got {seed!r}")
+    if batch_size is not None and batch_size != seeds.size:
+        raise ValueError(f"batch_size {batch_size} does not match {seeds.size} seeds")
+    return splitmix64(splitmix64(seeds.astype(np.int64).view(np.uint64)))
+
+
+def random_deals(keys: np.ndarray, deal_index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The deals ``deal_index`` of the games with ``keys``: hands [n, 4] uint64 and dealers [n]."""
+    base = splitmix64(keys ^ splitmix64(deal_index))
+    card_keys = splitmix64(base[:, None] + _CARD_STEP[None, :])
+    order = np.argsort(card_keys, axis=1, kind="stable")          # a uniform permutation of 52
+    bits = np.left_shift(np.uint64(1), order.astype(np.uint64)).reshape(-1, 4, 13)
+    hands = np.bitwise_or.reduce(bits, axis=2)
+    dealers = (splitmix64(base ^ _DEALER_SALT) >> np.uint64(62)).astype(np.int8)
+    return hands, dealers
+
+
+def as_hand_array(deals, count: int) -> np.ndarray:
+    """Check and convert injected deals (PBN strings, 4-tuples of hand masks, or [n, 4] ints) to [n, 4] uint64."""
+    if isinstance(deals, np.ndarray) and deals.ndim == 2 and deals.shape[1] == 4 and deals.dtype.kind in "iu":
+        rows = [tuple(int(h) for h in row) for row in deals]
+    else:
+        rows = list(deals)
+    if len(rows) != count:
+        raise ValueError(f"expected {count} deals, got {len(rows)}")
+    out = np.zeros((count, 4), dtype=np.uint64)
+    for i, d in enumerate(rows):
+        try:
+            hands = parse_pbn(d) if isinstance(d, str) else validate_deal([int(h) for h in d])
+        except DeckError as e:
+            raise DeckError(f"deal {i}: {e}") from None
+        out[i] = hands
+    return out
+
+
+def as_dealers(dealers, count: int) -> np.ndarray:
+    arr = np.asarray(dealers)
+    if arr.ndim == 0:
+        arr = np.full(count, int(arr))
+    if arr.shape != (count,) or arr.dtype.kind not in "iu" or ((arr < 0) | (arr > 3)).any():
+        raise ValueError(f"dealers must be {count} seats 0..3, got {dealers!r}")
+    return arr.astype(np.int8)
+
+
+def start_deals(state: VintBatchState, games: np.ndarray, hands: np.ndarray | None = None,
+                dealers: np.ndarray | None = None) -> None:
+    """Start a new deal in ``games`` (indices): given hands/dealers, or the next random ones."""
+    if games.size == 0:
+        return
+    if hands is None or dealers is None:
+        rh, rd = random_deals(state.key[games], state.deal_index[games])
+        hands = rh if hands is None else hands
+        dealers = rd if dealers is None else dealers
+    small = state.small
+    row = np.full(NUM_SMALL, -1, dtype=np.int8)
+    row[COL["phase"]] = AUCTION
+    row[COL["passes"]] = 0
+    row[COL["passed_out"]] = 0
+    row[COL["trick_len"]] = 0
+    row[COL["tricks_played"]] = 0
+    row[WON:WON + 4] = 0
+    small[games] = row
+    small[games, COL["dealer"]] = dealers
+    small[games, COL["current_player"]] = dealers     # RULES 2.1: the dealer calls first
+    words = state.words
+    words[games, DEALT:DEALT + 4] = hands
+    words[games, HAND:HAND + 4] = hands
+    words[games, BIDS:BIDS + 4] = 0
+    state.deal_index[games] += np.uint64(1)

@@ -1,0 +1,208 @@
+"""`VintEngine`: B deals of Vint at once, PGX-style ``init`` / ``step``.
+
+>>> import numpy as np
+>>> engine = VintEngine(backend="numpy")
+>>> state = engine.init(seed=0, batch_size=3)
+>>> state.observation.shape, state.legal_action_mask.shape, state.rewards.shape
+((3, 922), (3, 88), (3, 4))
+>>> bool((state.current_player == state.dealer).all())   # the dealer calls first
+True
+>>> state = engine.step(state, np.full(3, 52))          # everybody passes once
+>>> state.passes.tolist()
+[1, 1, 1]
+
+What a state holds (arrays, first axis = game):
+
+- ``current_player[B]``: seat to act (0..3), -1 once a deal is over;
+- ``observation[B, D]``: ``vint_v0``'s observation (``encode_observation``,
+  deal episodes, bit for bit) of the player to move; for a finished deal not
+  yet reset, of the seat that acted last (``observer[B]`` says whose view);
+- ``legal_action_mask[B, 88]`` (int8 0/1): the player to move's legal actions;
+- ``rewards[B, 4]``: what each seat earned by the last step: zero except
+  when it ended a deal, then the deal's points difference (side 0 minus
+  side 1, partners equal) times ``reward_scale``, exactly as ``vint_v0``'s
+  reward; ``points[B, 4]`` the same unscaled (int64);
+- ``terminated[B]``: the last step ended the game's deal.
+
+``step`` updates the state **in place** and returns it (copy what you
+keep: ``state.copy()``, or write the arrays into your own buffers).  With
+``auto_reset=True`` (default) a game whose deal ended is dealt again at
+once: after the step its ``terminated`` and ``rewards`` report the deal that
+ended, while ``observation``, ``legal_action_mask`` and ``current_player``
+already belong to the new deal (as PGX's ``auto_reset``).  With
+``auto_reset=False`` a finished game stays over (its action is ignored)
+until :meth:`VintEngine.reset` restarts it: use that with ``deals=`` to
+replay exact deals for evaluation.
+
+Randomness: game ``b``'s deals depend only on its key (from ``seed``) and on
+how many deals it has played, so same seeds give the same games, and a game
+is the same whatever the batch size and backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.tricks import IllegalActionError
+from ..rules.vint import NUM_ACTIONS, PASSOUT_VARIANTS, action_text
+from . import numpy_backend
+from .deals import as_dealers, as_hand_array, seed_keys, start_deals
+from .state import COL, VintBatchState
+from .tables import OBS_SIZE
+
+BACKENDS = ("auto", "numba", "numpy")
+
+
+def numba_available() -> bool:
+    try:
+        import numba  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class VintEngine:
+    """Batched Vint deals (RULES.md section 2), NumPy arrays in and out.
+
+    ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
+    ``reward_scale``: reward = points x scale (default 0.001, as ``vint_v0``);
+    ``backend``: ``"numba"`` (compiled loops, needs ``pip install
+    vint-env[vector]``), ``"numpy"`` (vectorised NumPy) or ``"auto"``
+    (numba when installed); ``obs_dtype``: ``float32`` (default, the env's)
+    or ``uint8`` (same 0/1 values, a quarter of the memory traffic);
+    ``auto_reset``: deal again as soon as a deal ends (default True);
+    ``parallel`` (numba): run the kernels on all numba threads (``True``),
+    on one (``False``), or on all from 512 games up (``None``, default); set
+    the thread count with ``numba.set_num_threads``.
+    """
+
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+
+    def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "auto",
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool | None = None):
+        if passout not in PASSOUT_VARIANTS:
+            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        if not isinstance(reward_scale, (int, float)) or isinstance(reward_scale, bool) or reward_scale <= 0:
+            raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+        if np.dtype(obs_dtype) not in (np.dtype(np.float32), np.dtype(np.uint8)):
+            raise ValueError(f"obs_dtype must be float32 or uint8, got {obs_dtype!r}")
+        if backend == "auto":
+            backend = "numba" if numba_available() else "numpy"
+        if backend == "numba":
+            if not numba_available():
+                raise ImportError("backend='numba' needs numba: pip install 'vint-env[vector]' "
+                                  "(or use backend='numpy')")
+            from . import numba_backend
+            self._impl = numba_backend
+        else:
+            self._impl = numpy_backend
+        self.backend = backend
+        self.passout = passout
+        self.passout_play = passout == "play"
+        self.reward_scale = float(reward_scale)
+        self.obs_dtype = np.dtype(obs_dtype)
+        self.auto_reset = bool(auto_reset)
+        if parallel not in (None, True, False):
+            raise ValueError(f"parallel must be True, False or None, got {parallel!r}")
+        self.parallel = parallel
+
+    def __repr__(self) -> str:
+        return (f"VintEngine(passout={self.passout!r}, reward_scale={self.reward_scale}, "
+                f"backend={self.backend!r}, obs_dtype={self.obs_dtype.name}, auto_reset={self.auto_reset})")
+
+    # ------------------------------------------------------------ API
+    def init(self, seed=0, batch_size: int | None = None, deals=None, dealers=None) -> VintBatchState:
+        """A new batch: ``seed`` is one integer (with ``batch_size``) or one integer per game.
+
+        ``deals`` (optional, one per game: PBN strings, 4-tuples of hand masks
+        or an [B, 4] integer array) and ``dealers`` (a seat or one per game)
+        fix the first deal of each game; otherwise they come from the seeds.
+        """
+        if batch_size is None and deals is not None and np.ndim(seed) == 0:
+            batch_size = len(deals)
+        keys = seed_keys(seed, batch_size)
+        state = VintBatchState.empty(keys.size, self.obs_dtype)
+        state.key[:] = keys
+        self._start(state, np.arange(keys.size), deals, dealers)
+        self._write_views(state)
+        return state
+
+    def reset(self, state: VintBatchState, games=None, deals=None, dealers=None) -> VintBatchState:
+        """Deal again in ``games`` (indices or a boolean mask; default all), with ``deals``/``dealers`` if given."""
+        if games is None:
+            idx = np.arange(state.batch_size)
+        else:
+            g = np.asarray(games)
+            idx = np.flatnonzero(g) if g.dtype == bool else g.astype(np.int64).ravel()
+            if g.dtype == bool and g.shape != (state.batch_size,):
+                raise ValueError(f"a boolean games mask must have shape ({state.batch_size},), got {g.shape}")
+            if idx.size and (idx.min() < 0 or idx.max() >= state.batch_size):
+                raise ValueError(f"game indices must be in 0..{state.batch_size - 1}")
+        state.terminated[idx] = False
+        state.rewards[idx] = 0
+        state.points[idx] = 0
+        self._start(state, idx, deals, dealers)
+        self._write_views(state)
+        return state
+
+    def step(self, state: VintBatchState, actions) -> VintBatchState:
+        """Apply one action per game (ignored for a finished game when ``auto_reset=False``)."""
+        acts = self._check_actions(state, actions)
+        self._impl.step(state, acts, self.passout_play, self.reward_scale, self.auto_reset, self.parallel)
+        return state
+
+    def observe(self, state: VintBatchState, seats) -> np.ndarray:
+        """A new ``[B, D]`` array: the observation of ``seats[b]`` (any seat, to move or not) in each game."""
+        seats = np.broadcast_to(np.asarray(seats), (state.batch_size,))
+        if seats.dtype.kind not in "iu" or ((seats < 0) | (seats > 3)).any():
+            raise ValueError(f"seats must be seats 0..3, got {seats!r}")
+        out = np.empty((state.batch_size, OBS_SIZE), dtype=self.obs_dtype)
+        return self._impl.write_observation(state, seats.astype(np.int8), out, self.parallel)
+
+    # ------------------------------------------------------------ internals
+    def _start(self, state, idx, deals, dealers):
+        hands = as_hand_array(deals, idx.size) if deals is not None else None
+        dl = as_dealers(dealers, idx.size) if dealers is not None else None
+        start_deals(state, idx, hands, dl)
+
+    def _write_views(self, state):
+        self._impl.write_views(state, self.parallel)
+
+    def _check_actions(self, state, actions) -> np.ndarray:
+        acts = np.asarray(actions)
+        b = state.batch_size
+        if acts.shape != (b,):
+            if acts.ndim == 0 and b == 1:
+                acts = acts.reshape(1)
+            else:
+                raise ValueError(f"actions must have shape ({b},), got {acts.shape}")
+        if acts.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be an integer array, got dtype {acts.dtype}")
+        acts = acts.astype(np.int64, copy=False)
+        bad = self._impl.illegal_games(state, acts)
+        if bad.size:
+            lines = []
+            for g in bad[:5]:
+                a = int(acts[g])
+                try:
+                    what = action_text(a)
+                except ValueError:
+                    what = "out of range"
+                legal = np.flatnonzero(state.legal_action_mask[g])
+                lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action {a} ({what}); legal: "
+                             + " ".join(f"{x} ({action_text(int(x))})" for x in legal))
+            more = f" (and {bad.size - 5} more games)" if bad.size > 5 else ""
+            raise IllegalActionError("illegal actions" + more + ":\n" + "\n".join(lines))
+        return acts
+
+
+def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniformly random legal action per row of ``mask[B, A]`` (rows must have one)."""
+    counts = mask.sum(axis=1, dtype=np.int64)
+    if (counts == 0).any():
+        raise ValueError(f"rows {np.flatnonzero(counts == 0)[:5].tolist()} of the mask have no legal action")
+    k = (rng.random(mask.shape[0]) * counts).astype(np.int64)
+    return (np.cumsum(mask, axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)

@@ -1,0 +1,397 @@
+"""The batched Vint rules as numba-compiled loops, game by game.
+
+Same functions, same state and same results as
+:mod:`vint_env.vector.numpy_backend` (the tests compare both with the
+reference rules and with each other); one pass over the games per step
+instead of dozens of whole-array NumPy operations, which is what makes the
+engine fast at every batch size.  Needs ``numba`` (``pip install
+'vint-env[vector]'``).  Kernels are compiled on first use and cached on disk.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:
+    from numba import njit, prange
+except ImportError:     # importable without numba (docs, doctests); VintEngine refuses backend="numba" then
+    prange = range
+
+    def njit(*args, **kwargs):
+        if args and callable(args[0]):
+            return args[0]
+        return lambda f: f
+
+from .state import AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WON, VintBatchState
+from .tables import (BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_LAST_TRICK,
+                     O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK, O_TRICK_LEADER,
+                     O_TRICKS_TAKEN, O_TRUMP, PASS, RUN_FROM_ACE, TOP_FIVE)
+
+_PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"], COL["dealer"]
+_HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
+_TRUMP, _DECLARER, _LEADER, _TRICK_LEN = COL["trump"], COL["declarer"], COL["leader"], COL["trick_len"]
+_LAST_LEADER, _TRICKS_PLAYED = COL["last_leader"], COL["tricks_played"]
+_NUM_ACTIONS = BID_BASE + NUM_BIDS
+
+
+@njit(cache=True, inline="always")
+def _ranks(hand, suit):
+    return np.int64((hand >> np.uint64(13 * suit)) & np.uint64(0x1FFF))
+
+
+@njit(cache=True)
+def _score(words, small, b, run_tab, top_tab):
+    """Side 0's points minus side 1's for finished deal ``b`` (RULES 2.3 items 1-5, 2.4)."""
+    t0 = np.int64(small[b, WON]) + small[b, WON + 2]
+    t1 = np.int64(small[b, WON + 1]) + small[b, WON + 3]
+    if small[b, _PASSED_OUT] == 1:           # RULES 2.4 "play": 500 a trick over six
+        return 500 * (max(t0 - 6, 0) - max(t1 - 6, 0))
+    h = np.int64(small[b, _HIGHEST])
+    level, strain = h // 5 + 1, h % 5
+    t = 10 * level
+    diff = t * (t0 - t1)                                 # 1. tricks, both sides
+    diff += _slam_taken(t0) - _slam_taken(t1)            # 3. slams taken
+    declarer_side = np.int64(small[b, _DECLARER]) & 1
+    sign = 1 if declarer_side == 0 else -1               # +: the declaring side's credit
+    short = 6 + level - (t0 if declarer_side == 0 else t1)
+    if short > 0:
+        diff -= sign * short * 100 * t                   # 2. undertricks, to the defenders
+    if level >= 6:                                       # 3. slams declared
+        premium = 5000 if level == 6 else 10000
+        diff += sign * premium if short <= 0 else -sign * premium
+    honours = 0                                          # side 0's count minus side 1's
+    for s in range(4):
+        hand = words[b, DEALT + s]
+        aces = 0
+        coronets = 0
+        for suit in range(4):
+            r = _ranks(hand, suit)
+            aces += (r >> 12) & 1
+            run = np.int64(run_tab[r])
+            if run >= 3:                                 # 5. sequence coronets
+                v = 500 * (run - 2)
+                if suit == strain or strain == 4:
+                    v *= 2
+                coronets += v
+        if aces >= 3:                                    # 5. aces coronet
+            v = 500 if aces == 3 else 1000
+            if strain == 4:
+                v *= 2
+            coronets += v
+        count = aces
+        if strain != 4:
+            count += np.int64(top_tab[_ranks(hand, strain)])
+        if s & 1:
+            diff -= coronets
+            honours -= count
+        else:
+            diff += coronets
+            honours += count
+    per = 25 * t if strain == 4 else 10 * t              # 4. honours, the net difference
+    return diff + honours * per
+
+
+@njit(cache=True, inline="always")
+def _slam_taken(tricks):
+    return 1000 if tricks == 12 else (2000 if tricks == 13 else 0)
+
+
+@njit(cache=True, inline="always")
+def _finish(small, b, diff, scale, points, rewards, terminated):
+    small[b, _PHASE] = OVER
+    small[b, _CUR] = -1
+    for s in range(4):
+        p = diff if (s & 1) == 0 else -diff
+        points[b, s] = p
+        rewards[b, s] = p * scale
+    terminated[b] = True
+
+
+@njit(cache=True)
+def _apply_one(small, words, b, a, passout_play, scale, points, rewards, terminated, run_tab, top_tab):
+    """One action in game ``b`` (legality checked before)."""
+    one = np.uint64(1)
+    phase = small[b, _PHASE]
+    seat = np.int64(small[b, _CUR])
+    small[b, _ACTOR] = seat
+    small[b, _CUR] = (seat + 1) & 3
+    if phase == AUCTION:                  # RULES 2.1
+        if a != PASS:
+            i = a - BID_BASE
+            small[b, _HIGHEST] = i
+            small[b, _BIDDER] = seat
+            small[b, _PASSES] = 0
+            words[b, BIDS + seat] |= one << np.uint64(i)
+            return
+        passes = small[b, _PASSES] + 1
+        small[b, _PASSES] = passes
+        if small[b, _HIGHEST] >= 0 and passes == 3:      # contract; RULES 2.2 left of declarer leads
+            declarer = np.int64(small[b, _BIDDER])
+            small[b, _DECLARER] = declarer
+            small[b, _TRUMP] = small[b, _HIGHEST] % 5
+            small[b, _LEADER] = (declarer + 1) & 3
+            small[b, _CUR] = (declarer + 1) & 3
+            small[b, _PHASE] = PLAY
+        elif small[b, _HIGHEST] < 0 and passes == 4:     # RULES 2.4 pass-out
+            small[b, _PASSED_OUT] = 1
+            if passout_play:
+                leader = (np.int64(small[b, _DEALER]) + 1) & 3
+                small[b, _TRUMP] = 4
+                small[b, _LEADER] = leader
+                small[b, _CUR] = leader
+                small[b, _PHASE] = PLAY
+            else:
+                _finish(small, b, 0, scale, points, rewards, terminated)
+        return
+    # play (RULES 1)
+    words[b, HAND + seat] &= ~(one << np.uint64(a))
+    small[b, TRICK + seat] = a
+    n = small[b, _TRICK_LEN] + 1
+    small[b, _TRICK_LEN] = n
+    if n < 4:
+        return
+    trump = small[b, _TRUMP]
+    leader = np.int64(small[b, _LEADER])
+    led = small[b, TRICK + leader] // 13
+    winner = 0
+    best = -1
+    for s in range(4):                    # the highest trump, else the highest card of the suit led
+        c = np.int64(small[b, TRICK + s])
+        suit = c // 13
+        key = 0
+        if suit == trump:
+            key = 26 + c % 13
+        elif suit == led:
+            key = 13 + c % 13
+        if key > best:
+            best = key
+            winner = s
+    small[b, WON + winner] += 1
+    for s in range(4):
+        small[b, LAST + s] = small[b, TRICK + s]
+        small[b, TRICK + s] = -1
+    small[b, _LAST_LEADER] = leader
+    small[b, _TRICK_LEN] = 0
+    small[b, _LEADER] = winner
+    small[b, _CUR] = winner
+    played = small[b, _TRICKS_PLAYED] + 1
+    small[b, _TRICKS_PLAYED] = played
+    if played == 13:
+        _finish(small, b, _score(words, small, b, run_tab, top_tab), scale, points, rewards, terminated)
+
+
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _i in range(64):
+    _DEBRUIJN_INDEX[((1 << _i) * 0x03F79D71B4CB0A89 % (1 << 64)) >> 58] = _i
+
+
+@njit(cache=True, inline="always")
+def _bits(out, b, start, word):
+    """out[b, start + i] = 1 for every set bit i of ``word`` (the row is already zero)."""
+    zero = np.uint64(0)
+    while word != zero:
+        low = word & (~word + np.uint64(1))
+        out[b, start + _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]] = 1
+        word ^= low
+
+
+@njit(cache=True)
+def _observe_one(small, words, b, me, out):
+    """``encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
+    out[b, :] = 0
+    phase = small[b, _PHASE]
+    if phase != OVER:
+        out[b, O_PHASE + phase] = 1
+    out[b, O_DEALER + ((small[b, _DEALER] - me) & 3)] = 1
+    cur = small[b, _CUR]
+    if cur >= 0:
+        out[b, O_TO_MOVE + ((cur - me) & 3)] = 1
+    _bits(out, b, O_HAND, words[b, HAND + me])
+    for r in range(4):
+        s = (me + r) & 3
+        _bits(out, b, O_BIDS + 35 * r, words[b, BIDS + s])
+        _bits(out, b, O_PLAYED + 52 * r, words[b, DEALT + s] ^ words[b, HAND + s])
+    if phase == AUCTION:
+        out[b, O_PASS_COUNT + min(small[b, _PASSES], 3)] = 1
+    else:
+        out[b, O_PASS_COUNT + 3] = 1
+    h = small[b, _HIGHEST]
+    if h >= 0:
+        out[b, O_CONTRACT + h] = 1
+        out[b, O_DECLARER + ((small[b, _BIDDER] - me) & 3)] = 1
+    trump = small[b, _TRUMP]
+    if trump >= 0:
+        out[b, O_TRUMP + trump] = 1
+        out[b, O_PASSOUT_PLAY] = small[b, _PASSED_OUT]
+        out[b, O_TRICK_LEADER + ((small[b, _LEADER] - me) & 3)] = 1
+        ours = small[b, WON + me] + small[b, WON + (me ^ 2)]
+        theirs = small[b, WON + (me ^ 1)] + small[b, WON + (me ^ 3)]
+        out[b, O_TRICKS_TAKEN + ours] = 1
+        out[b, O_TRICKS_TAKEN + 14 + theirs] = 1
+        for r in range(4):
+            s = (me + r) & 3
+            c = small[b, TRICK + s]
+            if c >= 0:
+                out[b, O_TRICK + 52 * r + c] = 1
+            c = small[b, LAST + s]
+            if c >= 0:
+                out[b, O_LAST_TRICK + 52 * r + c] = 1
+
+
+@njit(cache=True)
+def _legal_one(small, words, b, out):
+    """Legal actions of the player to move in game ``b`` into ``out[b]``."""
+    out[b, :] = 0
+    phase = small[b, _PHASE]
+    if phase == AUCTION:
+        out[b, PASS] = 1
+        for i in range(small[b, _HIGHEST] + 1, NUM_BIDS):
+            out[b, BID_BASE + i] = 1
+    elif phase == PLAY:
+        hand = words[b, HAND + small[b, _CUR]]
+        if small[b, _TRICK_LEN] > 0:
+            led = np.int64(small[b, TRICK + small[b, _LEADER]]) // 13
+            follow = hand & (np.uint64(0x1FFF) << np.uint64(13 * led))
+            if follow != np.uint64(0):
+                hand = follow
+        _bits(out, b, 0, hand)
+
+
+# Random deals, exactly as vint_env.vector.deals.random_deals (SplitMix64 keys, stable sort).
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+@njit(cache=True, inline="always")
+def _mix(x):
+    z = x + _GOLDEN
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _deal_one(small, words, key, deal_index, b):
+    """Start game ``b``'s next random deal (dealer calls first)."""
+    base = _mix(key[b] ^ _mix(deal_index[b]))
+    keys = np.empty(52, dtype=np.uint64)
+    order = np.empty(52, dtype=np.int64)
+    for i in range(52):
+        k = _mix(base + np.uint64(i + 1) * _GOLDEN)
+        j = i                              # stable insertion sort of the card keys
+        while j > 0 and keys[j - 1] > k:
+            keys[j] = keys[j - 1]
+            order[j] = order[j - 1]
+            j -= 1
+        keys[j] = k
+        order[j] = i
+    for s in range(4):
+        hand = np.uint64(0)
+        for i in range(13 * s, 13 * s + 13):
+            hand |= np.uint64(1) << np.uint64(order[i])
+        words[b, DEALT + s] = hand
+        words[b, HAND + s] = hand
+        words[b, BIDS + s] = 0
+    dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(62))
+    small[b, :] = -1
+    small[b, _PHASE] = AUCTION
+    small[b, _PASSES] = 0
+    small[b, _PASSED_OUT] = 0
+    small[b, _TRICK_LEN] = 0
+    small[b, _TRICKS_PLAYED] = 0
+    for s in range(4):
+        small[b, WON + s] = 0
+    small[b, _DEALER] = dealer
+    small[b, _CUR] = dealer
+    deal_index[b] += np.uint64(1)
+
+
+def _step_kernel(small, words, key, deal_index, actions, passout_play, scale, auto_reset,
+                 points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
+    """A whole engine step for every game: act, deal again if over, write observation and mask."""
+    for b in prange(small.shape[0]):
+        terminated[b] = False
+        for s in range(4):
+            points[b, s] = 0
+            rewards[b, s] = 0.0
+        if small[b, _PHASE] != OVER:
+            _apply_one(small, words, b, actions[b], passout_play, scale, points, rewards, terminated,
+                       run_tab, top_tab)
+            if auto_reset and terminated[b]:
+                _deal_one(small, words, key, deal_index, b)
+        me = small[b, _CUR]
+        if me < 0:
+            me = max(small[b, _ACTOR], 0)
+        observer[b] = me
+        _observe_one(small, words, b, np.int64(me), obs)
+        _legal_one(small, words, b, mask)
+
+
+def _views_kernel(small, words, seats, obs, mask, write_mask):
+    for b in prange(small.shape[0]):
+        _observe_one(small, words, b, np.int64(seats[b]), obs)
+        if write_mask:
+            _legal_one(small, words, b, mask)
+
+
+_step_serial = njit(cache=True)(_step_kernel)
+_step_parallel = njit(cache=True, parallel=True)(_step_kernel)
+_views_serial = njit(cache=True)(_views_kernel)
+_views_parallel = njit(cache=True, parallel=True)(_views_kernel)
+
+
+@njit(cache=True)
+def _illegal(small, mask, actions, bad):
+    n = 0
+    for b in range(small.shape[0]):
+        if small[b, _PHASE] == OVER:
+            continue
+        a = actions[b]
+        if a < 0 or a >= _NUM_ACTIONS or mask[b, a] == 0:
+            bad[n] = b
+            n += 1
+    return n
+
+
+# ---------------------------------------------------------------- the backend interface
+
+#: Below this batch size the kernels run on one thread (thread start-up costs more than it saves).
+PARALLEL_MIN_BATCH = 512
+
+
+def _parallel(state, parallel):
+    return state.batch_size >= PARALLEL_MIN_BATCH if parallel is None else parallel
+
+
+def step(state: VintBatchState, actions: np.ndarray, passout_play: bool, reward_scale: float,
+         auto_reset: bool, parallel: bool | None = None) -> None:
+    """One engine step in place (actions already checked legal)."""
+    kernel = _step_parallel if _parallel(state, parallel) else _step_serial
+    kernel(state.small, state.words, state.key, state.deal_index, actions, passout_play, reward_scale,
+           auto_reset, state.points, state.rewards, state.terminated, state.observer, state.observation,
+           state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE)
+
+
+def write_views(state: VintBatchState, parallel: bool | None = None) -> None:
+    """Observation and mask of the player to move (or last actor of a finished deal)."""
+    cur = state.small[:, _CUR]
+    state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, _ACTOR], 0))
+    kernel = _views_parallel if _parallel(state, parallel) else _views_serial
+    kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True)
+
+
+def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
+                      parallel: bool | None = None) -> np.ndarray:
+    kernel = _views_parallel if _parallel(state, parallel) else _views_serial
+    kernel(state.small, state.words, seats, out, state.legal_action_mask, False)
+    return out
+
+
+def illegal_games(state: VintBatchState, actions: np.ndarray) -> np.ndarray:
+    """Indices of the live games whose action is not legal."""
+    bad = np.empty(state.batch_size, dtype=np.int64)
+    n = _illegal(state.small, state.legal_action_mask, actions, bad)
+    return bad[:n]

@@ -1,0 +1,142 @@
+"""The arrays of a batch of Vint deals (B games), shared by both backends.
+
+A batch state is two compact tables, one row per game, plus the outputs of
+the last step:
+
+- ``small[B, NUM_SMALL]`` (int8): every per-game scalar (phase, seat to
+  move, auction and trick state ...), one named column each;
+- ``words[B, NUM_WORDS]`` (uint64): card and bid masks (hands as dealt,
+  hands now, each seat's bids as a 35-bit mask);
+- ``observation[B, D]``, ``legal_action_mask[B, 88]``, ``rewards[B, 4]``,
+  ``points[B, 4]``, ``terminated[B]`` for the player to move;
+- ``key[B]`` and ``deal_index[B]``: each game's random stream (see
+  :mod:`vint_env.vector.deals`).
+
+The columns are also readable by name as attributes, PGX-style
+(``state.current_player``, ``state.phase`` ...): those are views into the
+tables, so writing through them changes the state.  Seats are absolute
+(0..3, N E S W); bids are bid indices 0..34 (action - 53); trump is 0..3 or
+4 for no-trump; -1 means "none".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..envs.vint_obs import D
+from ..rules.vint import NUM_ACTIONS
+
+# Phases.
+AUCTION, PLAY, OVER = 0, 1, 2
+
+# int8 columns of ``small``.
+SMALL_COLUMNS = (
+    "phase",            # AUCTION, PLAY or OVER
+    "current_player",   # seat to act, -1 once the deal is over
+    "actor",            # seat that took the last action, -1 at the start of a deal
+    "dealer",
+    "highest",          # highest bid index so far (0..34), -1 none
+    "highest_bidder",
+    "passes",           # passes in a row since the last bid
+    "passed_out",       # 1 after four passes
+    "trump",            # 0..3 suit, 4 no-trump; -1 until play starts
+    "declarer",         # -1 without a contract
+    "leader",           # leader of the trick in progress
+    "trick_len",        # cards in the trick in progress
+    "last_leader",      # leader of the last completed trick, -1 none
+    "tricks_played",
+    "won0", "won1", "won2", "won3",            # tricks taken by each seat
+    "trick0", "trick1", "trick2", "trick3",    # card each seat played to the trick in progress, -1 none
+    "last0", "last1", "last2", "last3",        # card each seat played to the last completed trick
+)
+COL = {name: i for i, name in enumerate(SMALL_COLUMNS)}
+NUM_SMALL = len(SMALL_COLUMNS)
+WON, TRICK, LAST = COL["won0"], COL["trick0"], COL["last0"]
+
+# uint64 columns of ``words``.
+DEALT, HAND, BIDS = 0, 4, 8     # + seat: hand as dealt, hand now, bids made (bit i = bid index i)
+NUM_WORDS = 12
+
+
+@dataclass
+class VintBatchState:
+    """B Vint deals; see the module docstring for the columns."""
+
+    small: np.ndarray
+    words: np.ndarray
+    key: np.ndarray
+    deal_index: np.ndarray
+    observation: np.ndarray
+    legal_action_mask: np.ndarray
+    rewards: np.ndarray
+    points: np.ndarray
+    terminated: np.ndarray
+    #: Seat whose view ``observation`` is: the player to move, or for a deal
+    #: that is over (auto-reset off) the seat that took the last action.
+    observer: np.ndarray
+
+    @classmethod
+    def empty(cls, batch_size: int, obs_dtype=np.float32) -> "VintBatchState":
+        b = batch_size
+        return cls(
+            small=np.full((b, NUM_SMALL), -1, dtype=np.int8),
+            words=np.zeros((b, NUM_WORDS), dtype=np.uint64),
+            key=np.zeros(b, dtype=np.uint64),
+            deal_index=np.zeros(b, dtype=np.uint64),
+            observation=np.zeros((b, D), dtype=obs_dtype),
+            legal_action_mask=np.zeros((b, NUM_ACTIONS), dtype=np.int8),
+            rewards=np.zeros((b, 4), dtype=np.float64),
+            points=np.zeros((b, 4), dtype=np.int64),
+            terminated=np.zeros(b, dtype=bool),
+            observer=np.zeros(b, dtype=np.int8),
+        )
+
+    @property
+    def batch_size(self) -> int:
+        return self.small.shape[0]
+
+    def copy(self) -> "VintBatchState":
+        return VintBatchState(**{k: v.copy() for k, v in self.__dict__.items()})
+
+    # Named views, PGX-style -------------------------------------------------
+    @property
+    def dealt(self) -> np.ndarray:
+        """Hands as dealt, [B, 4] uint64 card masks."""
+        return self.words[:, DEALT:DEALT + 4]
+
+    @property
+    def hands(self) -> np.ndarray:
+        """Hands now, [B, 4] uint64 card masks."""
+        return self.words[:, HAND:HAND + 4]
+
+    @property
+    def bids(self) -> np.ndarray:
+        """Bids made by each seat, [B, 4] uint64 masks of bid indices."""
+        return self.words[:, BIDS:BIDS + 4]
+
+    @property
+    def tricks_won(self) -> np.ndarray:
+        return self.small[:, WON:WON + 4]
+
+    @property
+    def trick_cards(self) -> np.ndarray:
+        """Card each seat played to the trick in progress, [B, 4], -1 none."""
+        return self.small[:, TRICK:TRICK + 4]
+
+    @property
+    def last_trick_cards(self) -> np.ndarray:
+        return self.small[:, LAST:LAST + 4]
+
+
+def _column_property(index: int, name: str):
+    def get(self):
+        return self.small[:, index]
+    get.__doc__ = f"Column ``{name}`` of ``small`` ([B] int8 view)."
+    return property(get)
+
+
+for _name, _i in COL.items():
+    if not _name[-1].isdigit():
+        setattr(VintBatchState, _name, _column_property(_i, _name))

@@ -1,0 +1,33 @@
+"""Constants and lookup tables of the batched engine, taken from the reference code.
+
+Observation offsets come from :data:`vint_env.envs.vint_obs.VINT_LAYOUT`,
+action numbers from :mod:`vint_env.rules.vint`, and the per-suit tables
+from the reference scoring helpers, so the batched engine cannot drift from
+them silently (the differential tests check the rest).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..envs.vint_obs import D, VINT_LAYOUT
+from ..rules.vint import BID_BASE, NUM_ACTIONS, NUM_BIDS, PASS
+from ..rules.vint_scoring import NT, sequence_length
+
+OBS_SIZE = D
+O = VINT_LAYOUT.offset
+O_PHASE, O_DEALER, O_TO_MOVE, O_HAND = O["phase"], O["dealer"], O["to_move"], O["hand"]
+O_BIDS, O_PASS_COUNT, O_CONTRACT, O_DECLARER = O["bids"], O["pass_count"], O["contract"], O["declarer"]
+O_TRUMP, O_PASSOUT_PLAY, O_TRICK_LEADER = O["trump"], O["passout_play"], O["trick_leader"]
+O_TRICK, O_LAST_TRICK, O_PLAYED, O_TRICKS_TAKEN = O["trick"], O["last_trick"], O["played"], O["tricks_taken"]
+
+#: Length of the unbroken run from the ace down, for every 13-bit rank mask (RULES 2.3 item 5).
+RUN_FROM_ACE = np.array([sequence_length(r) for r in range(1 << 13)], dtype=np.int8)
+#: Cards 10, J, Q, K, A held, for every 13-bit rank mask (trump honours, RULES 2.3 item 4).
+TOP_FIVE = np.array([bin(r >> 8).count("1") for r in range(1 << 13)], dtype=np.int8)
+
+ALL_ACES = sum(1 << (13 * s + 12) for s in range(4))
+SUIT_BITS = (1 << 13) - 1
+
+__all__ = ["OBS_SIZE", "NUM_ACTIONS", "NUM_BIDS", "PASS", "BID_BASE", "NT", "RUN_FROM_ACE", "TOP_FIVE",
+           "ALL_ACES", "SUIT_BITS"]
