@@ -35,7 +35,8 @@ class PPOConfig:
     game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
-    total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for
+    total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the learning
+                                         # rate anneals over them and the run stops past them
     max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit
     torch_threads: int = 1               # torch.set_num_threads; 1 leaves the other core to the envs
 
@@ -115,12 +116,8 @@ class PPOConfig:
 
     @property
     def rollout_steps(self) -> int:
-        """Nominal env steps per update (``num_envs * num_steps``)."""
+        """Least env steps per update (``num_envs * num_steps``; finishing the deals adds more)."""
         return self.num_envs * self.num_steps
-
-    @property
-    def num_updates(self) -> int:
-        return max(1, -(-self.total_timesteps // self.rollout_steps))
 
     def to_dict(self) -> dict:
         return dataclasses.asdict(self)

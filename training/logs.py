@@ -105,7 +105,7 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
         plotted = True
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("env steps")
-    ax.set_ylabel("margin per deal (duplicate)")
+    ax.set_ylabel("margin per board, raw points (duplicate)")
     ax.set_title("evaluation (95% CI)")
     if plotted:
         ax.legend()
@@ -118,7 +118,7 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
             plotted = True
     ax.axhline(0, color="grey", lw=0.8)
     ax.set_xlabel("env steps")
-    ax.set_ylabel("learner reward per deal")
+    ax.set_ylabel("learner reward per deal (env reward scale)")
     ax.set_title("training games")
     if ax.get_legend_handles_labels()[0]:
         ax.legend()

@@ -27,6 +27,7 @@ from vint_env.agents.networks import MaskedCategorical, build_network
 from vint_env.agents.policy import PPOAgent, load_checkpoint, save_checkpoint
 
 from .config import PPOConfig, config_from_dict
+from .evaluation import harness_game
 from .selfplay import Rollout, SelfPlayCollector
 from .sources import make_game_batch
 
@@ -130,18 +131,11 @@ def _seeded(seed: int, update: int, stream: int) -> tuple[np.random.Generator, t
 
 
 def default_bot_factory(game: str):
-    """``make_bot(kind)`` through the harness's agent registry (``load_agent``)."""
+    """``make_bot(kind)``: the scripted agent ``kind`` (``random``, ``rule``) from the agent registry."""
+    from vint_env.agents.registry import load_agent
+
     def make_bot(kind: str):
-        try:
-            from vint_env.agents import load_agent
-        except ImportError:
-            load_agent = None
-        if load_agent is not None:
-            return load_agent(kind, game=game)
-        if kind == "random":
-            from vint_env.agents import RandomAgent
-            return RandomAgent()
-        raise ValueError(f"opponent {kind!r} needs vint_env.agents.load_agent, which this install lacks")
+        return load_agent(kind, game=harness_game(game))
     return make_bot
 
 
@@ -158,7 +152,7 @@ class TrainState:
 class Trainer:
     """One PPO self-play run: network, optimizer, opponent pool, game batch, logs.
 
-    ``evaluate(agent, update, deals) -> dict`` is the evaluation hook
+    ``evaluate(checkpoint_path, update, deals) -> dict`` is the evaluation hook
     (``training/evaluation.py`` wires the harness in); ``logger`` receives
     every scalar (``training/logs.py``).
     """
@@ -167,6 +161,7 @@ class Trainer:
         self.cfg = cfg
         self.run_dir = Path(run_dir)
         self.ckpt_dir = self.run_dir / "checkpoints"
+        torch.set_num_threads(cfg.torch_threads)   # also makes float results repeatable across resumes
         torch.manual_seed(cfg.seed)
         self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs)
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
@@ -174,8 +169,11 @@ class Trainer:
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
         self.pool_weights: list[dict] = []     # state_dicts of past snapshots, oldest first
         self.pool_nets: list[nn.Module] = []
-        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps,
-                                           make_bot or default_bot_factory(cfg.game))
+        make_bot = make_bot or default_bot_factory(cfg.game)
+        for kind in ("random", "rule"):
+            if cfg.opponent_mix.get(kind, 0) > 0:
+                make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
+        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps, make_bot)
         self.state = TrainState()
         self.evaluate = evaluate
         self.logger = logger
@@ -252,7 +250,7 @@ class Trainer:
     def update_once(self) -> dict:
         cfg, st = self.cfg, self.state
         if cfg.anneal_lr:
-            frac = max(0.0, 1.0 - st.update / cfg.num_updates)
+            frac = max(0.0, 1.0 - st.global_step / cfg.total_timesteps)
             self.optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
         rng, gen = _seeded(cfg.seed, st.update, 0)
 
@@ -286,9 +284,11 @@ class Trainer:
 
     # -- the loop -------------------------------------------------------------
     def run_evaluation(self, deals: int) -> dict:
+        """Save a checkpoint and have ``evaluate`` play it; log and return its scalars."""
         if self.evaluate is None:
             return {}
-        scalars = self.evaluate(self.agent(), self.state.update, deals)
+        path = self.save()
+        scalars = self.evaluate(path, self.state.update, deals)
         self.last_eval = dict(scalars)
         if self.logger is not None:
             self.logger.log(self.state.update, self.state.global_step, scalars)
@@ -297,18 +297,17 @@ class Trainer:
     def train(self, progress=None) -> dict:
         """Run updates until ``total_timesteps`` (or ``max_minutes``); returns the final evaluation."""
         cfg, st = self.cfg, self.state
-        torch.set_num_threads(cfg.torch_threads)
         session_start = time.perf_counter()
         base_seconds = st.train_seconds
         stopped_early = False
-        while st.update < cfg.num_updates:
+        while st.global_step < cfg.total_timesteps:
             scalars = self.update_once()
             st.train_seconds = base_seconds + time.perf_counter() - session_start
             scalars["elapsed_minutes"] = st.train_seconds / 60
             if self.logger is not None:
                 self.logger.log(st.update, st.global_step, scalars)
             out_of_time = cfg.max_minutes > 0 and st.train_seconds >= cfg.max_minutes * 60
-            last = st.update >= cfg.num_updates or out_of_time
+            last = st.global_step >= cfg.total_timesteps or out_of_time
             if not last and cfg.eval_every and st.update % cfg.eval_every == 0:
                 scalars.update(self.run_evaluation(cfg.eval_deals))
             if progress is not None:

@@ -46,6 +46,11 @@ class CheckpointError(ValueError):
     """A checkpoint file that is missing, corrupt, or does not fit the game asked for."""
 
 
+def env_name(game: str) -> str:
+    """The env name of a game as the checkpoint stores it: ``vint`` and ``vint_v0`` are both ``vint_v0``."""
+    return game if game.endswith("_v0") else f"{game}_v0"
+
+
 def game_sizes(game: str) -> tuple[int, int]:
     """``(obs_size, num_actions)`` of a game env by name (``"vint_v0"``, ``"whist_v0"`` ...)."""
     import importlib
@@ -85,7 +90,8 @@ def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
 def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
     """Read and check a checkpoint; raise :class:`CheckpointError` if it is not
     a readable vint-env PPO checkpoint, or (with ``game``) was trained on
-    another game or for another observation / action size than ``game`` has now."""
+    another game or for another observation / action size than ``game`` has now
+    (``game`` as the env, ``"vint_v0"``, or as the harness names it, ``"vint"``)."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
@@ -103,6 +109,7 @@ def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
     if missing:
         raise CheckpointError(f"checkpoint {str(path)!r} lacks {missing}")
     if game is not None:
+        game = env_name(game)
         if game != ckpt["game"]:
             raise CheckpointError(f"checkpoint {str(path)!r} was trained on {ckpt['game']!r}, not {game!r}")
         obs_size, num_actions = game_sizes(game)

@@ -1,0 +1,85 @@
+"""Periodic evaluation of the learner through the harness (``vint_env.evaluation``).
+
+At each evaluation the trainer writes a numbered checkpoint and the harness
+plays it (agent spec ``ppo:<checkpoint>``, greedy) in duplicate against each
+of ``eval_opponents`` on the same boards every time (seeded by the run's
+seed), so the learning curves compare like with like.  The figures logged
+are the harness's: the margin in raw points per board (both tables of a
+duplicate board summed) with its 95% confidence interval, and the share of
+boards won.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+
+def harness_game(game: str) -> str:
+    """The harness's name of an env: ``vint_v0`` -> ``vint``."""
+    return game[:-3] if game.endswith("_v0") else game
+
+
+class HarnessEvaluator:
+    """``evaluator(checkpoint_path, update, deals)`` -> scalars ``eval/<opponent>/...``.
+
+    Keeps the harness summaries of the latest evaluation in ``last_summaries``
+    (opponent -> :func:`vint_env.evaluation.summarize` dict).
+    """
+
+    def __init__(self, game: str, opponents: list[str], seed: int = 0, workers: int = 1):
+        from vint_env.evaluation import generate_boards, run_match, summarize  # noqa: F401 (fail early)
+        self.game = harness_game(game)
+        self.opponents = list(opponents)
+        self.seed = seed
+        self.workers = workers
+        self.last_summaries: dict[str, dict] = {}
+        self._boards: dict[int, list] = {}
+
+    @classmethod
+    def from_config(cls, cfg) -> "HarnessEvaluator":
+        return cls(cfg.game, cfg.eval_opponents, seed=cfg.seed)
+
+    def boards(self, n: int) -> list:
+        from vint_env.evaluation import generate_boards
+        if n not in self._boards:
+            self._boards[n] = generate_boards(n, seed=self.seed)
+        return self._boards[n]
+
+    def match(self, spec_a: str, spec_b: str, boards: list):
+        """The harness's duplicate match, without its per-board double-dummy analysis (a quarter of a
+        second per Vint board, which would dominate an evaluation inside training)."""
+        from vint_env.evaluation import match as harness
+        start, cpu0 = time.perf_counter(), time.process_time()
+        table = harness.Table(self.game, spec_a, spec_b)
+        table.extra = None
+        results = [table.play_board(b, self.seed) for b in boards]
+        return harness.MatchResult(self.game, spec_a, spec_b, "deal", self.seed, results,
+                                   time.perf_counter() - start, time.process_time() - cpu0, 1)
+
+    def __call__(self, checkpoint: str | Path, update: int, deals: int) -> dict:
+        from vint_env.evaluation import summarize
+        scalars: dict[str, float] = {}
+        self.last_summaries = {}
+        for opp in self.opponents:
+            s = summarize(self.match(f"ppo:{checkpoint}", opp, self.boards(deals)))
+            self.last_summaries[opp] = s
+            m = s["margin_per_board"]
+            scalars[f"eval/{opp}/mean"] = m["mean"]
+            scalars[f"eval/{opp}/ci_low"] = m["low"]
+            scalars[f"eval/{opp}/ci_high"] = m["high"]
+            scalars[f"eval/{opp}/share_won"] = s["share_won"]["share"]
+        return scalars
+
+    def table(self) -> str:
+        """The final evaluation as a Markdown table, one row per opponent."""
+        if not self.last_summaries:
+            return "(no evaluation was run)"
+        rows = ["| opponent | boards | margin per board (A - B) | 95% CI | boards won / lost / tied |",
+                "|---|---|---|---|---|"]
+        for opp, s in self.last_summaries.items():
+            m = s["margin_per_board"]
+            verdict = "" if (m["low"] > 0 or m["high"] < 0) else " (CI includes 0)"
+            rows.append(f"| {opp} | {s['boards']} | {m['mean']:+.1f}{verdict} | [{m['low']:+.1f}, {m['high']:+.1f}] "
+                        f"| {s['boards_won']} / {s['boards_lost']} / {s['boards_tied']} |")
+        return "\n".join(rows)
