@@ -107,3 +107,41 @@ def render_whist(env) -> str:
     if not deal.is_over:
         out.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
     return "\n".join(out)
+
+
+def render_solo_whist(env) -> str:
+    """Text of a `solo_whist_v0` table: turned card, hands, auction, contract, tricks, payments."""
+    from ..rules.solo_whist_calls import action_text as solo_action_text
+    deal = env.deal
+    if deal is None:
+        return "solo_whist_v0: not reset"
+    out = [f"Solo Whist, dealer {SEAT_LETTERS[deal.dealer]}, turned card {card_text(deal.turned_card)}, "
+           f"phase {deal.phase}"]
+    shown = set(range(4)) if env.viewer is None or deal.is_over else {env.viewer}
+    if deal.hand_shown:
+        shown.add(deal.declarer)          # open misère: the declarer's hand is on the table
+    hands = deal.hands if deal.play is None or deal.is_over else deal.play.hands
+    out.append("Hands" + (" as dealt:" if hands is deal.hands else ":"))
+    out += render_hands(hands, shown)
+    out.append("Auction: " + (deal.auction_text() or "-"))
+    if deal.contract >= 0:
+        who = SEAT_LETTERS[deal.declarer]
+        if deal.partner >= 0:
+            who += " with " + SEAT_LETTERS[deal.partner]
+        trump = ("no trump" if deal.trump < 0 else "trump " + "SCDH"[deal.trump]) if deal.play else "trump to name"
+        out.append(f"Contract: {solo_action_text(deal.contract)} by {who}, {trump}")
+    if deal.play is not None and deal.play.plays:
+        out.append("Tricks:")
+        out += render_tricks(deal.play)
+        out.append("Tricks taken: " + "  ".join(f"{SEAT_LETTERS[s]} {deal.play.tricks_won[s]}" for s in range(4)))
+    if deal.is_over:
+        if deal.thrown_in:
+            out.append("Everybody passed: the deal is thrown in.")
+        else:
+            early = " (play stopped: the result was certain)" if deal.ended_early else ""
+            out.append(f"Result: {'made' if deal.made else 'lost'} with {deal.tricks} trick(s){early}")
+        out.append("Payments (points): " + "  ".join(
+            f"{SEAT_LETTERS[s]} {deal.payments[s] / 4:+g}" for s in range(4)))
+    else:
+        out.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
+    return "\n".join(out)

@@ -1,0 +1,139 @@
+"""`solo_whist_v0`: Solo Whist (Соло вист) for four players as a PettingZoo AEC environment.
+
+Rules: RULES.md section 4 (first part of seed 000).  Each deal is a tour of
+its own between four players for themselves: an auction from eldest hand
+(pass, proposal and acceptance, solo, misère, abondance, trump abondance,
+open misère, abondance déclarée), the abondance declarer's trump choice,
+then trick play, then payments in quarter points (zero-sum over the four).
+
+| | |
+|---|---|
+| Agents | `player_0` .. `player_3`; no fixed partnerships (a proposal and its acceptance pair two players) |
+| Actions | `Discrete(65)`: 0..51 play card id `suit * 13 + rank`; 52 pass, 53 proposal, 54 acceptance, 55 solo, 56 misère, 57 abondance, 58 trump abondance, 59 open misère, 60 abondance déclarée; 61..64 name trump S, C, D, H after an abondance |
+| Observations | `Dict(observation=Box(0, 1, (1053,), float32), action_mask=Box(0, 1, (65,), int8))`, seat-relative, layout `SOLO_WHIST_LAYOUT` |
+| State | `Box(0, 1, (1265,), float32)`: all hands + seat 0's view (see `encode_state`) |
+| Reward | each player's own payment at the end of the deal, in quarter points times `reward_scale` (default 0.25: rewards in points); 0 for all when the deal is thrown in; raw payments in `infos` |
+
+Options of ``env(...)`` / ``raw_env(...)``:
+
+- ``payments``: ``"symmetric"`` (default) or ``"literal"`` (RULES 4.1);
+- ``reward_scale``: reward = quarter points x scale, default 0.25;
+- ``viewer``: seat whose hand ``render`` shows (default all hands);
+- ``render_mode``: ``"ansi"`` or ``"human"``.
+
+``reset(seed=..., options={"deal": PBN, "dealer": seat, "turned_card": "H2"})``
+replays an exact deal (the turned card must be in the dealer's hand; drawn
+uniformly from it when not given).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from ..cards import card_text
+from ..rules.solo_whist import SoloWhistDeal
+from ..rules.solo_whist_calls import NUM_ACTIONS, action_text
+from ..rules.solo_whist_payments import PAYMENT_VARIANTS
+from .base import (CardGameEnv, Outcome, random_deal_for, random_turned_card, take_dealer,
+                   take_deals, take_turned_card, wrap)
+from .solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_state
+
+
+class raw_env(CardGameEnv):
+    metadata = {
+        "name": "solo_whist_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": True,
+        "render_fps": 1,
+    }
+    NUM_ACTIONS = NUM_ACTIONS
+    RESET_OPTIONS = ("deal", "dealer", "turned_card")
+    LAYOUT = SOLO_WHIST_LAYOUT
+    STATE_SIZE = STATE_SIZE
+
+    def __init__(self, payments: str = "symmetric", reward_scale: float = 0.25,
+                 viewer: int | None = None, render_mode: str | None = None):
+        if payments not in PAYMENT_VARIANTS:
+            raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
+        if viewer not in (None, 0, 1, 2, 3):
+            raise ValueError(f"viewer must be a seat 0..3 or None, got {viewer!r}")
+        super().__init__(render_mode=render_mode, reward_scale=reward_scale)
+        self.payments = payments
+        self.viewer = viewer
+        self.deal: SoloWhistDeal | None = None
+
+    # hooks -----------------------------------------------------------------
+    def _start(self, options: dict) -> None:
+        queued = take_deals(options, several=False)
+        dealer = take_dealer(options, self._rng)
+        turned = take_turned_card(options)
+        if turned is not None and not queued:
+            raise ValueError("reset option 'turned_card' needs the replayed 'deal' it belongs to")
+        hands = random_deal_for(queued, self._rng)
+        if turned is None:
+            turned = random_turned_card(self._rng, hands[dealer])
+        self.deal = SoloWhistDeal(hands, dealer, turned, self.payments)
+
+    def _current_seat(self) -> int:
+        return self.deal.current_player
+
+    def _legal_actions(self) -> list[int]:
+        return self.deal.legal_actions()
+
+    def _is_legal(self, action: int) -> bool:
+        return self.deal.is_legal(action)
+
+    def _apply(self, action: int) -> Outcome:
+        deal = self.deal
+        deal.apply(action)
+        if not deal.is_over:
+            return Outcome()
+        info = self._deal_info(deal)
+        return Outcome(points=list(deal.payments), terminated=True,
+                       infos={"deal": info, "payments": list(deal.payments)})
+
+    def _deal_info(self, deal: SoloWhistDeal) -> dict:
+        over = not deal.thrown_in
+        return {
+            "dealer": deal.dealer,
+            "turned_card": card_text(deal.turned_card),
+            "auction": [(s, action_text(a)) for s, a in deal.calls],
+            "thrown_in": deal.thrown_in,
+            "contract": action_text(deal.contract) if over else None,
+            "declarer": deal.declarer if over else None,
+            "partner": deal.partner if over and deal.partner >= 0 else None,
+            "trump": ("SCDH"[deal.trump] if deal.trump >= 0 else "NT") if over else None,
+            "tricks": deal.tricks if over else None,
+            "tricks_played": deal.play.tricks_played if deal.play is not None else 0,
+            "made": deal.made,
+            "ended_early": deal.ended_early,
+            "payments": list(deal.payments),      # quarter points per seat
+        }
+
+    def _encode(self, seat: int) -> np.ndarray:
+        return encode_observation(self.deal, seat)
+
+    def _encode_state(self) -> np.ndarray:
+        return encode_state(self.deal)
+
+    def action_text(self, action: int) -> str:
+        try:
+            return action_text(action)
+        except ValueError:
+            return "out of range"
+
+    # rendering ----------------------------------------------------------------
+    def _render_text(self) -> str:
+        from .render import render_solo_whist
+        return render_solo_whist(self)
+
+
+def env(illegal_action: str = "raise", **kwargs):
+    """`solo_whist_v0` with PettingZoo's classic wrapper stack (see :func:`wrap`)."""
+    return wrap(raw_env(**kwargs), illegal_action=illegal_action)
+
+
+def parallel_env(**kwargs):
+    """Turn-based parallel version: only the agent to move acts each step."""
+    return turn_based_aec_to_parallel(env(**kwargs))
