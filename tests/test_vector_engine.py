@@ -134,15 +134,16 @@ def test_engine_matches_vint_v0_env(backend):
 
 @pytest.mark.skipif(not numba_available(), reason="numba not installed")
 def test_numba_and_numpy_backends_agree_exactly():
-    engines = [VintEngine(backend=b) for b in ("numpy", "numba")]
+    engines = [VintEngine(backend="numpy"), VintEngine(backend="numba"), VintEngine(backend="numba", parallel=True)]
     states = [e.init(seed=3, batch_size=64) for e in engines]
     rng = np.random.default_rng(3)
     pass_prob = rng.choice([0.0, 0.6, 0.95], size=64)
     for _ in range(400):
-        a, b = states
-        for name in ("small", "words", "key", "deal_index", "observation", "legal_action_mask", "rewards",
-                     "points", "terminated", "observer"):
-            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+        a = states[0]
+        for b in states[1:]:
+            for name in ("small", "words", "key", "deal_index", "observation", "legal_action_mask", "rewards",
+                         "points", "terminated", "observer"):
+                assert np.array_equal(getattr(a, name), getattr(b, name)), name
         actions = biased_actions(a.legal_action_mask, rng, pass_prob)
         states = [e.step(s, actions) for e, s in zip(engines, states)]
     assert states[0].deal_index.min() >= 3      # new deals after auto-reset were compared too

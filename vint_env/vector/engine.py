@@ -71,16 +71,17 @@ class VintEngine:
     (numba when installed); ``obs_dtype``: ``float32`` (default, the env's)
     or ``uint8`` (same 0/1 values, a quarter of the memory traffic);
     ``auto_reset``: deal again as soon as a deal ends (default True);
-    ``parallel`` (numba): run the kernels on all numba threads (``True``),
-    on one (``False``), or on all from 512 games up (``None``, default); set
-    the thread count with ``numba.set_num_threads``.
+    ``parallel`` (numba): run the kernels on all numba threads (``True``;
+    set their number with ``numba.set_num_threads``) or on one (``False``,
+    default: a trainer's network wants the other cores, and on a loaded
+    machine threads that wait for each other cost more than they save).
     """
 
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
     def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "auto",
-                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool | None = None):
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
         if not isinstance(reward_scale, (int, float)) or isinstance(reward_scale, bool) or reward_scale <= 0:
@@ -105,8 +106,8 @@ class VintEngine:
         self.reward_scale = float(reward_scale)
         self.obs_dtype = np.dtype(obs_dtype)
         self.auto_reset = bool(auto_reset)
-        if parallel not in (None, True, False):
-            raise ValueError(f"parallel must be True, False or None, got {parallel!r}")
+        if parallel not in (True, False):
+            raise ValueError(f"parallel must be True or False, got {parallel!r}")
         self.parallel = parallel
 
     def __repr__(self) -> str:
@@ -162,6 +163,10 @@ class VintEngine:
         out = np.empty((state.batch_size, OBS_SIZE), dtype=self.obs_dtype)
         return self._impl.write_observation(state, seats.astype(np.int8), out, self.parallel)
 
+    def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action for every game (the same on both backends); -1 where a deal is over."""
+        return self._impl.sample_legal(state.legal_action_mask, rng.random(state.batch_size))
+
     # ------------------------------------------------------------ internals
     def _start(self, state, idx, deals, dealers):
         hands = as_hand_array(deals, idx.size) if deals is not None else None
@@ -200,9 +205,8 @@ class VintEngine:
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """A uniformly random legal action per row of ``mask[B, A]`` (rows must have one)."""
+    """A uniformly random legal action per row of ``mask[B, A]`` (every row must have one)."""
     counts = mask.sum(axis=1, dtype=np.int64)
     if (counts == 0).any():
         raise ValueError(f"rows {np.flatnonzero(counts == 0)[:5].tolist()} of the mask have no legal action")
-    k = (rng.random(mask.shape[0]) * counts).astype(np.int64)
-    return (np.cumsum(mask, axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)
+    return numpy_backend.sample_legal(mask, rng.random(mask.shape[0]))

@@ -309,38 +309,57 @@ def _deal_one(small, words, key, deal_index, b):
     deal_index[b] += np.uint64(1)
 
 
-def _step_kernel(small, words, key, deal_index, actions, passout_play, scale, auto_reset,
+@njit(cache=True)
+def _step_game(small, words, key, deal_index, b, action, passout_play, scale, auto_reset,
+               points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
+    """A whole engine step of game ``b``: act, deal again if over, write observation and mask."""
+    terminated[b] = False
+    for s in range(4):
+        points[b, s] = 0
+        rewards[b, s] = 0.0
+    if small[b, _PHASE] != OVER:
+        _apply_one(small, words, b, action, passout_play, scale, points, rewards, terminated, run_tab, top_tab)
+        if auto_reset and terminated[b]:
+            _deal_one(small, words, key, deal_index, b)
+    me = small[b, _CUR]
+    if me < 0:
+        me = max(small[b, _ACTOR], 0)
+    observer[b] = me
+    _observe_one(small, words, b, np.int64(me), obs)
+    _legal_one(small, words, b, mask)
+
+
+# One loop on one thread, one over numba's threads (distinct functions, so their disk caches differ).
+@njit(cache=True)
+def _step_serial(small, words, key, deal_index, actions, passout_play, scale, auto_reset,
                  points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
-    """A whole engine step for every game: act, deal again if over, write observation and mask."""
-    for b in prange(small.shape[0]):
-        terminated[b] = False
-        for s in range(4):
-            points[b, s] = 0
-            rewards[b, s] = 0.0
-        if small[b, _PHASE] != OVER:
-            _apply_one(small, words, b, actions[b], passout_play, scale, points, rewards, terminated,
-                       run_tab, top_tab)
-            if auto_reset and terminated[b]:
-                _deal_one(small, words, key, deal_index, b)
-        me = small[b, _CUR]
-        if me < 0:
-            me = max(small[b, _ACTOR], 0)
-        observer[b] = me
-        _observe_one(small, words, b, np.int64(me), obs)
-        _legal_one(small, words, b, mask)
+    for b in range(small.shape[0]):
+        _step_game(small, words, key, deal_index, b, actions[b], passout_play, scale, auto_reset,
+                   points, rewards, terminated, observer, obs, mask, run_tab, top_tab)
 
 
-def _views_kernel(small, words, seats, obs, mask, write_mask):
+@njit(cache=True, parallel=True)
+def _step_parallel(small, words, key, deal_index, actions, passout_play, scale, auto_reset,
+                   points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
     for b in prange(small.shape[0]):
+        _step_game(small, words, key, deal_index, b, actions[b], passout_play, scale, auto_reset,
+                   points, rewards, terminated, observer, obs, mask, run_tab, top_tab)
+
+
+@njit(cache=True)
+def _views_serial(small, words, seats, obs, mask, write_mask):
+    for b in range(small.shape[0]):
         _observe_one(small, words, b, np.int64(seats[b]), obs)
         if write_mask:
             _legal_one(small, words, b, mask)
 
 
-_step_serial = njit(cache=True)(_step_kernel)
-_step_parallel = njit(cache=True, parallel=True)(_step_kernel)
-_views_serial = njit(cache=True)(_views_kernel)
-_views_parallel = njit(cache=True, parallel=True)(_views_kernel)
+@njit(cache=True, parallel=True)
+def _views_parallel(small, words, seats, obs, mask, write_mask):
+    for b in prange(small.shape[0]):
+        _observe_one(small, words, b, np.int64(seats[b]), obs)
+        if write_mask:
+            _legal_one(small, words, b, mask)
 
 
 @njit(cache=True)
@@ -358,34 +377,26 @@ def _illegal(small, mask, actions, bad):
 
 # ---------------------------------------------------------------- the backend interface
 
-#: Below this batch size the kernels run on one thread (thread start-up costs more than it saves).
-PARALLEL_MIN_BATCH = 512
-
-
-def _parallel(state, parallel):
-    return state.batch_size >= PARALLEL_MIN_BATCH if parallel is None else parallel
-
-
 def step(state: VintBatchState, actions: np.ndarray, passout_play: bool, reward_scale: float,
-         auto_reset: bool, parallel: bool | None = None) -> None:
+         auto_reset: bool, parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal)."""
-    kernel = _step_parallel if _parallel(state, parallel) else _step_serial
+    kernel = _step_parallel if parallel else _step_serial
     kernel(state.small, state.words, state.key, state.deal_index, actions, passout_play, reward_scale,
            auto_reset, state.points, state.rewards, state.terminated, state.observer, state.observation,
            state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE)
 
 
-def write_views(state: VintBatchState, parallel: bool | None = None) -> None:
+def write_views(state: VintBatchState, parallel: bool = False) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal)."""
     cur = state.small[:, _CUR]
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, _ACTOR], 0))
-    kernel = _views_parallel if _parallel(state, parallel) else _views_serial
+    kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True)
 
 
 def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
-                      parallel: bool | None = None) -> np.ndarray:
-    kernel = _views_parallel if _parallel(state, parallel) else _views_serial
+                      parallel: bool = False) -> np.ndarray:
+    kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, seats, out, state.legal_action_mask, False)
     return out
 
@@ -395,3 +406,26 @@ def illegal_games(state: VintBatchState, actions: np.ndarray) -> np.ndarray:
     bad = np.empty(state.batch_size, dtype=np.int64)
     n = _illegal(state.small, state.legal_action_mask, actions, bad)
     return bad[:n]
+
+
+@njit(cache=True)
+def _sample(mask, u, out):
+    for b in range(mask.shape[0]):
+        count = 0
+        for j in range(mask.shape[1]):
+            count += mask[b, j]
+        k = np.int64(u[b] * count)
+        out[b] = -1
+        for j in range(mask.shape[1]):
+            if mask[b, j]:
+                if k == 0:
+                    out[b] = j
+                    break
+                k -= 1
+
+
+def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Action ``floor(u[b] * n_legal)``-th legal action of each row (-1 for a row with none)."""
+    out = np.empty(mask.shape[0], dtype=np.int64)
+    _sample(mask, u, out)
+    return out

@@ -178,7 +178,7 @@ def score_deals(state: VintBatchState, g: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- views
 
 def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
-                      parallel: bool | None = None) -> np.ndarray:
+                      parallel: bool = False) -> np.ndarray:
     """``encode_observation`` of ``seats[g]`` in every game, into ``out[B, D]`` (deal episodes)."""
     s = state.small.astype(np.int64)
     n = s.shape[0]
@@ -259,7 +259,7 @@ def illegal_games(state: VintBatchState, actions: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- the backend interface
 
 def step(state: VintBatchState, actions: np.ndarray, passout_play: bool, reward_scale: float,
-         auto_reset: bool, parallel: bool | None = None) -> None:
+         auto_reset: bool, parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal; ``parallel`` is ignored)."""
     state.terminated[:] = False
     state.rewards[:] = 0
@@ -273,9 +273,18 @@ def step(state: VintBatchState, actions: np.ndarray, passout_play: bool, reward_
     write_views(state)
 
 
-def write_views(state: VintBatchState, parallel: bool | None = None) -> None:
+def write_views(state: VintBatchState, parallel: bool = False) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal)."""
     cur = state.small[:, COL["current_player"]]
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, COL["actor"]], 0))
     write_observation(state, state.observer, state.observation)
     write_legal_mask(state, state.legal_action_mask)
+
+
+def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
+    """Action ``floor(u[b] * n_legal)``-th legal action of each row (-1 for a row with none)."""
+    counts = mask.sum(axis=1, dtype=np.int64)
+    k = (u * counts).astype(np.int64)
+    out = (np.cumsum(mask, axis=1, dtype=np.int16) > k[:, None]).argmax(axis=1)
+    out[counts == 0] = -1
+    return out
