@@ -1,5 +1,6 @@
 """The Gymnasium single-agent wrapper: the learner's own reward, masks, seeding, errors."""
 
+import importlib.util
 import warnings
 
 import gymnasium as gym
@@ -315,3 +316,47 @@ def test_import_vint_env_stays_light():
             "heavy = [m for m in ('torch', 'ray', 'stable_baselines3', 'sb3_contrib', 'tianshou', 'torchrl')"
             " if m in sys.modules]; print(heavy); assert not heavy, heavy")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def own_result(game, info, seat):
+    """The raw result of ``seat`` from the AEC env's end-of-deal info."""
+    if game == "solo_whist_v0":
+        return info["payments"][seat]
+    return info["points"] if seat % 2 == 0 else -info["points"]
+
+
+@pytest.mark.parametrize("game", [g for g in ("vint_v0", "whist_v0", "solo_whist_v0")
+                                  if importlib.util.find_spec(f"vint_env.envs.{g}")])
+def test_every_game_gives_the_learner_its_own_result(game):
+    rng = np.random.default_rng(1)
+    for seat in range(4):
+        env = SingleAgentEnv(game, seats=seat, opponents="random", reward_scale=1.0)
+        env.reset(seed=seat)
+        results = []
+        for _ in range(25):
+            total, info, _ = play_out(env, lambda m: int(rng.choice(np.flatnonzero(m))))
+            assert total == own_result(game, info, seat)
+            results.append(total)
+            env.reset()
+        assert any(r != 0 for r in results)
+
+
+def test_solo_whist_has_no_partnership_learner():
+    if importlib.util.find_spec("vint_env.envs.solo_whist_v0") is None:
+        pytest.skip("solo_whist_v0 not present")
+    with pytest.raises(ValueError, match="no fixed partnerships"):
+        SingleAgentEnv("solo_whist_v0", seats="NS")
+
+
+@pytest.mark.parametrize("game", ["vint_v0", "whist_v0"])
+def test_rule_bot_opponents_by_name(game):
+    if importlib.util.find_spec(f"vint_env.envs.{game}") is None:
+        pytest.skip(f"{game} not present")
+    env = SingleAgentEnv(game, seats="EW", opponents="rule", reward_scale=1.0)
+    assert {type(env._opponent_spec[s]).__name__ for s in (0, 2)} != {"RandomAgent"}
+    assert env._opponent_spec[0] is not env._opponent_spec[2]      # one bot per seat
+    env.reset(seed=0)
+    for _ in range(5):
+        total, info, _ = play_out(env, lowest_legal)
+        assert total == own_result(game, info, 1)
+        env.reset()

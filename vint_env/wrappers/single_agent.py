@@ -28,10 +28,13 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from ..agents.base import Agent, RandomAgent
+from ..agents.base import Agent
 
 #: Games this package ships: name -> module under ``vint_env.envs``.
 GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+
+#: Games with fixed partnerships (0, 2) and (1, 3), where a learner may drive a partnership.
+FIXED_PARTNERSHIPS = {"vint_v0": True, "whist_v0": True, "solo_whist_v0": False}
 
 #: Named learner placements: a seat, a partnership, or a random seat per episode.
 PARTNERSHIPS = {"NS": (0, 2), "EW": (1, 3)}
@@ -52,6 +55,14 @@ def make_aec_env(game: str, **env_kwargs):
     return module.raw_env(**env_kwargs)
 
 
+class UnsupportedRenderModeError(ValueError, TypeError):
+    """A render mode the game cannot render.
+
+    Also a ``TypeError``: Stable-Baselines3's ``make_vec_env`` asks every env for
+    ``render_mode="rgb_array"`` and retries without it on a ``TypeError``.
+    """
+
+
 class PolicyAgent(Agent):
     """An :class:`Agent` around a plain callable ``policy(observation_dict) -> action``."""
 
@@ -65,21 +76,17 @@ class PolicyAgent(Agent):
         return int(self.policy(observation))
 
 
-def as_agent(spec) -> Agent:
-    """An opponent from an :class:`Agent`, an agent name (``"random"``, ``"rule"``, ...) or a callable."""
+def as_agent(spec, game: str = "vint_v0") -> Agent:
+    """An opponent from an :class:`Agent`, an agent spec (``"random"``, ``"rule"``, ``"dd"``, ...,
+    see :func:`vint_env.agents.registry.load_agent`) or a callable ``policy(observation_dict)``."""
     if isinstance(spec, Agent) or (hasattr(spec, "act") and callable(spec.act)):
         return spec
     if isinstance(spec, str):
-        try:
-            from ..agents import load_agent  # the agents registry, where present
-        except ImportError:
-            if spec == "random":
-                return RandomAgent()
-            raise ValueError(f"unknown agent {spec!r}; this version of vint-env only has 'random'") from None
-        return load_agent(spec)
+        from ..agents.registry import load_agent
+        return load_agent(spec, game=game.removesuffix("_v0"))
     if callable(spec):
         return PolicyAgent(spec)
-    raise TypeError(f"an opponent must be an Agent, an agent name or a callable policy, got {spec!r}")
+    raise TypeError(f"an opponent must be an Agent, an agent spec string or a callable policy, got {spec!r}")
 
 
 def parse_seats(seats) -> tuple[int, ...] | None:
@@ -115,8 +122,8 @@ class SingleAgentEnv(gymnasium.Env):
         opponents: who plays the other seats: an :class:`~vint_env.agents.Agent`, an
             agent name (``"random"``, ``"rule"``, ... via ``vint_env.agents.load_agent``),
             a callable ``policy(observation_dict) -> action``, or a mapping
-            ``seat -> any of these`` giving one per non-learner seat.  One agent object
-            given for several seats plays all of them.
+            ``seat -> any of these`` giving one per non-learner seat.  A spec string builds
+            one agent per seat; one agent object given for several seats plays all of them.
         illegal_action: ``"terminate"`` (default): an action outside the learner's mask ends
             the episode with reward ``illegal_reward`` and ``info["illegal_action"]``
             set (Gymnasium's API and plain, unmasked PPO need every action of the space
@@ -139,6 +146,9 @@ class SingleAgentEnv(gymnasium.Env):
     def __init__(self, game="vint_v0", seats=0, opponents="random", *,
                  illegal_action: str = "terminate", illegal_reward: float = -1.0,
                  render_mode: str | None = None, **env_kwargs):
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise UnsupportedRenderModeError(f"render_mode must be one of {self.metadata['render_modes']} "
+                                             f"or None, got {render_mode!r}")
         if isinstance(game, str):
             self.aec = make_aec_env(game, render_mode=render_mode, **env_kwargs)
         else:
@@ -159,6 +169,10 @@ class SingleAgentEnv(gymnasium.Env):
         self.illegal_reward = float(illegal_reward)
         self.agent_names = list(self.aec.possible_agents)
         self._fixed_seats = parse_seats(seats)
+        name = self.aec.metadata["name"]
+        if self._fixed_seats and len(self._fixed_seats) > 1 and not FIXED_PARTNERSHIPS.get(name, False):
+            raise ValueError(f"{name} has no fixed partnerships: the learner takes one seat, "
+                             f"got seats={seats!r}")
         self._opponent_spec = self._parse_opponents(opponents)
 
         first = self.agent_names[0]
@@ -177,7 +191,7 @@ class SingleAgentEnv(gymnasium.Env):
             for seat, spec in opponents.items():
                 if seat not in (0, 1, 2, 3):
                     raise ValueError(f"opponents keys must be seats 0..3, got {seat!r}")
-                table[int(seat)] = as_agent(spec)
+                table[int(seat)] = as_agent(spec, self.aec.metadata["name"])
             if self._fixed_seats is None:
                 if set(table) != {0, 1, 2, 3}:
                     raise ValueError("with seats='random' give an opponent for every seat 0..3 "
@@ -187,7 +201,9 @@ class SingleAgentEnv(gymnasium.Env):
                 if missing:
                     raise ValueError(f"no opponent given for seat(s) {missing}")
             return table
-        agent = as_agent(opponents)
+        if isinstance(opponents, str):      # a spec: one agent per seat
+            return {s: as_agent(opponents, self.aec.metadata["name"]) for s in range(4)}
+        agent = as_agent(opponents, self.aec.metadata["name"])
         return {s: agent for s in range(4)}
 
     # Gymnasium API -----------------------------------------------------------------

@@ -1,0 +1,49 @@
+"""Stable-Baselines3: sb3-contrib's MaskablePPO trains on the Gymnasium wrapper and evaluates."""
+
+import numpy as np
+import pytest
+
+sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the 'wrappers' extra: pip install vint-env[wrappers]")
+torch = pytest.importorskip("torch")
+
+import gymnasium as gym  # noqa: E402
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.evaluation import evaluate_policy  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks  # noqa: E402
+from stable_baselines3.common.env_util import make_vec_env  # noqa: E402
+
+import vint_env  # noqa: E402,F401
+
+
+def test_maskable_ppo_trains_a_few_thousand_steps_and_evaluates():
+    torch.set_num_threads(1)
+    # illegal_action="raise": a single unmasked illegal action would fail the test.
+    vec = make_vec_env("vint_env/Vint-v0", n_envs=2, seed=0,
+                       env_kwargs={"seats": 0, "opponents": "random", "illegal_action": "raise",
+                                   "reward_scale": 1e-4})
+    vec.reset()
+    masks = get_action_masks(vec)
+    assert masks.shape == (2, 88) and masks.dtype == bool and masks.any(axis=1).all()
+    model = MaskablePPO("MlpPolicy", vec, n_steps=512, batch_size=256, n_epochs=2, seed=0,
+                        policy_kwargs={"net_arch": [64, 64]}, verbose=0)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    model.learn(total_timesteps=2048)
+    assert model.num_timesteps >= 2048
+    assert any(not torch.equal(a, b) for a, b in zip(before, model.policy.parameters()))
+    logged = model.logger.name_to_value
+    assert np.isfinite(logged["train/loss"]) and logged["train/n_updates"] > 0
+
+    eval_env = gym.make("vint_env/Vint-v0", seats=0, opponents="random", illegal_action="raise",
+                        reward_scale=1e-4)
+    eval_env.reset(seed=123)
+    rewards, lengths = evaluate_policy(model, eval_env, n_eval_episodes=20, deterministic=True,
+                                       use_masking=True, return_episode_rewards=True, warn=False)
+    assert len(rewards) == 20
+    # A deal has at least one call of the learner and its 13 cards.
+    assert min(lengths) >= 14 and max(lengths) <= 40
+    assert all(np.isfinite(rewards)) and any(r != 0 for r in rewards)
+
+    # The trained policy acts legally when asked directly with a mask.
+    obs, info = eval_env.reset(seed=7)
+    action, _ = model.predict(obs, action_masks=eval_env.unwrapped.action_masks(), deterministic=True)
+    assert info["action_mask"][int(action)] == 1
