@@ -32,13 +32,19 @@ import tracemalloc
 import numpy as np
 
 
-def _median_rate(run, repeats: int, seconds: float) -> tuple[float, list[float]]:
-    """``run(seconds) -> (steps, elapsed)``; median steps/s over ``repeats`` runs."""
-    rates = []
+def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
+    """``run(seconds) -> (steps, elapsed)``; median steps per wall second and per CPU second of this process.
+
+    On a machine shared with other work the wall figure drops; the CPU figure
+    (steps per second of CPU time this process got, all its threads) does not.
+    """
+    wall, cpu = [], []
     for _ in range(repeats):
+        c0 = time.process_time()
         steps, elapsed = run(seconds)
-        rates.append(steps / elapsed)
-    return statistics.median(rates), rates
+        wall.append(steps / elapsed)
+        cpu.append(steps / max(time.process_time() - c0, 1e-9))
+    return statistics.median(wall), statistics.median(cpu)
 
 
 # ---------------------------------------------------------------- the engines
@@ -152,6 +158,48 @@ def rlcard_runner():
     return run
 
 
+# ---------------------------------------------------------------- where the time goes
+
+def profile_engine(backend: str, batch: int, obs_dtype, calls: int = 300) -> None:
+    """CPU time per game-step of each part of a batched step (single thread)."""
+    from .engine import VintEngine
+    engine = VintEngine(backend=backend, obs_dtype=obs_dtype)
+    impl = engine._impl
+    state = engine.init(seed=0, batch_size=batch)
+    rng = np.random.default_rng(0)
+    parts = {"random action choice": 0.0, "legality check of the actions": 0.0,
+             "step kernel (act, deal, observation, mask)": 0.0, "  of which observation + mask alone": 0.0}
+    for _ in range(calls):
+        c0 = time.process_time()
+        actions = engine.random_actions(state, rng)
+        c1 = time.process_time()
+        acts = engine._check_actions(state, actions)
+        c2 = time.process_time()
+        impl.step(state, acts, engine.passout_play, engine.reward_scale, True, False)
+        c3 = time.process_time()
+        impl.write_views(state, False)
+        c4 = time.process_time()
+        for k, dt in zip(parts, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
+            parts[k] += dt
+    total = sum(v for k, v in parts.items() if not k.startswith(" "))
+    print(f"# where the time goes: {backend} backend, B={batch}, CPU ns per game-step")
+    for k, v in parts.items():
+        print(f"#   {k:<46} {v / (calls * batch) * 1e9:8.0f} ns  ({v / total:5.1%})")
+
+
+def profile_aec(seconds: float) -> None:
+    """cProfile of the vint_v0 AEC loop (the functions with the most own time)."""
+    import cProfile
+    import pstats
+    run = aec_runner()
+    prof = cProfile.Profile()
+    prof.enable()
+    run(seconds)
+    prof.disable()
+    print("# where the time goes: vint_v0 AEC loop (cProfile, top own time)")
+    pstats.Stats(prof, stream=sys.stdout).sort_stats("tottime").print_stats(15)
+
+
 # ---------------------------------------------------------------- report
 
 def _fmt(rate: float) -> str:
@@ -169,6 +217,8 @@ def main(argv=None) -> int:
     p.add_argument("--obs-dtype", choices=("float32", "uint8"), default="float32")
     p.add_argument("--no-peers", action="store_true", help="skip vint_v0, OpenSpiel and RLCard")
     p.add_argument("--quick", action="store_true", help="3 repeats of 0.3 s, fewer batch sizes (a smoke run)")
+    p.add_argument("--profile", action="store_true",
+                   help="also print where the time goes (batched step parts; cProfile of the AEC loop)")
     args = p.parse_args(argv)
     if args.quick:
         args.repeats, args.seconds = 3, 0.3
@@ -184,16 +234,16 @@ def main(argv=None) -> int:
         p.error("batch sizes must be positive")
 
     from .engine import numba_available
-    rows: list[tuple[str, float, list[float], str]] = []
+    rows: list[tuple[str, float, float, str]] = []
     print(f"# vint_env.vector.bench: random legal play, observation + mask of the player to move every step")
     print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, "
           f"median of {args.repeats} x {args.seconds:g} s, obs dtype {args.obs_dtype}")
-    print(f"{'engine':<58} {'steps/s':>13}   {'peak traced MB':>14}")
+    print(f"{'engine':<58} {'steps/s':>13} {'steps/CPU-s':>13}   {'peak traced MB':>14}")
 
     def report(name, run, memory=""):
-        med, rates = _median_rate(run, args.repeats, args.seconds)
-        rows.append((name, med, rates, memory))
-        print(f"{name:<58} {_fmt(med)}   {memory:>14}", flush=True)
+        med, cpu = _median_rate(run, args.repeats, args.seconds)
+        rows.append((name, med, cpu, memory))
+        print(f"{name:<58} {_fmt(med)} {_fmt(cpu)}   {memory:>14}", flush=True)
         return med
 
     configs = []
@@ -204,7 +254,7 @@ def main(argv=None) -> int:
         configs += [("numba", b, False, "numba, 1 thread") for b in sizes]
     else:
         print("# numba is not installed (pip install 'vint-env[vector]'): numba backend skipped")
-    configs += [("numpy", b, None, "numpy") for b in np_sizes]
+    configs += [("numpy", b, False, "numpy") for b in np_sizes]
     best = 0.0
     for backend, b, parallel, label in configs:
         run, _, _ = engine_runner(backend, b, parallel, args.obs_dtype)
@@ -221,14 +271,20 @@ def main(argv=None) -> int:
                 if read:
                     openspiel = r
             except ImportError:
-                print(f"{name:<58} {'skipped':>13}   (pip install open_spiel)")
+                print(f"{name:<58} {'skipped':>13}   (not importable: pip install open_spiel)")
                 break
         try:
             report("RLCard bridge (state dict every step)", rlcard_runner())
         except ImportError:
-            print(f"{'RLCard bridge':<58} {'skipped':>13}   (pip install rlcard)")
+            print(f"{'RLCard bridge':<58} {'skipped':>13}   (not importable: pip install rlcard)")
+    if args.profile:
+        for backend in (["numba"] if numba_available() else []) + ["numpy"]:
+            profile_engine(backend, 1024, args.obs_dtype)
+        if not args.no_peers:
+            profile_aec(args.seconds * 2)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"# process peak resident memory: {peak_rss:.0f} MB")
+    print(f"# process peak resident memory: {peak_rss:.0f} MB; load average now "
+          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     print(f"# best batched engine: {best:,.0f} steps/s")
     if aec:
         print(f"# batched engine / vint_v0 AEC: {best / aec:,.0f}x")
