@@ -16,7 +16,7 @@ import numpy as np
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
 from ..rules.solo_whist_calls import ACCEPT, BIDS, bid_index
 from .layout import Layout, mask_bits
-from .whist_obs import encode_play
+from .whist_obs import encode_play, hands_bits
 
 CALL_COLUMNS = ("proposal", "acceptance", "solo", "misère", "abondance", "trump abondance",
                 "open misère", "abondance déclarée")
@@ -104,8 +104,7 @@ def encode_state(deal: SoloWhistDeal) -> np.ndarray:
     """
     state = np.zeros(STATE_SIZE, dtype=np.float32)
     hands = deal.play.hands if deal.play is not None else deal.hands
-    for s in range(4):
-        state[s * 52:(s + 1) * 52] = mask_bits(hands[s])
+    state[:208] = hands_bits(hands)
     if deal.current_player >= 0:
         state[208 + deal.current_player] = 1
     encode_observation(deal, 0, out=state[212:])

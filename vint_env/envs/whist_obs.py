@@ -51,12 +51,17 @@ def encode_play(obs: np.ndarray, o: dict, play, dealt_hands, seat: int) -> None:
         base = o["last_trick"]
         for i, c in enumerate(play.last_trick):
             obs[base + ((play.last_leader + i - seat) & 3) * 52 + c] = 1
-    base = o["played"]
-    for r in range(4):
-        s = (seat + r) & 3
-        gone = dealt_hands[s] & ~play.hands[s]
-        if gone:
-            obs[base + r * 52: base + r * 52 + 52] = mask_bits(gone)
+    gone = [dealt_hands[(seat + r) & 3] & ~play.hands[(seat + r) & 3] for r in range(4)]
+    if any(gone):
+        o_played = o["played"]
+        obs[o_played:o_played + 208] = hands_bits(gone)
+
+
+def hands_bits(hands) -> np.ndarray:
+    """0/1 vector of four 52-bit card masks, one after the other (4 x 52 entries)."""
+    buf = b"".join(h.to_bytes(7, "little") for h in hands)
+    bits = np.unpackbits(np.frombuffer(buf, dtype=np.uint8), bitorder="little")
+    return bits.reshape(4, 56)[:, :52].ravel()
 
 
 def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray | None = None) -> np.ndarray:
@@ -95,8 +100,7 @@ def encode_state(deal: WhistDeal, rubber=None) -> np.ndarray:
     seat to move one-hot (4), then seat 0's observation.
     """
     state = np.zeros(STATE_SIZE, dtype=np.float32)
-    for s in range(4):
-        state[s * 52:(s + 1) * 52] = mask_bits(deal.play.hands[s])
+    state[:208] = hands_bits(deal.play.hands)
     if deal.current_player >= 0:
         state[208 + deal.current_player] = 1
     encode_observation(deal, 0, rubber, out=state[212:])

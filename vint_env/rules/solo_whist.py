@@ -183,9 +183,8 @@ class SoloWhistDeal:
         calls = [PASS]
         if self.proposal_standing and seat != self.declarer:
             calls.append(ACCEPT)
-        for bid in BIDS:
-            if self.highest >= 0 and bid_index(bid) <= bid_index(self.highest):
-                continue
+        above = bid_index(self.highest) + 1 if self.highest >= 0 else 0
+        for bid in BIDS[above:]:
             if bid == TRUMP_ABONDANCE and self.highest != ABONDANCE:
                 continue                # 000: not without the lower game first
             calls.append(bid)

@@ -61,9 +61,12 @@ def trump_action(suit: int) -> int:
     return TRUMP_BASE + suit
 
 
+_BID_RANK = {bid: i for i, bid in enumerate(BIDS)}
+
+
 def bid_index(bid: int) -> int:
     """Rank of a bid, 0 (proposal) .. 6 (abondance déclarée)."""
-    return BIDS.index(bid)
+    return _BID_RANK[bid]
 
 
 def action_text(action: int) -> str:
