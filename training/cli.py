@@ -20,12 +20,8 @@ from pathlib import Path
 
 import yaml
 
-from .config import ConfigError, PPOConfig, apply_overrides, config_from_dict, load_config
+from .config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, config_from_dict, load_config
 
-#: Keys that ``--set`` may change when resuming (they do not change what is learnt
-#: up to the checkpoint; a new ``total_timesteps`` changes the learning-rate schedule after it).
-RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
-                      "checkpoint_every", "keep_checkpoints", "torch_threads")
 
 
 def build_parser() -> argparse.ArgumentParser:

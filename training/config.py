@@ -22,6 +22,14 @@ ENV_SOURCES = ("aec", "vector")
 OPPONENT_KINDS = ("self", "pool", "random", "rule")
 
 
+#: Keys that may change when resuming a run (``vint-train --resume DIR --set key=value``): they do not
+#: change what was learnt up to the checkpoint.  A new ``total_timesteps`` changes the learning-rate
+#: schedule from the checkpoint on (so the run then differs from an uninterrupted one), and a new
+#: ``torch_threads`` may change float rounding.
+RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
+                      "checkpoint_every", "keep_checkpoints", "torch_threads")
+
+
 class ConfigError(ValueError):
     """A config file or override that is malformed, unknown or of the wrong type."""
 

@@ -26,7 +26,7 @@ from torch import nn
 from vint_env.agents.networks import MaskedCategorical, build_network
 from vint_env.agents.policy import PPOAgent, load_checkpoint, save_checkpoint
 
-from .config import PPOConfig, config_from_dict
+from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
 from .evaluation import harness_game
 from .selfplay import Rollout, SelfPlayCollector
 from .sources import make_game_batch
@@ -217,9 +217,9 @@ class Trainer:
         ckpt = load_checkpoint(path, game=self.cfg.game)
         if "trainer" not in ckpt:
             raise ValueError(f"{path} holds a policy only, no trainer state to resume from")
-        saved = config_from_dict(ckpt["config"])
-        if saved.to_dict() != self.cfg.to_dict():
-            diff = {k: (v, self.cfg.to_dict()[k]) for k, v in saved.to_dict().items() if self.cfg.to_dict()[k] != v}
+        saved, now = config_from_dict(ckpt["config"]).to_dict(), self.cfg.to_dict()
+        diff = {k: (v, now[k]) for k, v in saved.items() if now[k] != v and k not in RESUME_OVERRIDABLE}
+        if diff:
             raise ValueError(f"cannot resume {path}: config differs from the checkpoint's (checkpoint, now): {diff}")
         self.net.load_state_dict(ckpt["model"])
         t = ckpt["trainer"]
@@ -304,6 +304,7 @@ class Trainer:
             scalars = self.update_once()
             st.train_seconds = base_seconds + time.perf_counter() - session_start
             scalars["elapsed_minutes"] = st.train_seconds / 60
+            scalars["process_cpu_minutes"] = time.process_time() / 60   # this process, this session
             if self.logger is not None:
                 self.logger.log(st.update, st.global_step, scalars)
             out_of_time = cfg.max_minutes > 0 and st.train_seconds >= cfg.max_minutes * 60

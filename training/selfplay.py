@@ -57,19 +57,20 @@ class Rollout:
 
 
 class StreamBuffer:
-    """Grows the learner's samples and links each seat's transitions."""
+    """Grows the learner's samples and links each seat's transitions (NumPy bookkeeping)."""
 
-    def __init__(self, num_envs: int):
+    def __init__(self, num_envs: int, capacity: int = 4096):
         self.obs: list[torch.Tensor] = []
         self.masks: list[torch.Tensor] = []
         self.actions: list[torch.Tensor] = []
         self.logprobs: list[torch.Tensor] = []
         self.values: list[torch.Tensor] = []
-        self.rewards: list[float] = []
-        self.dones: list[bool] = []
-        self.next_index: list[int] = []
-        self.seats: list[int] = []
-        self.deal_ids: list[int] = []
+        self.n = 0
+        self.rewards = np.zeros(capacity, dtype=np.float64)
+        self.dones = np.zeros(capacity, dtype=bool)
+        self.next_index = np.full(capacity, -1, dtype=np.int64)
+        self.seats = np.zeros(capacity, dtype=np.int64)
+        self.deal_ids = np.zeros(capacity, dtype=np.int64)
         self.last = np.full((num_envs, 4), -1, dtype=np.int64)   # last sample of each (game, seat)
         self.deal_of_game = np.zeros(num_envs, dtype=np.int64)
         self.deals = 0
@@ -78,51 +79,57 @@ class StreamBuffer:
         self.deal_of_game[i] = self.deals
         self.deals += 1
 
-    def add(self, envs, seats, obs, masks, actions, logprobs, values) -> None:
-        base = len(self.rewards)
+    def _grow(self, need: int) -> None:
+        cap = len(self.rewards)
+        if need <= cap:
+            return
+        new = max(need, 2 * cap)
+        self.rewards = np.concatenate([self.rewards, np.zeros(new - cap)])
+        self.dones = np.concatenate([self.dones, np.zeros(new - cap, dtype=bool)])
+        self.next_index = np.concatenate([self.next_index, np.full(new - cap, -1, dtype=np.int64)])
+        self.seats = np.concatenate([self.seats, np.zeros(new - cap, dtype=np.int64)])
+        self.deal_ids = np.concatenate([self.deal_ids, np.zeros(new - cap, dtype=np.int64)])
+
+    def add(self, envs: np.ndarray, seats: np.ndarray, obs, masks, actions, logprobs, values) -> None:
+        """Append transitions taken by ``seats`` in games ``envs`` (one per game at most)."""
+        k = len(envs)
+        self._grow(self.n + k)
+        idx = np.arange(self.n, self.n + k)
         self.obs.append(obs)
         self.masks.append(masks)
         self.actions.append(actions)
         self.logprobs.append(logprobs)
         self.values.append(values)
-        for k, (i, s) in enumerate(zip(envs, seats)):
-            idx = base + k
-            prev = self.last[i, s]
-            if prev >= 0:
-                self.next_index[prev] = idx
-            self.last[i, s] = idx
-            self.rewards.append(0.0)
-            self.dones.append(False)
-            self.next_index.append(-1)
-            self.seats.append(int(s))
-            self.deal_ids.append(int(self.deal_of_game[i]))
+        prev = self.last[envs, seats]
+        linked = prev >= 0
+        self.next_index[prev[linked]] = idx[linked]
+        self.last[envs, seats] = idx
+        self.seats[idx] = seats
+        self.deal_ids[idx] = self.deal_of_game[envs]
+        self.n += k
 
-    def credit(self, i: int, credits: np.ndarray) -> None:
-        """Add seat rewards of game ``i`` to each seat's last transition (non-learner seats have none)."""
-        for s in range(4):
-            idx = self.last[i, s]
-            if idx >= 0 and credits[s] != 0.0:
-                self.rewards[idx] += float(credits[s])
+    def credit(self, envs: np.ndarray, credits: np.ndarray) -> None:
+        """Add ``credits[k, s]`` to the last transition of seat ``s`` in game ``envs[k]``
+        (seats the learner does not play, or has not played yet, have none: dropped)."""
+        last = self.last[envs]                      # [k, 4]
+        has = (last >= 0) & (credits != 0.0)
+        np.add.at(self.rewards, last[has], credits[has])
 
     def end_deal(self, i: int) -> None:
-        for s in range(4):
-            idx = self.last[i, s]
-            if idx >= 0:
-                self.dones[idx] = True
-            self.last[i, s] = -1
+        last = self.last[i]
+        self.dones[last[last >= 0]] = True
+        self.last[i] = -1
 
     def build(self, env_steps: int, stats: dict) -> Rollout:
         if (self.last >= 0).any():
             raise RuntimeError("rollout ended with a deal in progress")
         cat = (lambda xs: torch.cat(xs)) if self.obs else (lambda xs: torch.zeros(0))
+        n = self.n
         return Rollout(obs=cat(self.obs), masks=cat(self.masks), actions=cat(self.actions),
                        logprobs=cat(self.logprobs), values=cat(self.values),
-                       rewards=np.asarray(self.rewards, dtype=np.float64),
-                       dones=np.asarray(self.dones, dtype=bool),
-                       next_index=np.asarray(self.next_index, dtype=np.int64),
-                       seats=np.asarray(self.seats, dtype=np.int64),
-                       deal_ids=np.asarray(self.deal_ids, dtype=np.int64),
-                       env_steps=env_steps, stats=stats)
+                       rewards=self.rewards[:n].copy(), dones=self.dones[:n].copy(),
+                       next_index=self.next_index[:n].copy(), seats=self.seats[:n].copy(),
+                       deal_ids=self.deal_ids[:n].copy(), env_steps=env_steps, stats=stats)
 
 
 class SelfPlayCollector:
@@ -215,21 +222,23 @@ class SelfPlayCollector:
             total_steps += len(ids)
             steps[ids] += 1
             deal_len[ids] += 1
-            for k, i in enumerate(ids):
-                buf.credit(i, credits[k])
-                deal_return[i] += credits[k]
-                if done[k]:
-                    buf.end_deal(i)
-                    kind = self.deal_kind[i]
-                    if kind != "self":
-                        returns[kind].append(float(deal_return[i, self.learner_side[i]]))
-                    lengths.append(int(deal_len[i]))
-                    deal_len[i] = 0
-                    deal_return[i] = 0
-                    if steps[i] >= self.num_steps:
-                        active[i] = False
-                    else:
-                        deal_return[i] += self._new_deal(i, rng, len(pool), buf)
+            paid = credits.any(axis=1)
+            if paid.any():
+                buf.credit(ids[paid], credits[paid])
+                deal_return[ids[paid]] += credits[paid]
+            for k in np.flatnonzero(done):
+                i = ids[k]
+                buf.end_deal(i)
+                kind = self.deal_kind[i]
+                if kind != "self":
+                    returns[kind].append(float(deal_return[i, self.learner_side[i]]))
+                lengths.append(int(deal_len[i]))
+                deal_len[i] = 0
+                deal_return[i] = 0
+                if steps[i] >= self.num_steps:
+                    active[i] = False
+                else:
+                    deal_return[i] += self._new_deal(i, rng, len(pool), buf)
         stats = {"deals": len(lengths), "deal_length": float(np.mean(lengths)) if lengths else 0.0}
         for kind, r in returns.items():
             stats[f"return_vs_{kind}"] = float(np.mean(r)) if r else float("nan")

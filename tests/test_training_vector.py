@@ -1,0 +1,43 @@
+"""The batched engine as the trainer's game source: the same games and rollouts as the AEC source."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from vint_env.agents.networks import build_network  # noqa: E402
+from vint_env.agents.registry import load_agent  # noqa: E402
+from training.selfplay import SelfPlayCollector  # noqa: E402
+from training.sources import make_game_batch  # noqa: E402
+
+
+def rollout(source, mix, seed=4, backend="numpy"):
+    kwargs = {"backend": backend} if source == "vector" else {}
+    batch = make_game_batch(source, "vint_v0", 6, kwargs)
+    torch.manual_seed(0)
+    net = build_network("mlp", batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
+    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game="vint"))
+    return col.collect(net, [net], np.random.default_rng(seed), torch.Generator().manual_seed(seed))
+
+
+@pytest.mark.parametrize("mix", [{"self": 1.0}, {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}],
+                         ids=["self", "mixed"])
+def test_vector_source_plays_the_same_rollout_as_aec(mix):
+    a = rollout("aec", mix)
+    v = rollout("vector", mix)
+    assert a.env_steps == v.env_steps and len(a) == len(v)
+    assert torch.equal(a.obs, v.obs)
+    assert torch.equal(a.masks, v.masks)
+    assert torch.equal(a.actions, v.actions)
+    assert np.allclose(a.rewards, v.rewards, rtol=1e-6, atol=1e-6)   # the engine's rewards are float32
+    assert np.array_equal(a.dones, v.dones) and np.array_equal(a.next_index, v.next_index)
+    assert np.array_equal(a.seats, v.seats)
+
+
+def test_vector_source_refuses_other_games_and_options():
+    with pytest.raises(ValueError, match="vint_v0 only"):
+        make_game_batch("vector", "whist_v0", 2)
+    with pytest.raises(ValueError, match="deal episodes only"):
+        make_game_batch("vector", "vint_v0", 2, {"episode": "rubber"})
+    with pytest.raises(ValueError, match="does not take env_kwargs"):
+        make_game_batch("vector", "vint_v0", 2, {"max_deals": 3})
