@@ -271,6 +271,43 @@ def random_continuations(play, rng, n=40):
         yield p.trick_winners[play.tricks_played:]
 
 
+BID_ORDER = [PROPOSAL, SOLO, MISERE, ABONDANCE, TRUMP_ABONDANCE, OPEN_MISERE, DECLAREE]
+
+
+def check_auction(deal):
+    """RULES.md 4 read off the recorded calls, independently of the engine's bookkeeping."""
+    eldest = (deal.dealer + 1) % 4
+    calls = [(s, a) for s, a in deal.calls if a < 61]
+    assert calls[0][0] == eldest
+    passed, highest, maker, accepter = set(), None, None, None
+    for i, (seat, action) in enumerate(calls):
+        if action == PASS:
+            passed.add(seat)
+        elif action == ACCEPT:
+            assert highest == PROPOSAL and accepter is None and seat != maker
+            assert seat not in passed or seat == eldest       # only eldest accepts after passing
+            accepter = seat
+        else:
+            assert seat not in passed                          # a passer never bids again
+            assert highest is None or BID_ORDER.index(action) > BID_ORDER.index(highest)
+            assert action != PROPOSAL or highest is None
+            assert action != TRUMP_ABONDANCE or highest == ABONDANCE
+            highest, maker, accepter = action, seat, None
+        if i + 1 < len(calls):                                 # the next caller is clockwise
+            nxt = calls[i + 1][0]
+            between = [(seat + k) % 4 for k in range(1, (nxt - seat) % 4 or 4)]
+            for skipped in between:                            # nobody who could call is skipped
+                assert skipped in passed or skipped in (maker, accepter)
+    if deal.thrown_in:
+        assert highest is None or (highest == PROPOSAL and accepter is None)
+        assert len(passed) == 4
+    else:
+        assert deal.contract == highest and deal.declarer == maker
+        assert deal.partner == (accepter if accepter is not None else -1)
+        assert (highest == PROPOSAL) == (accepter is not None)
+        assert all(s in passed or s in (maker, accepter) for s in range(4))
+
+
 def test_random_deals_invariants_and_certain_early_ends():
     rng = np.random.default_rng(5)
     seen = set()
@@ -292,6 +329,7 @@ def test_random_deals_invariants_and_certain_early_ends():
                 assert held & sum(1 << c for _, c in p.plays) == 0
                 assert held | sum(1 << c for _, c in p.plays) == FULL_DECK
         assert sum(deal.payments) == 0
+        check_auction(deal)
         if deal.thrown_in:
             seen.add("thrown in")
             assert deal.payments == [0, 0, 0, 0] and all(deal.passed)
