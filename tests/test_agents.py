@@ -11,6 +11,7 @@ import pytest
 from vint_env import vint_v0
 from vint_env.agents import Agent, RandomAgent
 from vint_env.agents.registry import load_agent
+from vint_env.evaluation.games import game_spec
 from vint_env.evaluation.match import play_table
 
 
@@ -101,10 +102,12 @@ def test_harness_gives_the_env_only_to_cheating_agents():
     assert cheat.envs and all(e is env for e in cheat.envs)
 
 
-def _play_many(specs, n_deals, seed=0, **env_kwargs):
+def _play_many(specs, n_deals, seed=0, game="vint", **env_kwargs):
     """Play deals with the raw env (which raises on any illegal action)."""
-    env = vint_v0.raw_env(reward_scale=1.0, **env_kwargs)
-    agents = [load_agent(s, game="vint") for s in specs]
+    env = game_spec(game).make_env(env_kwargs.pop("episode", "deal"))
+    for k, v in env_kwargs.items():
+        setattr(env, k, v)
+    agents = [load_agent(s, game=game) for s in specs]
     totals = np.zeros(4)
     for i in range(n_deals):
         points, _ = play_table(env, agents, {}, seed * 100_000 + i, [i, i + 1, i + 2, i + 3])
@@ -120,6 +123,13 @@ def test_rule_and_random_agents_only_make_legal_moves():
 
 def test_rule_agents_in_rubbers_only_make_legal_moves():
     _play_many(["rule", "random", "rule", "random"], 3, seed=3, episode="rubber")
+    _play_many(["rule", "random", "rule", "random"], 3, seed=3, game="whist", episode="rubber")
+
+
+def test_whist_agents_only_make_legal_moves():
+    _play_many(["rule", "random", "rule", "random"], 100, seed=4, game="whist")
+    _play_many(["rule", "rule", "rule", "rule"], 100, seed=5, game="whist")
+    _play_many(["dd", "rule", "dd", "rule"], 4, seed=6, game="whist")
 
 
 def test_rule_agents_legal_over_thousands_of_games(request):
@@ -127,6 +137,8 @@ def test_rule_agents_legal_over_thousands_of_games(request):
     _play_many(["rule", "random", "rule", "random"], 2000, seed=10)
     _play_many(["rule", "rule", "rule", "rule"], 2000, seed=11)
     _play_many(["dd", "rule", "dd", "rule"], 300, seed=12)
+    _play_many(["rule", "random", "rule", "random"], 3000, seed=13, game="whist")
+    _play_many(["rule", "rule", "rule", "rule"], 3000, seed=14, game="whist")
 
 
 def test_random_agent_is_seeded():

@@ -215,3 +215,31 @@ def test_agent_acts_from_observation_alone():
     mask = np.zeros(88, dtype=np.int8)
     mask[[PASS, *range(BID_BASE, 88)]] = 1
     assert VintRuleAgent().act({"observation": obs, "action_mask": mask}) == bid_action(1, NT)
+
+
+# ------------------------------------------------------------ Whist (004)
+
+def test_whist_lets_partners_queen_run_in_the_middle_of_the_deal():
+    from vint_env.agents.whist_rule import let_partners_queen_pass_in_the_middle
+    v = view(["SA", "S4", "S3"], trick=[(2, "SQ"), (3, "S5")], game="whist", tricks_played=3)
+    assert let_partners_queen_pass_in_the_middle(v) == parse_card("S3")
+    late = view(["SA", "S4", "S3"], trick=[(2, "SQ"), (3, "S5")], game="whist", tricks_played=10)
+    assert let_partners_queen_pass_in_the_middle(late) is None
+
+
+def test_whist_leads_trumps_with_five():
+    v = view(["HK", "HQ", "H9", "H7", "H2", "S3", "S5"], trump=H, game="whist")
+    assert choose(v) == parse_card("HK")            # top of touching honours
+    v = view(["HK", "H9", "H2", "S3", "S5", "SA"], trump=H, game="whist")
+    assert choose(v) // 13 != H                     # three trumps: do not lead them
+
+
+def test_whist_rule_agent_decodes_its_observation():
+    from vint_env.agents.whist_rule import WhistRuleAgent
+    from vint_env.envs import whist_v0
+    env = whist_v0.raw_env()
+    env.reset(options={"deal": "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
+                       "dealer": 3, "turned_card": "D2"})
+    obs = env.observe("player_0")                    # North (left of the dealer West) leads
+    # three trumps only (diamonds): no trump lead (004); cash the four sure spade tricks from the top
+    assert WhistRuleAgent().act(obs, None, "player_0") == parse_card("SA")

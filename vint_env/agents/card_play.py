@@ -322,13 +322,16 @@ def third_hand_high(v: PlayView) -> Optional[int]:
 
     003/000: "По третьей руке Вы должны положить старшую карту".  004: "Если
     партнер сбрасывает карту, то на нее следует класть самую старшую".
-    Advice id V-PLAY-THIRD-HIGH.
+    (Partner's card that is sure to win was left alone by
+    :func:`follow_low_when_partner_wins`.)  Advice id V-PLAY-THIRD-HIGH.
     """
     if v.position != 2:
         return None
     cards = v.cards(v.led_suit)
     top = v.lowest_equivalent(cards[0])
-    return top if v.can_win_with([top]) else None
+    if not v.can_win_with([top]):
+        return None
+    return top
 
 
 def fourth_hand_wins_cheaply(v: PlayView) -> Optional[int]:
@@ -407,7 +410,7 @@ def discard_from_weakest_suit(v: PlayView) -> Optional[int]:
     def keep_value(s: int) -> tuple:
         eff = v.effective_ranks(s)
         guarded_honour = any(r >= JACK and len(eff) > 12 - r for r in eff)
-        return (v.masters_run(s), guarded_honour, -v.length(s), s)
+        return (v.masters_run(s), guarded_honour, v.length(s), s)
 
     suit = min(suits, key=keep_value)
     return v.cards(suit)[-1]

@@ -264,31 +264,30 @@ class DoubleDummyAgent(Agent):
         if game is None:
             game = self._par_cache[key] = VintParGame(deal.hands)
         side = seat & 1
-        sign = 1 if side == 0 else -1
+        sign = 1 if side == 0 else -1           # values are N/S minus E/W
         passes = deal.passes
-        options: list[tuple[float, int, int]] = []   # (value for my side, preference, action)
         if deal.highest < 0:
             partner_has_turn = passes <= 1
-            if passes == 3:
-                pass_value = 0
-            else:
-                pass_value = game.open_value(1 - side, not partner_has_turn)
+            pass_alone = 0 if passes == 3 else game.open_value(1 - side, True)
+            pass_value = pass_alone if not partner_has_turn else game.open_value(1 - side, False)
         else:
             h, d = deal.highest - BID_BASE, deal.highest_bidder
             if (d & 1) == side:
-                pass_value = game.value[h][d]
+                pass_alone = pass_value = game.value[h][d]
             else:
-                partner_has_turn = passes == 0
-                pass_value = game.score[h][d]
-                if partner_has_turn and h + 1 < 35:
-                    partner_best = [game.value[b][seat ^ 2] for b in range(h + 1, 35)]
-                    pass_value = game.opt(side, [pass_value, *partner_best])
-        options.append((sign * pass_value, 0, PASS))
+                pass_alone = pass_value = game.score[h][d]
+                if passes == 0 and h + 1 < 35:        # partner still has a turn after this pass
+                    pass_value = game.opt(side, [pass_alone, *(game.value[b][seat ^ 2]
+                                                               for b in range(h + 1, 35))])
         start = deal.highest - BID_BASE + 1 if deal.highest >= 0 else 0
-        for b in range(start, 35):
-            options.append((sign * game.value[b][seat], -1 - b, BID_BASE + b))
-        best = max(options)
-        return best[2]
+        bids = [(sign * game.value[b][seat], -b) for b in range(start, 35)]
+        if not bids:
+            return PASS
+        best_value, neg_b = max(bids)
+        # Bid when it is better than passing, or as good but not relying on partner to bid it.
+        if best_value > sign * pass_value or (best_value == sign * pass_value and best_value > sign * pass_alone):
+            return BID_BASE - neg_b
+        return PASS
 
 
 def _trick_play(raw) -> TrickPlay:

@@ -231,3 +231,37 @@ class TrickMemory:
     def partner_won_leads(self, partners) -> set[int]:
         """Suits a partner led and won a trick with (004: return partner's suit)."""
         return {suit for leader, suit, winner in self.leads if leader in partners and winner in partners}
+
+
+def mask_of(bits) -> int:
+    """Card mask from a 0/1 vector of 52 entries."""
+    mask = 0
+    for c in bits.nonzero()[0]:
+        mask |= 1 << int(c)
+    return mask
+
+
+def observed_play(o: dict, memory: TrickMemory) -> dict:
+    """The trick-play part of a decoded observation (Vint, Whist and Solo
+    Whist layouts share the block names `hand`, `trump`, `trick_leader`,
+    `trick`, `last_trick`, `played`), with ``memory`` brought up to date.
+
+    Returns the keyword arguments ``hand``, ``trump``, ``trick``, ``played``,
+    ``tricks_played`` and the memory fields of :class:`PlayView`.
+    """
+    trump = int(o["trump"].argmax())
+    trump = NO_TRUMP if trump == 4 else trump
+    leader = int(o["trick_leader"].argmax())
+    trick = []
+    for i in range(4):
+        seat = (leader + i) % 4
+        row = o["trick"][seat].nonzero()[0]
+        if row.size == 0:
+            break
+        trick.append((seat, int(row[0])))
+    played = mask_of(o["played"].max(axis=0))
+    tricks_played = (int(o["played"].sum()) - len(trick)) // 4
+    last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
+    memory.update(trick, last, leader, tricks_played, trump)
+    return {"hand": mask_of(o["hand"]), "trump": trump, "trick": trick, "played": played,
+            "tricks_played": tricks_played, "voids": memory.voids, "first_discard": memory.first_discard}

@@ -24,7 +24,7 @@ from .base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)
-from .play_view import PlayView, TrickMemory
+from .play_view import PlayView, TrickMemory, mask_of, observed_play
 
 #: Tricks a partner's bid promises (003/000: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
@@ -37,9 +37,7 @@ UNKNOWN_PARTNER = 2.0
 COMPETE_MARGIN = 0.5
 
 
-def hand_mask(bits: np.ndarray) -> int:
-    """Card mask from a 0/1 vector of 52 entries."""
-    return int(sum(1 << int(c) for c in np.flatnonzero(bits)))
+hand_mask = mask_of
 
 
 @dataclass
@@ -312,32 +310,15 @@ class VintRuleAgent(Agent):
 
     # ------------------------------------------------------------ play
     def play_view(self, o: dict) -> PlayView:
-        trump = int(np.argmax(o["trump"]))
-        trump = -1 if trump == 4 else trump
-        leader = int(np.argmax(o["trick_leader"]))
-        trick = []
-        for i in range(4):
-            seat = (leader + i) % 4
-            row = np.flatnonzero(o["trick"][seat])
-            if row.size == 0:
-                break
-            trick.append((seat, int(row[0])))
-        played = hand_mask(o["played"].max(axis=0))
-        n_played = int(o["played"].sum())
-        tricks_played = (n_played - len(trick)) // 4
-        last = {s: int(np.flatnonzero(o["last_trick"][s])[0]) for s in range(4) if o["last_trick"][s].any()}
-        self.memory.update(trick, last, leader, tricks_played, trump)
+        seen = observed_play(o, self.memory)
         declarer = int(np.argmax(o["declarer"])) if o["declarer"].any() else None
         level = int(np.argmax(o["contract"])) // 5 + 1 if o["contract"].any() else 0
         named = [set(), set(), set(), set()]
         for r, b in zip(*np.nonzero(o["bids"])):
             if b % 5 != NT:
                 named[int(r)].add(int(b % 5))
-        return PlayView(hand=hand_mask(o["hand"]), trump=trump, trick=trick, played=played,
-                        partners=frozenset({2}), declarer=declarer, level=level, game="vint",
-                        tricks_played=tricks_played, named=named, voids=self.memory.voids,
-                        first_discard=self.memory.first_discard,
-                        partner_won_leads=self.memory.partner_won_leads({2}))
+        return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game="vint",
+                        named=named, partner_won_leads=self.memory.partner_won_leads({2}))
 
     def play(self, o: dict, legal: list[int]) -> int:
         return choose_card(self.play_view(o), legal)

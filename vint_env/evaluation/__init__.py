@@ -1,7 +1,7 @@
 """Evaluation harness: duplicate matches, confidence intervals, leagues.
 
 >>> from vint_env.evaluation import generate_boards, run_match, summarize
->>> result = run_match("vint", "rule", "random", generate_boards(4, seed=0), seed=0)
+>>> result = run_match("vint", "rule", "random", generate_boards(4, seed=0), seed=0, analysis=False)
 >>> summarize(result)["boards"]
 4
 """

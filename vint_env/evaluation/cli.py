@@ -46,7 +46,7 @@ def _common(p: argparse.ArgumentParser) -> None:
 def cmd_match(args) -> int:
     boards = _boards(args)
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
-                       episode=args.episode, progress=not args.no_progress)
+                       episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd)
     summary = summarize(result)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = summary_markdown(summary, command)
@@ -86,6 +86,8 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--a", required=True, help="agent spec of team A")
     m.add_argument("--b", required=True, help="agent spec of team B")
     m.add_argument("--episode", choices=("deal", "rubber"), default="deal")
+    m.add_argument("--no-dd", action="store_true",
+                   help="skip the double-dummy analysis of Vint tables (par, declarer play): faster")
     m.add_argument("--out", type=Path, default=None, help="JSON file for the per-board results and summary")
     _common(m)
     m.set_defaults(func=cmd_match)

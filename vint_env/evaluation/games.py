@@ -58,7 +58,7 @@ def _vint_details(env) -> dict:
 def _whist_options(board: Board) -> dict:
     opts = {"deal": board.deal, "dealer": board.dealer}
     if board.turned is not None:
-        opts["turned"] = card_text(board.turned)
+        opts["turned_card"] = card_text(board.turned)
     return opts
 
 

@@ -90,7 +90,7 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
 class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
-    def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal"):
+    def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True):
         self.spec: GameSpec = game_spec(game)
         self.game = game
         self.episode = episode
@@ -98,7 +98,7 @@ class Table:
         # one agent object per seat and team (rule bots keep per-deal memory)
         self.agents = {team: [load_agent(s, game=game) for _ in range(4)]
                        for team, s in (("A", spec_a), ("B", spec_b))}
-        self.extra = _extra_metrics(game)
+        self.extra = _extra_metrics(game) if analysis else None
 
     def play_board(self, board: Board, seed: int) -> BoardResult:
         tables = []
@@ -143,12 +143,12 @@ _WORKER_TABLE: dict = {}
 
 
 def _play_chunk(args) -> tuple[list[BoardResult], float]:
-    game, spec_a, spec_b, episode, boards, seed = args
-    key = (game, spec_a, spec_b, episode)
+    game, spec_a, spec_b, episode, analysis, boards, seed = args
+    key = (game, spec_a, spec_b, episode, analysis)
     table = _WORKER_TABLE.get(key)
     if table is None:
         _WORKER_TABLE.clear()
-        table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode)
+        table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis)
     cpu0 = time.process_time()
     results = [table.play_board(b, seed) for b in boards]
     return results, time.process_time() - cpu0
@@ -173,11 +173,13 @@ class MatchResult:
 
 def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
-              chunk_size: int | None = None) -> MatchResult:
+              chunk_size: int | None = None, analysis: bool = True) -> MatchResult:
     """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards``.
 
     ``workers > 1`` splits the boards over processes; the results are the
-    same as with one process.
+    same as with one process.  ``analysis=False`` skips the per-board
+    double-dummy analysis (Vint par, declarer play), the slow part of a
+    match between fast agents.
     """
     spec = game_spec(game)
     if episode not in spec.episodes:
@@ -191,7 +193,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
         load_agent(s, game=game)
     size = chunk_size or max(1, min(25, len(boards) // (workers * 4) or 1))
     chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
-    jobs = [(game, agent_a, agent_b, episode, chunk, seed) for chunk in chunks]
+    jobs = [(game, agent_a, agent_b, episode, analysis, chunk, seed) for chunk in chunks]
     bar = _progress_bar(len(boards), f"{agent_a} vs {agent_b} ({game})", progress)
     start = time.perf_counter()
     results: list[BoardResult] = []

@@ -1,0 +1,74 @@
+"""The Whist rule bot: the leads and play advice of seed 004.
+
+Whist has no auction (RULES.md 3): the bot only plays, with the shared rules
+of :mod:`vint_env.agents.card_play` and the Whist lead table (from A-K the
+king, from A-K-Q the queen, trumps from the top with four or five of them),
+plus 004's own advice below.  It reads only its own observation, decoded
+through :data:`vint_env.envs.whist_obs.WHIST_LAYOUT`.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from ..envs.whist_obs import WHIST_LAYOUT
+from . import card_play as cp
+from .base import Agent, legal_actions
+from .play_view import PlayView, TrickMemory, observed_play
+
+
+def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
+    """004: "Если же партнер пошел с Дамы, а у вас на руках Туз, то в
+    середине игры взятку выгоднее пропустить, а в конце игры побить"
+    (partner leads the queen, we hold the ace: let it run in the middle of
+    the deal, take it at the end).  Advice id W-PLAY-QUEEN."""
+    if v.position != 2 or v.trick[0][0] != 2:
+        return None
+    led = v.trick[0][1]
+    if led % 13 != cp.QUEEN or v.winning()[0] != 2 or v.tricks_played >= 9:
+        return None
+    cards = v.cards(v.led_suit)
+    if cards[0] % 13 != cp.ACE:
+        return None
+    return cp.lowest(cards)
+
+
+WHIST_FOLLOW_RULES = [let_partners_queen_pass_in_the_middle, *cp.FOLLOW_RULES]
+
+
+class WhistRuleAgent(Agent):
+    """Rule bot for `whist_v0`."""
+
+    name = "rule"
+    game = "whist"
+
+    def __init__(self, seed: int | None = None):
+        self.memory = TrickMemory()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.memory.reset()
+
+    def play_view(self, o: dict) -> PlayView:
+        seen = observed_play(o, self.memory)
+        return PlayView(**seen, partners=frozenset({2}), declarer=None, game="whist",
+                        partner_won_leads=self.memory.partner_won_leads({2}))
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        legal = [int(a) for a in legal_actions(observation)]
+        o = WHIST_LAYOUT.decode(observation["observation"])
+        if int(o["played"].sum()) == 0:
+            self.memory.reset()           # a new deal (rubber mode reuses the agent)
+        v = self.play_view(o)
+        if v.trick and v.length(v.led_suit):
+            for rule in WHIST_FOLLOW_RULES:
+                card = rule(v)
+                if card is not None:
+                    break
+            return _checked(card, legal)
+        return _checked(cp.choose_card(v, legal), legal)
+
+
+def _checked(card, legal) -> int:
+    if card not in legal:
+        raise RuntimeError(f"Whist rule bot chose {card!r}, not among the legal cards {legal}")
+    return int(card)
