@@ -47,3 +47,40 @@ def test_maskable_ppo_trains_a_few_thousand_steps_and_evaluates():
     obs, info = eval_env.reset(seed=7)
     action, _ = model.predict(obs, action_masks=eval_env.unwrapped.action_masks(), deterministic=True)
     assert info["action_mask"][int(action)] == 1
+
+
+def test_self_play_opponents_play_the_model_being_trained():
+    from vint_env.wrappers import SingleAgentEnv
+    from vint_env.wrappers.sb3 import SB3Agent
+
+    torch.set_num_threads(1)
+    vec = make_vec_env(SingleAgentEnv, n_envs=2, seed=1,
+                       env_kwargs={"game": "vint_v0", "seats": "random", "illegal_action": "raise"})
+    model = MaskablePPO("MlpPolicy", vec, n_steps=256, batch_size=256, n_epochs=1, seed=1,
+                        policy_kwargs={"net_arch": [32]}, verbose=0)
+    seen = []
+
+    class Watching(SB3Agent):
+        def act(self, observation, env=None, agent=None):
+            action = super().act(observation, env, agent)
+            assert observation["action_mask"][action] == 1
+            seen.append(action)
+            return action
+
+    vec.env_method("set_opponents", Watching(model))
+    model.learn(total_timesteps=512)
+    assert len(seen) > 512                       # three opponent moves per learner move, roughly
+
+    # Sampling is seeded by reset(seed): same seed, same choices; probabilities respect the mask.
+    agent = SB3Agent(model)
+    env = SingleAgentEnv("vint_v0", seats=0, opponents="random")
+    obs, info = env.reset(seed=0)
+    full = {"observation": obs, "action_mask": info["action_mask"]}
+    probs = agent.action_probabilities(full)
+    assert probs.sum() == pytest.approx(1.0) and (probs[info["action_mask"] == 0] == 0).all()
+    picks = []
+    for _ in range(2):
+        agent.reset(seed=3)
+        picks.append([agent.act(full) for _ in range(10)])
+    assert picks[0] == picks[1]
+    assert SB3Agent(model, deterministic=True).act(full) == int(np.argmax(probs))

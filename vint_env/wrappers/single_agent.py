@@ -206,6 +206,14 @@ class SingleAgentEnv(gymnasium.Env):
         agent = as_agent(opponents, self.aec.metadata["name"])
         return {s: agent for s in range(4)}
 
+    def set_opponents(self, opponents) -> None:
+        """Replace the opponents (same forms as the constructor's), from the next opponent move on.
+
+        For self-play: ``env.set_opponents(SB3Agent(model))`` after building the model
+        on this env (``vec_env.env_method("set_opponents", ...)`` on a vector env).
+        """
+        self._opponent_spec = self._parse_opponents(opponents)
+
     # Gymnasium API -----------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
