@@ -147,3 +147,14 @@ def test_random_agent_is_seeded():
     assert [a.act(obs) for _ in range(20)] == [b.act(obs) for _ in range(20)]
     b.reset(6)
     assert {b.act(obs) for _ in range(50)} == {0, 2, 3, 5}
+
+
+def test_solo_whist_agents_only_make_legal_moves():
+    _play_many(["rule", "random", "random", "random"], 100, seed=7, game="solo_whist")
+    _play_many(["rule", "rule", "rule", "rule"], 150, seed=8, game="solo_whist")
+
+
+def test_solo_whist_agents_legal_over_thousands_of_games(request):
+    require_slow(request)
+    _play_many(["rule", "random", "rule", "random"], 3000, seed=15, game="solo_whist")
+    _play_many(["rule", "rule", "rule", "rule"], 3000, seed=16, game="solo_whist")

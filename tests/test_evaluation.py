@@ -212,3 +212,24 @@ def test_cli_match_and_errors(tmp_path, capsys):
     deals = tmp_path / "d.pbn"
     assert cli_main(["deals", "--boards", "3", "--seed", "1", "--out", str(deals)]) == 0
     assert load_boards(deals) == generate_boards(3, seed=1)
+
+
+def test_solo_whist_match_rotates_and_sums_the_agent_under_test():
+    result = run_match("solo_whist", "rule", "random", generate_boards(4, seed=0), seed=0)
+    for b in result.boards:
+        assert len(b.tables) == 4
+        assert [t.seats.index("A") for t in b.tables] == [0, 1, 2, 3]
+        assert b.score == pytest.approx(sum(t.points[k] for k, t in enumerate(b.tables)))
+        for t in b.tables:
+            assert sum(t.points) == pytest.approx(0)          # payments are zero-sum
+    s = summarize(result)
+    assert "solo_contracts" in s and s["tables_per_board"] == 4
+    assert "A alone against three B" in summary_markdown(s)
+
+
+def test_whist_match_replays_the_turned_card():
+    boards = generate_boards(2, seed=0)
+    result = run_match("whist", "rule", "random", boards, seed=0)
+    for board, b in zip(boards, result.boards):
+        for t in b.tables:
+            assert t.details["trump"] == board.turned // 13

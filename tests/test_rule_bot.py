@@ -26,8 +26,8 @@ def view(my_cards, trick=(), trump=-1, played=(), game="vint", **kw):
     """A PlayView: ``trick`` as (relative seat, card text) pairs."""
     t = [(s, parse_card(c)) for s, c in trick]
     played_mask = hand_from_cards(cards(*played)) | hand_from_cards([c for _, c in t])
-    return PlayView(hand=hand(*my_cards), trump=trump, trick=t, played=played_mask,
-                    partners=frozenset({2}), game=game, **kw)
+    kw.setdefault("partners", frozenset({2}))
+    return PlayView(hand=hand(*my_cards), trump=trump, trick=t, played=played_mask, game=game, **kw)
 
 
 def choose(v):
@@ -243,3 +243,39 @@ def test_whist_rule_agent_decodes_its_observation():
     obs = env.observe("player_0")                    # North (left of the dealer West) leads
     # three trumps only (diamonds): no trump lead (004); cash the four sure spade tricks from the top
     assert WhistRuleAgent().act(obs, None, "player_0") == parse_card("SA")
+
+
+# ------------------------------------------------------------ Solo Whist (000)
+
+def solo_call(hand_pbn, turned_suit, legal):
+    from vint_env.agents.solo_whist_rule import SOLO_BIDDING_RULES, SoloAuctionView
+    a = SoloAuctionView(parse_hand_pbn(hand_pbn), turned_suit, legal)
+    for rule in SOLO_BIDDING_RULES:
+        call = rule(a)
+        if call is not None:
+            return call
+
+
+def test_solo_whist_bids_from_hand_strength():
+    from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS,
+                                                 PROPOSAL, SOLO, TRUMP_ABONDANCE)
+    everything = [PASS, PROPOSAL, SOLO, MISERE, ABONDANCE, OPEN_MISERE, DECLAREE]
+    assert solo_call("AKQJ.AKQ.AKQ.AKQ", H, everything) == DECLAREE          # 13 sure tricks at no trump
+    assert solo_call("AKQJT98.AK.A2.32", S, everything) == ABONDANCE         # nine sure tricks
+    assert solo_call("AKQJT98.AK.A2.32", S, [PASS, TRUMP_ABONDANCE]) == TRUMP_ABONDANCE
+    assert solo_call("AKQ965.A2.K43.32", S, everything) == SOLO              # six trumps (000's example)
+    assert solo_call("AK65.A92.K43.432", S, everything) == PROPOSAL          # four sure tricks
+    assert solo_call("AK65.A92.K43.432", S, [PASS, ACCEPT]) == ACCEPT
+    assert solo_call("432.432.5432.432", S, everything) in (MISERE, OPEN_MISERE)   # nothing above a 5
+    assert solo_call("J5432.QT3.95.J84", S, everything) == PASS
+
+
+def test_solo_whist_misere_play():
+    # declarer ducks under the best card, else plays its lowest
+    v = view(["S9", "S5", "S2"], trick=[(1, "S8"), (2, "S6")], game="solo_whist", goal="misere",
+             declarer=0, partners=frozenset())
+    assert cp.choose_card(v, v.cards(S)) == parse_card("S5")
+    # a defender plays under the declarer's card so that the declarer wins it
+    v = view(["S9", "S7", "S2"], trick=[(3, "S8")], game="solo_whist", goal="misere_defence",
+             declarer=3, partners=frozenset({1, 2}))
+    assert cp.choose_card(v, v.cards(S)) == parse_card("S7")

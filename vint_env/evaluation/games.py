@@ -77,13 +77,26 @@ def _trick_details(env) -> dict:
     return out
 
 
+def _solo_details(env) -> dict:
+    from ..rules.solo_whist_calls import CALL_NAMES
+    deal = env.deal
+    out: dict = {"dealer": deal.dealer, "thrown_in": bool(deal.thrown_in)}
+    if deal.contract >= 0:
+        out.update(contract=CALL_NAMES[deal.contract], declaring=list(deal.declaring_seats),
+                   declarer=deal.declarer, made=bool(getattr(deal, "made", False)))
+    if deal.play is not None:
+        out["tricks_won"] = list(deal.play.tricks_won)
+    return out
+
+
 GAMES: dict[str, GameSpec] = {
     "vint": GameSpec("vint", "vint_env.envs.vint_v0", PARTNERSHIP, ("deal", "rubber"),
                      {"reward_scale": 1.0}, None, _vint_details),
     "whist": GameSpec("whist", "vint_env.envs.whist_v0", PARTNERSHIP, ("deal", "rubber"),
                       {"reward_scale": 1.0}, _whist_options, _trick_details),
+    # Solo Whist settles in quarter points; a reward scale of 0.25 gives points.
     "solo_whist": GameSpec("solo_whist", "vint_env.envs.solo_whist_v0", SOLO, ("deal",),
-                           {"reward_scale": 1.0}, _whist_options, _trick_details),
+                           {"reward_scale": 0.25}, _whist_options, _solo_details),
 }
 
 

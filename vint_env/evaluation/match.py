@@ -65,17 +65,18 @@ def seat_plans(fmt: str) -> list[list[str]]:
 
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
                agent_seeds: list[int]) -> tuple[list[float], int]:
-    """Play one episode; returns raw points per seat and the number of steps."""
+    """Play one episode; returns the points per seat (the sum of each agent's
+    rewards: make the env with the reward scale that gives points) and the
+    number of steps."""
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
     points = [0.0, 0.0, 0.0, 0.0]
     steps = 0
-    scale = getattr(env, "reward_scale", 1.0)
     while env.agents:
         name = env.agent_selection
         seat = int(name.rsplit("_", 1)[1])
-        points[seat] += env._cumulative_rewards[name] / scale
+        points[seat] += env._cumulative_rewards[name]
         if env.terminations[name] or env.truncations[name]:
             env.step(None)
             continue

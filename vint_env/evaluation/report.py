@@ -38,6 +38,23 @@ def summarize(match: MatchResult) -> dict:
         out["rubbers"] = _rubber_summary(match)
     if match.game == "vint" and match.episode == "deal":
         out["contracts"] = {team: _vint_team_summary(match, team) for team in ("A", "B")}
+    if match.game == "solo_whist":
+        out["solo_contracts"] = _solo_contracts(match)
+    return out
+
+
+def _solo_contracts(match: MatchResult) -> dict:
+    """Solo Whist: per team, contract name -> [declared, made] (the declarer's team)."""
+    out: dict = {"A": {}, "B": {}, "thrown_in": 0}
+    for b in match.boards:
+        for t in b.tables:
+            d = t.details
+            if "contract" not in d:
+                out["thrown_in"] += 1
+                continue
+            entry = out[t.seats[d["declarer"]]].setdefault(d["contract"], [0, 0])
+            entry[0] += 1
+            entry[1] += int(bool(d.get("made")))
     return out
 
 
@@ -110,9 +127,13 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
     lines = [
         f"## {s['agent_a']} (A) vs {s['agent_b']} (B): {s['game']}, {s['episode']} mode",
         "",
-        f"- boards: {s['boards']} (seed {s['seed']}), {s['tables_per_board']} tables each (duplicate)",
-        f"- A minus B, points per board: **{m['mean']:.1f}**, 95% CI [{m['low']:.1f}, {m['high']:.1f}] "
-        f"(sd {m['sd']:.1f})",
+        f"- boards: {s['boards']} (seed {s['seed']}), {s['tables_per_board']} tables each "
+        + ("(duplicate, seats swapped)" if s["tables_per_board"] == 2 else "(A rotated through the seats)"),
+        (f"- A minus B, points per board: **{m['mean']:.1f}**, 95% CI [{m['low']:.1f}, {m['high']:.1f}] "
+         if s["tables_per_board"] == 2 else
+         f"- A's points per board (A alone against three B, at each seat in turn, summed): "
+         f"**{m['mean']:.2f}**, 95% CI [{m['low']:.2f}, {m['high']:.2f}] ")
+        + f"(sd {m['sd']:.1f})",
         f"- boards won by A: {s['boards_won']}, lost: {s['boards_lost']}, tied: {s['boards_tied']} "
         f"(share won {s['share_won']['share']:.3f}, 95% CI [{s['share_won']['low']:.3f}, "
         f"{s['share_won']['high']:.3f}])",
@@ -127,6 +148,13 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
         lines.append(f"- rubbers: {r['rubbers']} played, won by A {r['won_by_A']}, by B {r['won_by_B']}, "
                      f"unfinished {r['unfinished']}; A's mean rubber result "
                      f"{_fmt_ci(r['mean_rubber_result_A'])}")
+    if "solo_contracts" in s:
+        sc = s["solo_contracts"]
+        for team in ("A", "B"):
+            name = s["agent_a"] if team == "A" else s["agent_b"]
+            items = ", ".join(f"{k} {v[1]}/{v[0]}" for k, v in sorted(sc[team].items())) or "none"
+            lines.append(f"- contracts declared by {team} ({name}), made/declared: {items}")
+        lines.append(f"- thrown in (all passed): {sc['thrown_in']} tables")
     if "contracts" in s:
         lines += ["", "| team | declared | made | made % | mean level | over / under vs DD | "
                       "level - DD level | declarer tricks - DD | auction vs par (pts/table) |",

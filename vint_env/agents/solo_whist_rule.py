@@ -1,0 +1,199 @@
+"""The Solo Whist rule bot: bid from hand strength, play to the contract.
+
+Bidding (first part of seed 000; RULES.md 4) is an ordered list of rules,
+each a function of a :class:`SoloAuctionView` returning a call or ``None``.
+A contract is bid only when the hand is worth it: sure tricks with the
+turned trump for a proposal (000: "Обычно такую игру предлагают, если на
+руках имеется верных четыре взятки, учитывая козырную масть"), an
+acceptance or a solo (000's example: six trumps, "легко может взять
+обязательных пять взяток"); nine sure tricks for an abondance; only low,
+safe cards for a misère.  Of the contracts the hand is worth, the bot bids
+the highest the auction allows (bids only rise, and a higher contract pays
+more).
+
+Play (:mod:`vint_env.agents.card_play`): the declaring side plays for tricks
+and draws trumps; the defenders of a lone declarer are partners and
+cooperate (the same rules with every defender as a partner); in misère the
+declarer ducks and the defenders try to force a trick on it.  The bot reads
+only its own observation, decoded through
+:data:`vint_env.envs.solo_whist_obs.SOLO_WHIST_LAYOUT`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import numpy as np
+
+from ..envs.solo_whist_obs import SOLO_WHIST_LAYOUT
+from ..rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
+                                      SOLO, TRUMP_ABONDANCE, TRUMP_BASE)
+from .base import Agent, legal_actions
+from .card_play import choose_card
+from .hand_eval import NT, lowness, suit_length, sure_tricks
+from .play_view import PlayView, TrickMemory, mask_of, observed_play
+
+#: Sure tricks a hand needs, with the turned trump, for each contract.
+PROPOSAL_TRICKS = 4.0       # 000: "верных четыре взятки, учитывая козырную масть"
+ACCEPT_TRICKS = 4.0         # the pair must take eight together
+SOLO_TRICKS = 5.0           # five alone (measured: +2.6 points a solo for the declarer in rule-bot play)
+ABONDANCE_TRICKS = 9.0
+DECLAREE_TRICKS = 13.0
+#: Cards that cannot be kept below the others' (hand_eval.lowness) a misère tolerates
+#: (two: made 5 times in 8 among rule bots, +1.5 points a misère).
+MISERE_DANGER = 2.0
+OPEN_MISERE_DANGER = 0.0
+
+# columns of the layout's `highest` block
+HIGHEST_CONTRACTS = (PROPOSAL, SOLO, MISERE, ABONDANCE, TRUMP_ABONDANCE, OPEN_MISERE, DECLAREE)
+MISERES = (MISERE, OPEN_MISERE)
+
+
+@dataclass
+class SoloAuctionView:
+    hand: int
+    turned_trump: int
+    legal: list[int]
+
+    def can(self, call: int) -> bool:
+        return call in self.legal
+
+    def tricks(self, strain: int) -> float:
+        return sure_tricks(self.hand, strain)
+
+    def best_suit(self) -> int:
+        return max(range(4), key=lambda s: (self.tricks(s), suit_length(self.hand, s), -s))
+
+
+SoloBidRule = Callable[[SoloAuctionView], Optional[int]]
+
+
+def abondance_declaree_with_thirteen_sure_tricks(a: SoloAuctionView) -> Optional[int]:
+    """All thirteen tricks at no trump, leading first (000: "игрок обязуется
+    взять все тринадцать взяток").  Advice id S-BID-DECLAREE."""
+    if a.can(DECLAREE) and a.tricks(NT) >= DECLAREE_TRICKS:
+        return DECLAREE
+    return None
+
+
+def open_misere_with_a_hand_safe_even_when_shown(a: SoloAuctionView) -> Optional[int]:
+    """Open misère only with a hand that never has to win a trick even when
+    the others see it.  Advice id S-BID-MISERE."""
+    if a.can(OPEN_MISERE) and lowness(a.hand) <= OPEN_MISERE_DANGER and _misere_shape_ok(a.hand):
+        return OPEN_MISERE
+    return None
+
+
+def abondance_with_nine_sure_tricks(a: SoloAuctionView) -> Optional[int]:
+    """Nine sure tricks with the best suit as trump: abondance (trump abondance
+    when the turned suit is that suit and an abondance stands).  Advice id
+    S-BID-ABONDANCE."""
+    best = a.best_suit()
+    if a.tricks(best) < ABONDANCE_TRICKS:
+        return None
+    if a.can(TRUMP_ABONDANCE) and a.tricks(a.turned_trump) >= ABONDANCE_TRICKS:
+        return TRUMP_ABONDANCE
+    if a.can(ABONDANCE):
+        return ABONDANCE
+    return None
+
+
+def misere_with_low_cards(a: SoloAuctionView) -> Optional[int]:
+    """Misère with low cards only: every card can be kept under the others'
+    (000: in misère "игрок попытается не взять ни одной из тринадцати
+    взяток").  Advice id S-BID-MISERE."""
+    if a.can(MISERE) and lowness(a.hand) <= MISERE_DANGER and _misere_shape_ok(a.hand):
+        return MISERE
+    return None
+
+
+def solo_with_long_trumps(a: SoloAuctionView) -> Optional[int]:
+    """Solo: five tricks alone with the turned trump (000's example: six
+    trumps).  Advice id S-BID-SOLO."""
+    if a.can(SOLO) and a.tricks(a.turned_trump) >= SOLO_TRICKS and suit_length(a.hand, a.turned_trump) >= 4:
+        return SOLO
+    return None
+
+
+def accept_with_four_sure_tricks(a: SoloAuctionView) -> Optional[int]:
+    """Accept a proposal with about half of the pair's eight tricks.  Advice
+    id S-BID-ACCEPT."""
+    if a.can(ACCEPT) and a.tricks(a.turned_trump) >= ACCEPT_TRICKS:
+        return ACCEPT
+    return None
+
+
+def propose_with_four_sure_tricks(a: SoloAuctionView) -> Optional[int]:
+    """000: "Обычно такую игру предлагают, если на руках имеется верных
+    четыре взятки, учитывая козырную масть".  Advice id S-BID-PROPOSAL."""
+    if a.can(PROPOSAL) and a.tricks(a.turned_trump) >= PROPOSAL_TRICKS:
+        return PROPOSAL
+    return None
+
+
+def otherwise_pass(a: SoloAuctionView) -> Optional[int]:
+    return PASS
+
+
+SOLO_BIDDING_RULES: list[SoloBidRule] = [
+    abondance_declaree_with_thirteen_sure_tricks,
+    open_misere_with_a_hand_safe_even_when_shown,
+    abondance_with_nine_sure_tricks,
+    misere_with_low_cards,
+    solo_with_long_trumps,
+    accept_with_four_sure_tricks,
+    propose_with_four_sure_tricks,
+    otherwise_pass,
+]
+
+
+def _misere_shape_ok(hand: int) -> bool:
+    """No suit so long that the others run out of it first (more than 6 cards)."""
+    return all(suit_length(hand, s) <= 6 for s in range(4))
+
+
+class SoloWhistRuleAgent(Agent):
+    """Rule bot for `solo_whist_v0`."""
+
+    name = "rule"
+    game = "solo_whist"
+
+    def __init__(self, seed: int | None = None):
+        self.memory = TrickMemory()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.memory.reset()
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        legal = [int(a) for a in legal_actions(observation)]
+        o = SOLO_WHIST_LAYOUT.decode(observation["observation"])
+        phase = int(np.argmax(o["phase"])) if o["phase"].any() else -1
+        if phase == 0:
+            self.memory.reset()
+            view = SoloAuctionView(mask_of(o["hand"]), int(np.argmax(o["turned_card"])) // 13, legal)
+            for rule in SOLO_BIDDING_RULES:
+                call = rule(view)
+                if call is not None and call in legal:
+                    return call
+            return PASS
+        if phase == 1:
+            hand = mask_of(o["hand"])
+            best = max(range(4), key=lambda s: (sure_tricks(hand, s), suit_length(hand, s), -s))
+            return TRUMP_BASE + best
+        card = choose_card(self.play_view(o), legal)
+        return card
+
+    def play_view(self, o: dict) -> PlayView:
+        seen = observed_play(o, self.memory)
+        contract = HIGHEST_CONTRACTS[int(np.argmax(o["highest"]))]
+        declaring = [int(r) for r in np.flatnonzero(o["declaring"])]
+        with_me = {int(r) for r in np.flatnonzero(o["with_me"])}
+        partners = frozenset(with_me - {0})
+        declarer = 0 if 0 in declaring else (declaring[0] if declaring else None)
+        if contract in MISERES:
+            goal = "misere" if declarer == 0 else "misere_defence"
+        else:
+            goal = "tricks"
+        return PlayView(**seen, partners=partners, declarer=declarer, game="solo_whist", goal=goal,
+                        partner_won_leads=self.memory.partner_won_leads(partners))
