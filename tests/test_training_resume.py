@@ -15,7 +15,7 @@ from training.ppo import Trainer  # noqa: E402
 from vint_env.agents.policy import PPOAgent, load_checkpoint  # noqa: E402
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
-TIMING = ("env_steps_per_s", "samples_per_s", "update_seconds", "elapsed_minutes")
+TIMING = ("env_steps_per_s", "samples_per_s", "update_seconds", "elapsed_minutes", "process_cpu_minutes")
 
 
 def fake_eval(path, update, deals):
