@@ -1,16 +1,17 @@
-"""Fast batched Vint: B deals at once in NumPy arrays (or numba-compiled loops).
+"""Fast batched Vint and Whist: B deals at once in NumPy arrays (or numba-compiled loops).
 
-- :class:`VintEngine` (``init`` / ``step`` / ``reset`` / ``observe``, PGX-style)
-  plays B games; observations, masks and rewards are ``vint_v0``'s, bit for bit.
+- :class:`VintEngine` and :class:`WhistEngine` (``init`` / ``step`` / ``reset``
+  / ``observe``, PGX-style) play B games; observations, masks and rewards are
+  ``vint_v0``'s / ``whist_v0``'s, bit for bit.
 - :class:`SelfPlayVecEnv` is the thin adapter for training: "the player to
   move" of B games, one shared policy for every seat, with the rewards
   credited to each seat (see its docstring), and :func:`seat_gae` turns a
   rollout into per-seat advantages.
 """
 
-from .engine import BACKENDS, VintEngine, numba_available
+from .engine import BACKENDS, BatchEngine, VintEngine, WhistEngine, numba_available
 from .selfplay import SelfPlayStep, SelfPlayVecEnv, seat_gae
 from .state import VintBatchState
 
-__all__ = ["VintEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep", "seat_gae", "BACKENDS",
+__all__ = ["VintEngine", "WhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep", "seat_gae", "BACKENDS",
            "numba_available"]

@@ -1,8 +1,9 @@
 """Random deals for the batched engine, from counter-based random streams.
 
-Game ``b`` of a batch owns a 64-bit ``key[b]``; its n-th deal (and dealer)
-is a pure function of ``(key[b], n)`` (SplitMix64 hashing, then the 52
-cards sorted by random keys: a uniform permutation).  So a game replays the
+Game ``b`` of a batch owns a 64-bit ``key[b]``; its n-th deal (dealer, and
+Whist's turned card) is a pure function of ``(key[b], n)`` (SplitMix64
+hashing, then the 52 cards sorted by random keys: a uniform permutation; the
+turned card is a uniformly chosen card of the dealer's hand, RULES 1).  So a game replays the
 same deals whatever the batch size, the backend or the other games, and
 same seeds give the same games.
 """
@@ -12,12 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import DeckError, parse_pbn, validate_deal
-from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, WON, VintBatchState
+from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, WHIST, WON, GameSpec, VintBatchState
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _DEALER_SALT = np.uint64(0xD1B54A32D192ED03)
+_TURN_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 _CARD_STEP = (np.arange(1, 53, dtype=np.uint64) * _GOLDEN)
 
 
@@ -50,15 +52,27 @@ def seed_keys(seed, batch_size: int | None = None) -> np.ndarray:
     return splitmix64(splitmix64(seeds.astype(np.int64).view(np.uint64)))
 
 
+def _deal_base(keys, deal_index):
+    return splitmix64(keys ^ splitmix64(deal_index))
+
+
 def random_deals(keys: np.ndarray, deal_index: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The deals ``deal_index`` of the games with ``keys``: hands [n, 4] uint64 and dealers [n]."""
-    base = splitmix64(keys ^ splitmix64(deal_index))
+    base = _deal_base(keys, deal_index)
     card_keys = splitmix64(base[:, None] + _CARD_STEP[None, :])
     order = np.argsort(card_keys, axis=1, kind="stable")          # a uniform permutation of 52
     bits = np.left_shift(np.uint64(1), order.astype(np.uint64)).reshape(-1, 4, 13)
     hands = np.bitwise_or.reduce(bits, axis=2)
     dealers = (splitmix64(base ^ _DEALER_SALT) >> np.uint64(62)).astype(np.int8)
     return hands, dealers
+
+
+def turned_cards(keys: np.ndarray, deal_index: np.ndarray, dealer_hands: np.ndarray) -> np.ndarray:
+    """Whist's turned card of each deal: the k-th lowest card of the dealer's hand, k uniform in 0..12."""
+    k = ((splitmix64(_deal_base(keys, deal_index) ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13)).astype(np.int64)
+    bits = np.unpackbits(np.ascontiguousarray(dealer_hands, dtype="<u8").view(np.uint8).reshape(-1, 8),
+                         axis=1, bitorder="little")[:, :52]
+    return (np.cumsum(bits, axis=1) > k[:, None]).argmax(axis=1)
 
 
 def as_hand_array(deals, count: int) -> np.ndarray:
@@ -88,9 +102,26 @@ def as_dealers(dealers, count: int) -> np.ndarray:
     return arr.astype(np.int8)
 
 
-def start_deals(state: VintBatchState, games: np.ndarray, hands: np.ndarray | None = None,
-                dealers: np.ndarray | None = None) -> None:
-    """Start a new deal in ``games`` (indices): given hands/dealers, or the next random ones."""
+def as_turned(turned, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
+    """Check injected turned cards: one card id per deal, held by that deal's dealer."""
+    from ..cards import parse_card
+    n = len(dealers)
+    cards = [parse_card(t) if isinstance(t, str) else t for t in (list(turned) if np.ndim(turned) else [turned] * n)]
+    if len(cards) != n:
+        raise ValueError(f"expected {n} turned cards, got {len(cards)}")
+    out = np.zeros(n, dtype=np.int64)
+    for i, c in enumerate(cards):
+        if not isinstance(c, (int, np.integer)) or not 0 <= c < 52:
+            raise ValueError(f"turned card {i}: expected a card id 0..51 or card text, got {c!r}")
+        if not int(hands[i, dealers[i]]) >> int(c) & 1:
+            raise ValueError(f"turned card {i} (id {c}) is not in the dealer's hand (seat {dealers[i]})")
+        out[i] = c
+    return out
+
+
+def start_deals(state: VintBatchState, games: np.ndarray, spec: GameSpec, hands: np.ndarray | None = None,
+                dealers: np.ndarray | None = None, turned: np.ndarray | None = None) -> None:
+    """Start a new deal in ``games`` (indices): given hands/dealers/turned cards, or the next random ones."""
     if games.size == 0:
         return
     if hands is None or dealers is None:
@@ -107,7 +138,19 @@ def start_deals(state: VintBatchState, games: np.ndarray, hands: np.ndarray | No
     row[WON:WON + 4] = 0
     small[games] = row
     small[games, COL["dealer"]] = dealers
-    small[games, COL["current_player"]] = dealers     # RULES 2.1: the dealer calls first
+    if spec.game == WHIST:
+        # RULES 3: no auction; the turned card's suit is trump; left of the dealer leads.
+        if not spec.no_trump:
+            if turned is None:
+                turned = turned_cards(state.key[games], state.deal_index[games],
+                                      hands[np.arange(games.size), dealers])
+            small[games, COL["turned"]] = turned
+        small[games, COL["trump"]] = 4 if spec.no_trump else np.asarray(turned) // 13
+        small[games, COL["phase"]] = PLAY
+        small[games, COL["leader"]] = (dealers + 1) & 3
+        small[games, COL["current_player"]] = (dealers + 1) & 3
+    else:
+        small[games, COL["current_player"]] = dealers     # RULES 2.1: the dealer calls first
     words = state.words
     words[games, DEALT:DEALT + 4] = hands
     words[games, HAND:HAND + 4] = hands

@@ -1,4 +1,4 @@
-"""`VintEngine`: B deals of Vint at once, PGX-style ``init`` / ``step``.
+"""`VintEngine` and `WhistEngine`: B deals at once, PGX-style ``init`` / ``step``.
 
 >>> import numpy as np
 >>> engine = VintEngine(backend="numpy")
@@ -14,13 +14,15 @@ True
 What a state holds (arrays, first axis = game):
 
 - ``current_player[B]``: seat to act (0..3), -1 once a deal is over;
-- ``observation[B, D]``: ``vint_v0``'s observation (``encode_observation``,
-  deal episodes, bit for bit) of the player to move; for a finished deal not
-  yet reset, of the seat that acted last (``observer[B]`` says whose view);
-- ``legal_action_mask[B, 88]`` (int8 0/1): the player to move's legal actions;
+- ``observation[B, D]``: ``vint_v0``'s (``whist_v0``'s) observation
+  (``encode_observation``, deal episodes, bit for bit) of the player to move;
+  for a finished deal not yet reset, of the seat that acted last
+  (``observer[B]`` says whose view);
+- ``legal_action_mask[B, A]`` (int8 0/1): the player to move's legal actions
+  (A = 88 in Vint, 52 in Whist);
 - ``rewards[B, 4]``: what each seat earned by the last step: zero except
   when it ended a deal, then the deal's points difference (side 0 minus
-  side 1, partners equal) times ``reward_scale``, exactly as ``vint_v0``'s
+  side 1, partners equal) times ``reward_scale``, exactly as the env's
   reward; ``points[B, 4]`` the same unscaled (int64);
 - ``terminated[B]``: the last step ended the game's deal.
 
@@ -44,11 +46,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.tricks import IllegalActionError
-from ..rules.vint import NUM_ACTIONS, PASSOUT_VARIANTS, action_text
+from ..rules.vint import NUM_ACTIONS, PASSOUT_VARIANTS
+from ..rules.vint import action_text as vint_action_text
+from ..rules.whist import action_text as whist_action_text
 from . import numpy_backend
-from .deals import as_dealers, as_hand_array, seed_keys, start_deals
-from .state import COL, VintBatchState
-from .tables import OBS_SIZE
+from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
+from .state import COL, VINT, WHIST, GameSpec, VintBatchState
+from .tables import OBS_SIZE, WHIST_NUM_ACTIONS, WHIST_OBS_SIZE
 
 BACKENDS = ("auto", "numba", "numpy")
 
@@ -61,35 +65,36 @@ def numba_available() -> bool:
     return True
 
 
-class VintEngine:
-    """Batched Vint deals (RULES.md section 2), NumPy arrays in and out.
+class BatchEngine:
+    """What the batched Vint and Whist engines share: backends, init / reset / step / observe.
 
-    ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
-    ``reward_scale``: reward = points x scale (default 0.001, as ``vint_v0``);
-    ``backend``: ``"numba"`` (compiled loops, needs ``pip install
-    vint-env[vector]``), ``"numpy"`` (vectorised NumPy) or ``"auto"``
-    (numba when installed); ``obs_dtype``: ``float32`` (default, the env's)
-    or ``uint8`` (same 0/1 values, a quarter of the memory traffic);
-    ``auto_reset``: deal again as soon as a deal ends (default True);
-    ``parallel`` (numba): run the kernels on all numba threads (``True``;
-    set their number with ``numba.set_num_threads``) or on one (``False``,
-    default: a trainer's network wants the other cores, and on a loaded
-    machine threads that wait for each other cost more than they save).
+    ``reward_scale``: reward = points x scale; ``backend``: ``"numba"``
+    (compiled loops, needs ``pip install 'vint-env[vector]'``), ``"numpy"``
+    (vectorised NumPy) or ``"auto"`` (numba when installed); ``obs_dtype``:
+    ``float32`` (default, the env's) or ``uint8`` (same 0/1 values, a
+    quarter of the memory traffic); ``auto_reset``: deal again as soon as a
+    deal ends (default True); ``parallel`` (numba): run the kernels on all
+    numba threads (``True``; set their number with
+    ``numba.set_num_threads``) or on one (``False``, default: a trainer's
+    network wants the other cores, and on a loaded machine threads that wait
+    for each other cost more than they save).
     """
 
-    num_actions = NUM_ACTIONS
-    observation_size = OBS_SIZE
+    num_actions: int
+    observation_size: int
+    _action_text = staticmethod(vint_action_text)
 
-    def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "auto",
-                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        if not isinstance(reward_scale, (int, float)) or isinstance(reward_scale, bool) or reward_scale <= 0:
-            raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
+    def __init__(self, spec: GameSpec, backend: str = "auto", obs_dtype=np.float32, auto_reset: bool = True,
+                 parallel: bool = False):
+        scale = spec.reward_scale
+        if not isinstance(scale, (int, float)) or isinstance(scale, bool) or scale <= 0:
+            raise ValueError(f"reward_scale must be a positive number, got {scale!r}")
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
         if np.dtype(obs_dtype) not in (np.dtype(np.float32), np.dtype(np.uint8)):
             raise ValueError(f"obs_dtype must be float32 or uint8, got {obs_dtype!r}")
+        if parallel not in (True, False):
+            raise ValueError(f"parallel must be True or False, got {parallel!r}")
         if backend == "auto":
             backend = "numba" if numba_available() else "numpy"
         if backend == "numba":
@@ -100,22 +105,19 @@ class VintEngine:
             self._impl = numba_backend
         else:
             self._impl = numpy_backend
+        self.spec = spec._replace(reward_scale=float(scale))
         self.backend = backend
-        self.passout = passout
-        self.passout_play = passout == "play"
-        self.reward_scale = float(reward_scale)
+        self.reward_scale = float(scale)
         self.obs_dtype = np.dtype(obs_dtype)
         self.auto_reset = bool(auto_reset)
-        if parallel not in (True, False):
-            raise ValueError(f"parallel must be True or False, got {parallel!r}")
         self.parallel = parallel
 
     def __repr__(self) -> str:
-        return (f"VintEngine(passout={self.passout!r}, reward_scale={self.reward_scale}, "
-                f"backend={self.backend!r}, obs_dtype={self.obs_dtype.name}, auto_reset={self.auto_reset})")
+        return (f"{type(self).__name__}(reward_scale={self.reward_scale}, backend={self.backend!r}, "
+                f"obs_dtype={self.obs_dtype.name}, auto_reset={self.auto_reset})")
 
     # ------------------------------------------------------------ API
-    def init(self, seed=0, batch_size: int | None = None, deals=None, dealers=None) -> VintBatchState:
+    def init(self, seed=0, batch_size: int | None = None, deals=None, dealers=None, **deal_options) -> VintBatchState:
         """A new batch: ``seed`` is one integer (with ``batch_size``) or one integer per game.
 
         ``deals`` (optional, one per game: PBN strings, 4-tuples of hand masks
@@ -125,13 +127,13 @@ class VintEngine:
         if batch_size is None and deals is not None and np.ndim(seed) == 0:
             batch_size = len(deals)
         keys = seed_keys(seed, batch_size)
-        state = VintBatchState.empty(keys.size, self.obs_dtype)
+        state = VintBatchState.empty(keys.size, self.observation_size, self.num_actions, self.obs_dtype)
         state.key[:] = keys
-        self._start(state, np.arange(keys.size), deals, dealers)
+        self._start(state, np.arange(keys.size), deals, dealers, **deal_options)
         self._write_views(state)
         return state
 
-    def reset(self, state: VintBatchState, games=None, deals=None, dealers=None) -> VintBatchState:
+    def reset(self, state: VintBatchState, games=None, deals=None, dealers=None, **deal_options) -> VintBatchState:
         """Deal again in ``games`` (indices or a boolean mask; default all), with ``deals``/``dealers`` if given."""
         if games is None:
             idx = np.arange(state.batch_size)
@@ -145,14 +147,14 @@ class VintEngine:
         state.terminated[idx] = False
         state.rewards[idx] = 0
         state.points[idx] = 0
-        self._start(state, idx, deals, dealers)
+        self._start(state, idx, deals, dealers, **deal_options)
         self._write_views(state)
         return state
 
     def step(self, state: VintBatchState, actions) -> VintBatchState:
         """Apply one action per game (ignored for a finished game when ``auto_reset=False``)."""
         acts = self._check_actions(state, actions)
-        self._impl.step(state, acts, self.passout_play, self.reward_scale, self.auto_reset, self.parallel)
+        self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel)
         return state
 
     def observe(self, state: VintBatchState, seats) -> np.ndarray:
@@ -160,8 +162,8 @@ class VintEngine:
         seats = np.broadcast_to(np.asarray(seats), (state.batch_size,))
         if seats.dtype.kind not in "iu" or ((seats < 0) | (seats > 3)).any():
             raise ValueError(f"seats must be seats 0..3, got {seats!r}")
-        out = np.empty((state.batch_size, OBS_SIZE), dtype=self.obs_dtype)
-        return self._impl.write_observation(state, seats.astype(np.int8), out, self.parallel)
+        out = np.empty((state.batch_size, self.observation_size), dtype=self.obs_dtype)
+        return self._impl.write_observation(state, seats.astype(np.int8), out, self.spec, self.parallel)
 
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (the same on both backends); -1 where a deal is over."""
@@ -171,10 +173,10 @@ class VintEngine:
     def _start(self, state, idx, deals, dealers):
         hands = as_hand_array(deals, idx.size) if deals is not None else None
         dl = as_dealers(dealers, idx.size) if dealers is not None else None
-        start_deals(state, idx, hands, dl)
+        start_deals(state, idx, self.spec, hands, dl)
 
     def _write_views(self, state):
-        self._impl.write_views(state, self.parallel)
+        self._impl.write_views(state, self.spec, self.parallel)
 
     def _check_actions(self, state, actions) -> np.ndarray:
         acts = np.asarray(actions)
@@ -193,15 +195,72 @@ class VintEngine:
             for g in bad[:5]:
                 a = int(acts[g])
                 try:
-                    what = action_text(a)
+                    what = self._action_text(a)
                 except ValueError:
                     what = "out of range"
                 legal = np.flatnonzero(state.legal_action_mask[g])
-                lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action {a} ({what}); legal: "
-                             + " ".join(f"{x} ({action_text(int(x))})" for x in legal))
+                lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action "
+                             f"{a} ({what}); legal: "
+                             + " ".join(f"{x} ({self._action_text(int(x))})" for x in legal))
             more = f" (and {bad.size - 5} more games)" if bad.size > 5 else ""
             raise IllegalActionError("illegal actions" + more + ":\n" + "\n".join(lines))
         return acts
+
+
+class VintEngine(BatchEngine):
+    """Batched Vint deals (RULES.md section 2): ``vint_v0``'s observations (922), actions (88), rewards.
+
+    ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
+    ``reward_scale``: default 0.001, as ``vint_v0``; the other options are
+    :class:`BatchEngine`'s.
+    """
+
+    num_actions = NUM_ACTIONS
+    observation_size = OBS_SIZE
+
+    def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "auto",
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+        if passout not in PASSOUT_VARIANTS:
+            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        super().__init__(GameSpec(game=VINT, passout_play=passout == "play", reward_scale=reward_scale),
+                         backend, obs_dtype, auto_reset, parallel)
+        self.passout = passout
+
+
+class WhistEngine(BatchEngine):
+    """Batched Whist deals (RULES.md section 3): ``whist_v0``'s observations (785), actions (52), rewards.
+
+    ``no_trump`` and ``ten_is_honour``: the variants of ``whist_v0``;
+    ``reward_scale``: default 0.1, as ``whist_v0``; the other options are
+    :class:`BatchEngine`'s.  The dealer's turned card is a uniformly random
+    card of their hand (``turned=`` in ``init``/``reset`` fixes it with
+    injected deals); its suit is trump and the player left of the dealer
+    leads, so the first player to move in a deal is never the dealer.
+    """
+
+    num_actions = WHIST_NUM_ACTIONS
+    observation_size = WHIST_OBS_SIZE
+    _action_text = staticmethod(whist_action_text)
+
+    def __init__(self, no_trump: bool = False, ten_is_honour: bool = False, reward_scale: float = 0.1,
+                 backend: str = "auto", obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+        if not isinstance(no_trump, bool) or not isinstance(ten_is_honour, bool):
+            raise ValueError(f"no_trump and ten_is_honour must be booleans, got {no_trump!r}, {ten_is_honour!r}")
+        super().__init__(GameSpec(game=WHIST, no_trump=no_trump, ten_is_honour=ten_is_honour,
+                                  reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
+        self.no_trump = no_trump
+        self.ten_is_honour = ten_is_honour
+
+    def _start(self, state, idx, deals, dealers, turned=None):
+        hands = as_hand_array(deals, idx.size) if deals is not None else None
+        dl = as_dealers(dealers, idx.size) if dealers is not None else None
+        if turned is not None:
+            if self.no_trump:
+                raise ValueError("no card is turned in no-trump Whist: do not give turned cards")
+            if hands is None or dl is None:
+                raise ValueError("turned cards need the injected deals and dealers they belong to")
+            turned = as_turned(turned, hands, dl)
+        start_deals(state, idx, self.spec, hands, dl, turned)
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

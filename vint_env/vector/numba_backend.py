@@ -1,4 +1,4 @@
-"""The batched Vint rules as numba-compiled loops, game by game.
+"""The batched Vint and Whist rules as numba-compiled loops, game by game.
 
 Same functions, same state and same results as
 :mod:`vint_env.vector.numpy_backend` (the tests compare both with the
@@ -22,15 +22,19 @@ except ImportError:     # importable without numba (docs, doctests); VintEngine 
             return args[0]
         return lambda f: f
 
-from .state import AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WON, VintBatchState
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, GameSpec,
+                    VintBatchState)
 from .tables import (BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_LAST_TRICK,
                      O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK, O_TRICK_LEADER,
-                     O_TRICKS_TAKEN, O_TRUMP, PASS, RUN_FROM_ACE, TOP_FIVE)
+                     O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, TOP_FIVE, W_DEALER, W_HAND,
+                     W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRICK, W_TRICK_LEADER, W_TRICKS_TAKEN,
+                     W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_SLAM_12, WHIST_SLAM_13,
+                     WHIST_TRICK_POINTS)
 
 _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"], COL["dealer"]
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
 _TRUMP, _DECLARER, _LEADER, _TRICK_LEN = COL["trump"], COL["declarer"], COL["leader"], COL["trick_len"]
-_LAST_LEADER, _TRICKS_PLAYED = COL["last_leader"], COL["tricks_played"]
+_LAST_LEADER, _TRICKS_PLAYED, _TURNED = COL["last_leader"], COL["tricks_played"], COL["turned"]
 _NUM_ACTIONS = BID_BASE + NUM_BIDS
 
 
@@ -40,8 +44,8 @@ def _ranks(hand, suit):
 
 
 @njit(cache=True)
-def _score(words, small, b, run_tab, top_tab):
-    """Side 0's points minus side 1's for finished deal ``b`` (RULES 2.3 items 1-5, 2.4)."""
+def _score_vint(words, small, b, run_tab, top_tab):
+    """Side 0's points minus side 1's for finished Vint deal ``b`` (RULES 2.3 items 1-5, 2.4)."""
     t0 = np.int64(small[b, WON]) + small[b, WON + 2]
     t1 = np.int64(small[b, WON + 1]) + small[b, WON + 3]
     if small[b, _PASSED_OUT] == 1:           # RULES 2.4 "play": 500 a trick over six
@@ -91,6 +95,39 @@ def _score(words, small, b, run_tab, top_tab):
     return diff + honours * per
 
 
+@njit(cache=True)
+def _score_whist(words, small, b, ten_is_honour, run_tab, pop_tab, coronet_tab):
+    """Side 0's points minus side 1's for finished Whist deal ``b`` (RULES 3, seed 004)."""
+    trump = np.int64(small[b, _TRUMP])          # 4: no-trump variant
+    diff = 0
+    counts = np.zeros(2, dtype=np.int64)        # honours held per side
+    for s in range(4):
+        hand = words[b, DEALT + s]
+        coronets = 0
+        for suit in range(4):
+            r = _ranks(hand, suit)
+            doubled = 1 if (suit == trump or trump == 4) else 0
+            coronets += coronet_tab[doubled, run_tab[r]]        # coronets, per hand as dealt
+            if trump == 4:
+                counts[s & 1] += (r >> 12) & 1                  # no-trump: the aces are the honours
+            elif suit == trump:
+                counts[s & 1] += pop_tab[r >> (8 if ten_is_honour else 9)]   # A K Q J (10)
+        diff += coronets if (s & 1) == 0 else -coronets
+    total = counts[0] + counts[1]
+    for k in range(2):                          # more than half of the honours: one point each
+        sign = 1 if k == 0 else -1
+        if 2 * counts[k] > total:
+            diff += sign * counts[k]
+        taken = np.int64(small[b, WON + k]) + small[b, WON + k + 2]
+        if taken > 6:
+            diff += sign * WHIST_TRICK_POINTS * (taken - 6)
+        if taken == 12:
+            diff += sign * WHIST_SLAM_12
+        elif taken == 13:
+            diff += sign * WHIST_SLAM_13
+    return diff
+
+
 @njit(cache=True, inline="always")
 def _slam_taken(tricks):
     return 1000 if tricks == 12 else (2000 if tricks == 13 else 0)
@@ -108,7 +145,8 @@ def _finish(small, b, diff, scale, points, rewards, terminated):
 
 
 @njit(cache=True)
-def _apply_one(small, words, b, a, passout_play, scale, points, rewards, terminated, run_tab, top_tab):
+def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, scale, points, rewards, terminated,
+               run_tab, top_tab, pop_tab, coronet_tab):
     """One action in game ``b`` (legality checked before)."""
     one = np.uint64(1)
     phase = small[b, _PHASE]
@@ -177,7 +215,11 @@ def _apply_one(small, words, b, a, passout_play, scale, points, rewards, termina
     played = small[b, _TRICKS_PLAYED] + 1
     small[b, _TRICKS_PLAYED] = played
     if played == 13:
-        _finish(small, b, _score(words, small, b, run_tab, top_tab), scale, points, rewards, terminated)
+        if game == WHIST:
+            diff = _score_whist(words, small, b, ten_is_honour, run_tab, pop_tab, coronet_tab)
+        else:
+            diff = _score_vint(words, small, b, run_tab, top_tab)
+        _finish(small, b, diff, scale, points, rewards, terminated)
 
 
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
@@ -197,8 +239,26 @@ def _bits(out, b, start, word):
 
 
 @njit(cache=True)
-def _observe_one(small, words, b, me, out):
-    """``encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
+def _observe_play(small, words, b, me, out, o_leader, o_trick, o_last, o_taken):
+    """The trick-play blocks shared by Vint and Whist: leader, trick, last trick, tricks taken."""
+    out[b, o_leader + ((small[b, _LEADER] - me) & 3)] = 1
+    ours = small[b, WON + me] + small[b, WON + (me ^ 2)]
+    theirs = small[b, WON + (me ^ 1)] + small[b, WON + (me ^ 3)]
+    out[b, o_taken + ours] = 1
+    out[b, o_taken + 14 + theirs] = 1
+    for r in range(4):
+        s = (me + r) & 3
+        c = small[b, TRICK + s]
+        if c >= 0:
+            out[b, o_trick + 52 * r + c] = 1
+        c = small[b, LAST + s]
+        if c >= 0:
+            out[b, o_last + 52 * r + c] = 1
+
+
+@njit(cache=True)
+def _observe_vint(small, words, b, me, out):
+    """``vint_obs.encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
     out[b, :] = 0
     phase = small[b, _PHASE]
     if phase != OVER:
@@ -224,19 +284,38 @@ def _observe_one(small, words, b, me, out):
     if trump >= 0:
         out[b, O_TRUMP + trump] = 1
         out[b, O_PASSOUT_PLAY] = small[b, _PASSED_OUT]
-        out[b, O_TRICK_LEADER + ((small[b, _LEADER] - me) & 3)] = 1
-        ours = small[b, WON + me] + small[b, WON + (me ^ 2)]
-        theirs = small[b, WON + (me ^ 1)] + small[b, WON + (me ^ 3)]
-        out[b, O_TRICKS_TAKEN + ours] = 1
-        out[b, O_TRICKS_TAKEN + 14 + theirs] = 1
-        for r in range(4):
-            s = (me + r) & 3
-            c = small[b, TRICK + s]
-            if c >= 0:
-                out[b, O_TRICK + 52 * r + c] = 1
-            c = small[b, LAST + s]
-            if c >= 0:
-                out[b, O_LAST_TRICK + 52 * r + c] = 1
+        _observe_play(small, words, b, me, out, O_TRICK_LEADER, O_TRICK, O_LAST_TRICK, O_TRICKS_TAKEN)
+
+
+@njit(cache=True)
+def _observe_whist(small, words, b, me, out):
+    """``whist_obs.encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
+    out[b, :] = 0
+    cur = small[b, _CUR]
+    if cur >= 0:
+        out[b, W_PHASE] = 1
+        out[b, W_TO_MOVE + ((cur - me) & 3)] = 1
+    dealer = np.int64(small[b, _DEALER])
+    out[b, W_DEALER + ((dealer - me) & 3)] = 1
+    _bits(out, b, W_HAND, words[b, HAND + me])
+    for r in range(4):
+        s = (me + r) & 3
+        _bits(out, b, W_PLAYED + 52 * r, words[b, DEALT + s] ^ words[b, HAND + s])
+    out[b, W_TRUMP + small[b, _TRUMP]] = 1
+    turned = np.int64(small[b, _TURNED])
+    if turned >= 0:
+        out[b, W_TURNED_CARD + turned] = 1
+        if (words[b, HAND + dealer] >> np.uint64(turned)) & np.uint64(1):
+            out[b, W_TURNED_HOLDER + ((dealer - me) & 3)] = 1
+    _observe_play(small, words, b, me, out, W_TRICK_LEADER, W_TRICK, W_LAST_TRICK, W_TRICKS_TAKEN)
+
+
+@njit(cache=True)
+def _observe_one(small, words, b, me, out, game):
+    if game == WHIST:
+        _observe_whist(small, words, b, me, out)
+    else:
+        _observe_vint(small, words, b, me, out)
 
 
 @njit(cache=True)
@@ -263,6 +342,7 @@ _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _SALT = np.uint64(0xD1B54A32D192ED03)
+_TURN_SALT = np.uint64(0x8CB92BA72F3D8DD7)
 
 
 @njit(cache=True, inline="always")
@@ -274,8 +354,8 @@ def _mix(x):
 
 
 @njit(cache=True)
-def _deal_one(small, words, key, deal_index, b):
-    """Start game ``b``'s next random deal (dealer calls first)."""
+def _deal_one(small, words, key, deal_index, b, game, no_trump):
+    """Start game ``b``'s next random deal (as ``deals.random_deals`` and ``deals.start_deals``)."""
     base = _mix(key[b] ^ _mix(deal_index[b]))
     keys = np.empty(52, dtype=np.uint64)
     order = np.empty(52, dtype=np.int64)
@@ -305,59 +385,81 @@ def _deal_one(small, words, key, deal_index, b):
     for s in range(4):
         small[b, WON + s] = 0
     small[b, _DEALER] = dealer
-    small[b, _CUR] = dealer
+    if game == WHIST:           # RULES 3: turned card's suit is trump; left of the dealer leads
+        small[b, _TRUMP] = 4
+        if not no_trump:
+            k = np.int64((_mix(base ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13))
+            hand = words[b, DEALT + dealer]
+            for c in range(52):
+                if (hand >> np.uint64(c)) & np.uint64(1):
+                    if k == 0:
+                        small[b, _TURNED] = c
+                        small[b, _TRUMP] = c // 13
+                        break
+                    k -= 1
+        small[b, _PHASE] = PLAY
+        small[b, _LEADER] = (dealer + 1) & 3
+        small[b, _CUR] = (dealer + 1) & 3
+    else:
+        small[b, _CUR] = dealer     # RULES 2.1: the dealer calls first
     deal_index[b] += np.uint64(1)
 
 
 @njit(cache=True)
-def _step_game(small, words, key, deal_index, b, action, passout_play, scale, auto_reset,
-               points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
+def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_trump, ten_is_honour, scale,
+               auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
+               coronet_tab):
     """A whole engine step of game ``b``: act, deal again if over, write observation and mask."""
     terminated[b] = False
     for s in range(4):
         points[b, s] = 0
         rewards[b, s] = 0.0
     if small[b, _PHASE] != OVER:
-        _apply_one(small, words, b, action, passout_play, scale, points, rewards, terminated, run_tab, top_tab)
+        _apply_one(small, words, b, action, game, passout_play, ten_is_honour, scale, points, rewards,
+                   terminated, run_tab, top_tab, pop_tab, coronet_tab)
         if auto_reset and terminated[b]:
-            _deal_one(small, words, key, deal_index, b)
+            _deal_one(small, words, key, deal_index, b, game, no_trump)
     me = small[b, _CUR]
     if me < 0:
         me = max(small[b, _ACTOR], 0)
     observer[b] = me
-    _observe_one(small, words, b, np.int64(me), obs)
+    _observe_one(small, words, b, np.int64(me), obs, game)
     _legal_one(small, words, b, mask)
 
 
 # One loop on one thread, one over numba's threads (distinct functions, so their disk caches differ).
 @njit(cache=True)
-def _step_serial(small, words, key, deal_index, actions, passout_play, scale, auto_reset,
-                 points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
+def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour, scale,
+                 auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
+                 coronet_tab):
     for b in range(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], passout_play, scale, auto_reset,
-                   points, rewards, terminated, observer, obs, mask, run_tab, top_tab)
+        _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
+                   scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
+                   pop_tab, coronet_tab)
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(small, words, key, deal_index, actions, passout_play, scale, auto_reset,
-                   points, rewards, terminated, observer, obs, mask, run_tab, top_tab):
+def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour, scale,
+                   auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
+                   coronet_tab):
     for b in prange(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], passout_play, scale, auto_reset,
-                   points, rewards, terminated, observer, obs, mask, run_tab, top_tab)
+        _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
+                   scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
+                   pop_tab, coronet_tab)
 
 
 @njit(cache=True)
-def _views_serial(small, words, seats, obs, mask, write_mask):
+def _views_serial(small, words, seats, obs, mask, write_mask, game):
     for b in range(small.shape[0]):
-        _observe_one(small, words, b, np.int64(seats[b]), obs)
+        _observe_one(small, words, b, np.int64(seats[b]), obs, game)
         if write_mask:
             _legal_one(small, words, b, mask)
 
 
 @njit(cache=True, parallel=True)
-def _views_parallel(small, words, seats, obs, mask, write_mask):
+def _views_parallel(small, words, seats, obs, mask, write_mask, game):
     for b in prange(small.shape[0]):
-        _observe_one(small, words, b, np.int64(seats[b]), obs)
+        _observe_one(small, words, b, np.int64(seats[b]), obs, game)
         if write_mask:
             _legal_one(small, words, b, mask)
 
@@ -377,27 +479,28 @@ def _illegal(small, mask, actions, bad):
 
 # ---------------------------------------------------------------- the backend interface
 
-def step(state: VintBatchState, actions: np.ndarray, passout_play: bool, reward_scale: float,
-         auto_reset: bool, parallel: bool = False) -> None:
+def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset: bool,
+         parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal)."""
     kernel = _step_parallel if parallel else _step_serial
-    kernel(state.small, state.words, state.key, state.deal_index, actions, passout_play, reward_scale,
-           auto_reset, state.points, state.rewards, state.terminated, state.observer, state.observation,
-           state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE)
+    kernel(state.small, state.words, state.key, state.deal_index, actions, spec.game, spec.passout_play,
+           spec.no_trump, spec.ten_is_honour, spec.reward_scale, auto_reset, state.points, state.rewards,
+           state.terminated, state.observer, state.observation, state.legal_action_mask, RUN_FROM_ACE,
+           TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
 
 
-def write_views(state: VintBatchState, parallel: bool = False) -> None:
+def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal)."""
     cur = state.small[:, _CUR]
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, _ACTOR], 0))
     kernel = _views_parallel if parallel else _views_serial
-    kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True)
+    kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True, spec.game)
 
 
-def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
+def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: GameSpec,
                       parallel: bool = False) -> np.ndarray:
     kernel = _views_parallel if parallel else _views_serial
-    kernel(state.small, state.words, seats, out, state.legal_action_mask, False)
+    kernel(state.small, state.words, seats, out, state.legal_action_mask, False, spec.game)
     return out
 
 

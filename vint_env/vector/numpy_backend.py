@@ -1,4 +1,4 @@
-"""The batched Vint rules in plain NumPy: every operation acts on all games at once.
+"""The batched Vint and Whist rules in plain NumPy: every operation acts on all games at once.
 
 Three functions over a :class:`~vint_env.vector.state.VintBatchState`:
 :func:`apply_actions` (one action per live game: a call in the auction, a
@@ -13,10 +13,13 @@ from __future__ import annotations
 import numpy as np
 
 from .deals import start_deals
-from .state import AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WON, VintBatchState
+from .state import AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, GameSpec, VintBatchState
 from .tables import (ALL_ACES, BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
                      O_LAST_TRICK, O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK,
-                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, RUN_FROM_ACE, SUIT_BITS, TOP_FIVE)
+                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, SUIT_BITS, TOP_FIVE,
+                     W_DEALER, W_HAND, W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRICK, W_TRICK_LEADER,
+                     W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_SLAM_12,
+                     WHIST_SLAM_13, WHIST_TRICK_POINTS)
 
 _U1 = np.uint64(1)
 _SEATS = np.arange(4)
@@ -35,8 +38,7 @@ def unpack_bits(words: np.ndarray, nbits: int) -> np.ndarray:
 
 # ---------------------------------------------------------------- moves
 
-def apply_actions(state: VintBatchState, actions: np.ndarray, live: np.ndarray,
-                  passout_play: bool, reward_scale: float) -> None:
+def apply_actions(state: VintBatchState, actions: np.ndarray, live: np.ndarray, spec: GameSpec) -> None:
     """Apply ``actions[g]`` for every game ``g`` in ``live`` (indices; legality already checked)."""
     s = state.small
     cur = s[live, COL["current_player"]].astype(np.int64)
@@ -45,9 +47,9 @@ def apply_actions(state: VintBatchState, actions: np.ndarray, live: np.ndarray,
     a = actions[live]
     auction = phase == AUCTION
     if auction.any():
-        _call(state, live[auction], a[auction], cur[auction], passout_play, reward_scale)
+        _call(state, live[auction], a[auction], cur[auction], spec.passout_play, spec.reward_scale)
     if not auction.all():
-        _play(state, live[~auction], a[~auction], cur[~auction], reward_scale)
+        _play(state, live[~auction], a[~auction], cur[~auction], spec)
 
 
 def _call(state, g, a, seat, passout_play, reward_scale):
@@ -85,7 +87,7 @@ def _start_play(s, g, trump, leader):
     s[g, COL["current_player"]] = leader
 
 
-def _play(state, g, card, seat, reward_scale):
+def _play(state, g, card, seat, spec):
     """RULES 1: play a card; the fourth card decides the trick, the 13th trick ends the deal."""
     s = state.small
     state.words[g, HAND + seat] &= ~np.left_shift(_U1, card.astype(np.uint64))
@@ -112,7 +114,8 @@ def _play(state, g, card, seat, reward_scale):
     s[full, COL["tricks_played"]] += 1
     done = full[s[full, COL["tricks_played"]] == 13]
     if done.size:
-        _finish(state, done, score_deals(state, done), reward_scale)
+        diff = score_whist_deals(state, done, spec.ten_is_honour) if spec.game == WHIST else score_deals(state, done)
+        _finish(state, done, diff, spec.reward_scale)
 
 
 def _finish(state, g, diff, reward_scale):
@@ -175,11 +178,80 @@ def score_deals(state: VintBatchState, g: np.ndarray) -> np.ndarray:
     return scores[:, 0] - scores[:, 1]
 
 
+def score_whist_deals(state: VintBatchState, g: np.ndarray, ten_is_honour: bool) -> np.ndarray:
+    """Side 0's total minus side 1's for the finished Whist deals ``g`` (RULES 3, seed 004)."""
+    s = state.small
+    won = s[g, WON:WON + 4].astype(np.int64)
+    tricks = np.stack([won[:, 0] + won[:, 2], won[:, 1] + won[:, 3]], axis=1)            # [n, side]
+    trump = s[g, COL["trump"]].astype(np.int64)                                            # 4: no-trump
+    nt = trump == 4
+    dealt = state.words[g, DEALT:DEALT + 4]
+    ranks = ((dealt[:, :, None] >> _SUIT_SHIFT) & _SUIT_BITS).astype(np.int64)             # [n, seat, suit]
+    doubled = ((np.arange(4)[None, :] == trump[:, None]) | nt[:, None]).astype(np.int64)   # [n, suit]
+    coronets = WHIST_CORONET[doubled[:, None, :], RUN_FROM_ACE[ranks]].sum(axis=2)        # [n, seat]
+    trump_ranks = ranks[np.arange(g.size), :, np.minimum(trump, 3)]                        # [n, seat]
+    held = np.where(nt[:, None], np.bitwise_count(dealt & _ACE_MASK).astype(np.int64),
+                    POPCOUNT_13[trump_ranks >> (8 if ten_is_honour else 9)])
+    counts = np.stack([held[:, 0] + held[:, 2], held[:, 1] + held[:, 3]], axis=1)
+    side = np.where(2 * counts > counts.sum(axis=1, keepdims=True), counts, 0)            # honours
+    side += np.maximum(tricks - 6, 0) * WHIST_TRICK_POINTS
+    side += np.where(tricks == 12, WHIST_SLAM_12, np.where(tricks == 13, WHIST_SLAM_13, 0))
+    side[:, 0] += coronets[:, 0] + coronets[:, 2]
+    side[:, 1] += coronets[:, 1] + coronets[:, 3]
+    return side[:, 0] - side[:, 1]
+
+
 # ---------------------------------------------------------------- views
 
-def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
+def _write_play_blocks(s, out, rp, sp, rot_p, o_leader, o_trick, o_last, o_taken):
+    """Trick-play blocks shared by Vint and Whist for the games ``rp`` (observers ``sp``)."""
+    out[rp, o_leader + ((s[rp, COL["leader"]] - sp) & 3)] = 1
+    won = s[rp, WON:WON + 4]
+    k = np.arange(rp.size)
+    ours = won[k, sp] + won[k, sp ^ 2]
+    theirs = won[k, sp ^ 1] + won[k, sp ^ 3]
+    out[rp, o_taken + ours] = 1
+    out[rp, o_taken + 14 + theirs] = 1
+    for base, first in ((o_trick, TRICK), (o_last, LAST)):
+        cards = s[rp[:, None], first + rot_p]                   # [n, relative seat]
+        has = cards >= 0
+        r_idx = np.broadcast_to(_SEATS, cards.shape)
+        out[np.broadcast_to(rp[:, None], cards.shape)[has], base + r_idx[has] * 52 + cards[has]] = 1
+
+
+def write_whist_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """``whist_obs.encode_observation`` of ``seats[g]`` in every game, into ``out[B, D]`` (deal episodes)."""
+    s = state.small.astype(np.int64)
+    n = s.shape[0]
+    rows = np.arange(n)
+    seats = seats.astype(np.int64)
+    out[:] = 0
+    cur = s[:, COL["current_player"]]
+    moving = cur >= 0
+    out[rows[moving], W_PHASE] = 1
+    out[rows[moving], W_TO_MOVE + ((cur[moving] - seats[moving]) & 3)] = 1
+    dealer = s[:, COL["dealer"]]
+    out[rows, W_DEALER + ((dealer - seats) & 3)] = 1
+    words = state.words
+    out[:, W_HAND:W_HAND + 52] = unpack_bits(words[rows, HAND + seats], 52)
+    rot = (seats[:, None] + _SEATS) & 3
+    played = words[rows[:, None], DEALT + rot] ^ words[rows[:, None], HAND + rot]
+    out[:, W_PLAYED:W_PLAYED + 4 * 52] = unpack_bits(played, 52).reshape(n, -1)
+    out[rows, W_TRUMP + s[:, COL["trump"]]] = 1
+    turned = s[:, COL["turned"]]
+    t = turned >= 0
+    out[rows[t], W_TURNED_CARD + turned[t]] = 1
+    in_hand = t & ((words[rows, HAND + dealer] >> np.maximum(turned, 0).astype(np.uint64)) & _U1 == 1)
+    out[rows[in_hand], W_TURNED_HOLDER + ((dealer[in_hand] - seats[in_hand]) & 3)] = 1
+    _write_play_blocks(s, out, rows, seats, rot, W_TRICK_LEADER, W_TRICK, W_LAST_TRICK, W_TRICKS_TAKEN)
+    return out
+
+
+def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: GameSpec,
                       parallel: bool = False) -> np.ndarray:
-    """``encode_observation`` of ``seats[g]`` in every game, into ``out[B, D]`` (deal episodes)."""
+    """The game's ``encode_observation`` of ``seats[g]`` in every game, into ``out[B, D]`` (deal episodes)."""
+    if spec.game == WHIST:
+        return write_whist_observation(state, seats, out)
     s = state.small.astype(np.int64)
     n = s.shape[0]
     rows = np.arange(n)
@@ -210,18 +282,8 @@ def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
         sp = seats[played_deal]
         out[rp, O_TRUMP + s[played_deal, COL["trump"]]] = 1
         out[rp, O_PASSOUT_PLAY] = s[played_deal, COL["passed_out"]]
-        out[rp, O_TRICK_LEADER + ((s[played_deal, COL["leader"]] - sp) & 3)] = 1
-        won = s[played_deal, WON:WON + 4].astype(np.int64)
-        ours = won[np.arange(rp.size), sp] + won[np.arange(rp.size), sp ^ 2]
-        out[rp, O_TRICKS_TAKEN + ours] = 1
-        theirs = won[np.arange(rp.size), sp ^ 1] + won[np.arange(rp.size), sp ^ 3]
-        out[rp, O_TRICKS_TAKEN + 14 + theirs] = 1
-        rot_p = rot[played_deal]
-        for base, first in ((O_TRICK, TRICK), (O_LAST_TRICK, LAST)):
-            cards = s[rp[:, None], first + rot_p]          # [n, relative seat]
-            has = cards >= 0
-            r_idx = np.broadcast_to(_SEATS, cards.shape)
-            out[np.broadcast_to(rp[:, None], cards.shape)[has], base + r_idx[has] * 52 + cards[has]] = 1
+        _write_play_blocks(s, out, rp, sp, rot[played_deal], O_TRICK_LEADER, O_TRICK, O_LAST_TRICK,
+                           O_TRICKS_TAKEN)
     return out
 
 
@@ -242,8 +304,9 @@ def write_legal_mask(state: VintBatchState, out: np.ndarray) -> np.ndarray:
     cards = np.where(leading | (follow == 0), hand, follow)
     cards = np.where(playing, cards, np.uint64(0))
     out[:, :52] = unpack_bits(cards, 52)
-    out[:, PASS] = auction
-    out[:, BID_BASE:] = auction[:, None] & (_BID_IDX[None, :] > s[:, COL["highest"], None])
+    if out.shape[1] > PASS:     # Vint's calls (Whist has only the cards)
+        out[:, PASS] = auction
+        out[:, BID_BASE:] = auction[:, None] & (_BID_IDX[None, :] > s[:, COL["highest"], None])
     return out
 
 
@@ -258,26 +321,25 @@ def illegal_games(state: VintBatchState, actions: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- the backend interface
 
-def step(state: VintBatchState, actions: np.ndarray, passout_play: bool, reward_scale: float,
-         auto_reset: bool, parallel: bool = False) -> None:
+def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset: bool,
+         parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal; ``parallel`` is ignored)."""
     state.terminated[:] = False
     state.rewards[:] = 0
     state.points[:] = 0
-    apply_actions(state, actions, np.flatnonzero(state.small[:, COL["phase"]] != OVER),
-                  passout_play, reward_scale)
+    apply_actions(state, actions, np.flatnonzero(state.small[:, COL["phase"]] != OVER), spec)
     if auto_reset:
         done = np.flatnonzero(state.terminated)
         if done.size:
-            start_deals(state, done)
-    write_views(state)
+            start_deals(state, done, spec)
+    write_views(state, spec)
 
 
-def write_views(state: VintBatchState, parallel: bool = False) -> None:
+def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal)."""
     cur = state.small[:, COL["current_player"]]
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, COL["actor"]], 0))
-    write_observation(state, state.observer, state.observation)
+    write_observation(state, state.observer, state.observation, spec)
     write_legal_mask(state, state.legal_action_mask)
 
 

@@ -20,15 +20,16 @@ its seat; the one policy acts for all of them:
   observation, legal actions and seat (0..3) of the player to move *next*;
 - ``done[B]``: the action just taken ended that game's deal; the game was
   dealt again at once, so ``obs``/``mask``/``seat`` already belong to the
-  new deal (the first player to move there is its dealer);
+  new deal (the first player to move there is its dealer in Vint, the
+  dealer's left in Whist);
 - ``seat_rewards[B, 4]`` (float32): on ``done``, every seat's reward for
-  the deal that ended (``vint_v0``'s rewards: points x ``reward_scale``,
+  the deal that ended (the env's rewards: points x ``reward_scale``,
   side 0 = seats 0 & 2 positive when it won, the other side the negative);
   zero otherwise;
 - ``reward[B]``: ``seat_rewards[b, actor]`` for the seat that just acted.
 
 Rewards reach each seat at the end of the deal, not when it acts.  A seat's
-trajectory in a game is its own decisions only (about 3 calls and 13
+trajectory in a game is its own decisions only (in Vint a few calls and 13
 cards), interleaved with the other three seats' in the one stream of steps.
 When a deal ends, the reward of seat s belongs to *s's last decision in that
 deal*, which was usually a few steps earlier (only the seat that played the
@@ -50,7 +51,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import VintEngine
+from .engine import VintEngine, WhistEngine
+
+GAMES = {"vint": VintEngine, "whist": WhistEngine}
 
 
 class SelfPlayStep(NamedTuple):
@@ -63,18 +66,24 @@ class SelfPlayStep(NamedTuple):
 
 
 class SelfPlayVecEnv:
-    """B Vint games in self-play for one shared policy (see the module docstring for the contract).
+    """B games in self-play for one shared policy (see the module docstring for the contract).
 
-    ``num_envs``: B; ``seed``: an integer; ``backend``, ``passout``,
-    ``reward_scale``, ``obs_dtype``: as :class:`~vint_env.vector.VintEngine`.
+    ``num_envs``: B; ``seed``: an integer; ``game``: ``"vint"`` (default) or
+    ``"whist"``; other keyword options go to
+    :class:`~vint_env.vector.VintEngine` (``passout``, ``reward_scale``,
+    ``backend``, ``obs_dtype``, ``parallel``) or
+    :class:`~vint_env.vector.WhistEngine` (``no_trump``, ``ten_is_honour`` ...).
     """
 
-    def __init__(self, num_envs: int, seed: int = 0, backend: str = "auto", passout: str = "mark",
-                 reward_scale: float = 0.001, obs_dtype=np.float32):
+    def __init__(self, num_envs: int, seed: int = 0, game: str = "vint", **engine_options):
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        self.engine = VintEngine(passout=passout, reward_scale=reward_scale, backend=backend,
-                                 obs_dtype=obs_dtype, auto_reset=True)
+        if game not in GAMES:
+            raise ValueError(f"game must be one of {tuple(GAMES)}, got {game!r}")
+        if "auto_reset" in engine_options:
+            raise ValueError("SelfPlayVecEnv always deals again at once (auto_reset cannot be changed)")
+        self.engine = GAMES[game](**engine_options)
+        self.game = game
         self.num_envs = int(num_envs)
         self.seed = seed
         self.observation_size = self.engine.observation_size

@@ -1,4 +1,4 @@
-"""The arrays of a batch of Vint deals (B games), shared by both backends.
+"""The arrays of a batch of deals (B games of Vint or Whist), shared by both backends.
 
 A batch state is two compact tables, one row per game, plus the outputs of
 the last step:
@@ -7,7 +7,7 @@ the last step:
   move, auction and trick state ...), one named column each;
 - ``words[B, NUM_WORDS]`` (uint64): card and bid masks (hands as dealt,
   hands now, each seat's bids as a 35-bit mask);
-- ``observation[B, D]``, ``legal_action_mask[B, 88]``, ``rewards[B, 4]``,
+- ``observation[B, D]``, ``legal_action_mask[B, A]``, ``rewards[B, 4]``,
   ``points[B, 4]``, ``terminated[B]`` for the player to move;
 - ``key[B]`` and ``deal_index[B]``: each game's random stream (see
   :mod:`vint_env.vector.deals`).
@@ -22,6 +22,7 @@ tables, so writing through them changes the state.  Seats are absolute
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,6 +31,19 @@ from ..rules.vint import NUM_ACTIONS
 
 # Phases.
 AUCTION, PLAY, OVER = 0, 1, 2
+
+# Games.
+VINT, WHIST = 0, 1
+
+
+class GameSpec(NamedTuple):
+    """Which game the kernels play, with its variants (plain values, for compiled code)."""
+
+    game: int = VINT               # VINT or WHIST
+    passout_play: bool = False     # Vint, RULES 2.4 variant "play"
+    no_trump: bool = False         # Whist, RULES 3 variant no_trump
+    ten_is_honour: bool = False    # Whist, RULES 3 variant ten_is_honour
+    reward_scale: float = 0.001
 
 # int8 columns of ``small``.
 SMALL_COLUMNS = (
@@ -47,6 +61,7 @@ SMALL_COLUMNS = (
     "trick_len",        # cards in the trick in progress
     "last_leader",      # leader of the last completed trick, -1 none
     "tricks_played",
+    "turned",           # Whist: the dealer's turned card (face up until played), -1 none
     "won0", "won1", "won2", "won3",            # tricks taken by each seat
     "trick0", "trick1", "trick2", "trick3",    # card each seat played to the trick in progress, -1 none
     "last0", "last1", "last2", "last3",        # card each seat played to the last completed trick
@@ -62,7 +77,7 @@ NUM_WORDS = 12
 
 @dataclass
 class VintBatchState:
-    """B Vint deals; see the module docstring for the columns."""
+    """B deals (Vint or Whist); see the module docstring for the columns."""
 
     small: np.ndarray
     words: np.ndarray
@@ -78,15 +93,16 @@ class VintBatchState:
     observer: np.ndarray
 
     @classmethod
-    def empty(cls, batch_size: int, obs_dtype=np.float32) -> "VintBatchState":
+    def empty(cls, batch_size: int, obs_size: int = D, num_actions: int = NUM_ACTIONS,
+              obs_dtype=np.float32) -> "VintBatchState":
         b = batch_size
         return cls(
             small=np.full((b, NUM_SMALL), -1, dtype=np.int8),
             words=np.zeros((b, NUM_WORDS), dtype=np.uint64),
             key=np.zeros(b, dtype=np.uint64),
             deal_index=np.zeros(b, dtype=np.uint64),
-            observation=np.zeros((b, D), dtype=obs_dtype),
-            legal_action_mask=np.zeros((b, NUM_ACTIONS), dtype=np.int8),
+            observation=np.zeros((b, obs_size), dtype=obs_dtype),
+            legal_action_mask=np.zeros((b, num_actions), dtype=np.int8),
             rewards=np.zeros((b, 4), dtype=np.float64),
             points=np.zeros((b, 4), dtype=np.int64),
             terminated=np.zeros(b, dtype=bool),
