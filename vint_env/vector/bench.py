@@ -49,9 +49,10 @@ def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
 
 # ---------------------------------------------------------------- the engines
 
-def engine_runner(backend: str, batch: int, parallel, obs_dtype):
-    from .engine import VintEngine
-    engine = VintEngine(backend=backend, parallel=parallel, obs_dtype=obs_dtype)
+def engine_runner(backend: str, batch: int, parallel, obs_dtype, game: str = "vint"):
+    from .engine import VintEngine, WhistEngine
+    engine = (WhistEngine if game == "whist" else VintEngine)(backend=backend, parallel=parallel,
+                                                               obs_dtype=obs_dtype)
     state = engine.init(seed=0, batch_size=batch)
     rng = np.random.default_rng(0)
     for _ in range(3):                       # compile / warm up
@@ -85,8 +86,11 @@ def engine_peak_memory(backend: str, batch: int, parallel, obs_dtype, steps: int
     return peak
 
 
-def aec_runner():
-    from ..envs.vint_v0 import env as make_env
+def aec_runner(game: str = "vint"):
+    if game == "whist":
+        from ..envs.whist_v0 import env as make_env
+    else:
+        from ..envs.vint_v0 import env as make_env
     env = make_env()
     env.reset(seed=0)
     rng = np.random.default_rng(0)
@@ -216,6 +220,7 @@ def main(argv=None) -> int:
     p.add_argument("--seconds", type=float, default=1.0, help="length of one run in seconds")
     p.add_argument("--obs-dtype", choices=("float32", "uint8"), default="float32")
     p.add_argument("--no-peers", action="store_true", help="skip vint_v0, OpenSpiel and RLCard")
+    p.add_argument("--no-whist", action="store_true", help="skip the Whist rows (WhistEngine, whist_v0)")
     p.add_argument("--quick", action="store_true", help="3 repeats of 0.3 s, fewer batch sizes (a smoke run)")
     p.add_argument("--profile", action="store_true",
                    help="also print where the time goes (batched step parts; cProfile of the AEC loop)")
@@ -235,7 +240,7 @@ def main(argv=None) -> int:
 
     from .engine import numba_available
     rows: list[tuple[str, float, float, str]] = []
-    print(f"# vint_env.vector.bench: random legal play, observation + mask of the player to move every step")
+    print("# vint_env.vector.bench: random legal play, observation + mask of the player to move every step")
     print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, "
           f"median of {args.repeats} x {args.seconds:g} s, obs dtype {args.obs_dtype}")
     print(f"{'engine':<58} {'steps/s':>13} {'steps/CPU-s':>13}   {'peak traced MB':>14}")
@@ -261,9 +266,16 @@ def main(argv=None) -> int:
         mem = engine_peak_memory(backend, b, parallel, args.obs_dtype) / 2**20
         best = max(best, report(f"VintEngine {label}, B={b}", run, f"{mem:.1f}"))
 
+    if not args.no_whist:
+        b = max(sizes) if sizes else 1024
+        backend = "numba" if numba_available() else "numpy"
+        run, _, _ = engine_runner(backend, b, False, args.obs_dtype, game="whist")
+        report(f"WhistEngine {backend}, 1 thread, B={b}", run)
     aec = openspiel = None
     if not args.no_peers:
         aec = report("vint_v0 AEC env (env.last + env.step)", aec_runner())
+        if not args.no_whist:
+            report("whist_v0 AEC env (env.last + env.step)", aec_runner("whist"))
         for read in (True, False):
             name = f"OpenSpiel bridge(use_double_dummy_result=false){', obs tensor' if read else ', no obs'}"
             try:
