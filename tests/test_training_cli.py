@@ -19,7 +19,7 @@ def test_smoke_train_evaluate_resume(tmp_path, capsys):
     run = tmp_path / "run"
     assert main(["--config", SMOKE, "--run-dir", str(run), "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "final evaluation" in out and "| random | 8 |" in out and "| rule | 8 |" in out
+    assert "final evaluation" in out and "| random | 8 |" in out and "| rule | 8 |" in out and "95% CI" in out
     assert f"learning curves: {run / 'learning_curves.png'}" in out
     assert (run / "learning_curves.png").stat().st_size > 10_000
     assert (run / "config.yaml").exists() and any((run / "tb").iterdir())

@@ -163,8 +163,9 @@ def run(args) -> int:
           + (" (stopped by max_minutes)" if final.get("stopped_early") else ""))
     print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'}")
     if evaluator is not None:
-        print(f"\nfinal evaluation, {cfg.final_eval_deals} duplicate boards per opponent "
-              f"(raw points per board, both tables summed):")
+        print(f"\nfinal evaluation of the trained agent (A) through the harness: "
+              f"{cfg.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
+              f"(A's points summed over the board's tables; seats swapped between tables):")
         print(evaluator.table())
     print(f"learning curves: {plot if plot else '(no evaluation data to plot)'}")
     return 0

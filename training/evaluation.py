@@ -1,7 +1,8 @@
 """Periodic evaluation of the learner through the harness (``vint_env.evaluation``).
 
 At each evaluation the trainer writes a numbered checkpoint and the harness
-plays it (agent spec ``ppo:<checkpoint>``, greedy) in duplicate against each
+plays it (agent spec ``ppo:<checkpoint>``, greedy; a new file name each time,
+since the harness keeps the agents of its last match loaded) in duplicate against each
 of ``eval_opponents`` on the same boards every time (seeded by the run's
 seed), so the learning curves compare like with like.  The figures logged
 are the harness's: the margin in raw points per board (both tables of a
@@ -11,7 +12,6 @@ boards won.
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 
@@ -49,13 +49,9 @@ class HarnessEvaluator:
     def match(self, spec_a: str, spec_b: str, boards: list):
         """The harness's duplicate match, without its per-board double-dummy analysis (a quarter of a
         second per Vint board, which would dominate an evaluation inside training)."""
-        from vint_env.evaluation import match as harness
-        start, cpu0 = time.perf_counter(), time.process_time()
-        table = harness.Table(self.game, spec_a, spec_b)
-        table.extra = None
-        results = [table.play_board(b, self.seed) for b in boards]
-        return harness.MatchResult(self.game, spec_a, spec_b, "deal", self.seed, results,
-                                   time.perf_counter() - start, time.process_time() - cpu0, 1)
+        from vint_env.evaluation import run_match
+        return run_match(self.game, spec_a, spec_b, boards, seed=self.seed, workers=self.workers,
+                         analysis=False)
 
     def __call__(self, checkpoint: str | Path, update: int, deals: int) -> dict:
         from vint_env.evaluation import summarize
@@ -75,7 +71,7 @@ class HarnessEvaluator:
         """The final evaluation as a Markdown table, one row per opponent."""
         if not self.last_summaries:
             return "(no evaluation was run)"
-        rows = ["| opponent | boards | margin per board (A - B) | 95% CI | boards won / lost / tied |",
+        rows = ["| opponent (B) | boards | margin per board (A - B) | 95% CI | boards won / lost / tied |",
                 "|---|---|---|---|---|"]
         for opp, s in self.last_summaries.items():
             m = s["margin_per_board"]
