@@ -51,3 +51,21 @@ def test_cli_reports_bad_config_clearly(tmp_path, capsys):
     assert "nothing to resume" in capsys.readouterr().err
     assert main([]) == 2
     assert "give --config" in capsys.readouterr().err
+
+
+def test_default_run_folders_are_numbered_and_resume_finds_the_latest(tmp_path, capsys):
+    cfg = tmp_path / "smoke.yaml"
+    cfg.write_text(Path(SMOKE).read_text() + f"\nruns_dir: {tmp_path / 'runs'}\n")
+    args = ["--config", str(cfg), "--set", "total_timesteps=500", "--set", "eval_opponents=[]", "--no-progress"]
+    assert main(args) == 0
+    assert main(args) == 0     # a second run never overwrites the first
+    assert (tmp_path / "runs" / "smoke" / "checkpoints" / "latest.pt").exists()
+    assert (tmp_path / "runs" / "smoke-2" / "checkpoints" / "latest.pt").exists()
+    capsys.readouterr()
+    # the config's latest run is resumed (with the budget raised so there is more to do)
+    assert main(["--config", str(cfg), "--resume", "--set", "total_timesteps=1200", "--set", "eval_opponents=[]",
+                 "--no-progress"]) == 0
+    assert f"resuming {tmp_path / 'runs' / 'smoke-2'} from update 1" in capsys.readouterr().out
+    cfg.write_text(cfg.read_text() + "learning_rate: 0.1\n")
+    assert main(["--config", str(cfg), "--resume"]) == 2
+    assert "differs from the run being resumed" in capsys.readouterr().err

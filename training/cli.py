@@ -33,12 +33,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="YAML config file (see configs/)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config key (YAML value; dotted keys for mappings); repeatable")
-    p.add_argument("--run-dir", help="run folder (default: <runs_dir>/<name> of the config)")
+    p.add_argument("--run-dir", help="run folder (default: <runs_dir>/<name> of the config, or <name>-2, -3 ... "
+                                     "when that holds a run already)")
     p.add_argument("--resume", nargs="?", const=True, default=None, metavar="RUN_DIR",
-                   help="continue the run in RUN_DIR (default: the config's run folder) from its latest checkpoint")
-    p.add_argument("--overwrite", action="store_true", help="start afresh even if the run folder has checkpoints")
+                   help="continue the run in RUN_DIR (default: the config's latest run folder) from its latest "
+                        "checkpoint")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start afresh in the run folder, deleting the run it holds")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (one line per evaluation instead)")
     return p
+
+
+def has_checkpoints(run_dir: Path) -> bool:
+    return (run_dir / "checkpoints").is_dir() and any((run_dir / "checkpoints").glob("*.pt"))
+
+
+def numbered_runs(base: Path) -> list[Path]:
+    """``base``, ``base-2``, ``base-3`` ... that hold checkpoints, in number order."""
+    found = [base] if has_checkpoints(base) else []
+    if base.parent.is_dir():
+        extra = []
+        for p in base.parent.glob(f"{base.name}-*"):
+            suffix = p.name[len(base.name) + 1:]
+            if suffix.isdigit() and has_checkpoints(p):
+                extra.append((int(suffix), p))
+        found += [p for _, p in sorted(extra)]
+    return found
+
+
+def fresh_run_dir(base: Path) -> Path:
+    """``base`` if it holds no run yet, else the next free ``base-N`` (a new run never overwrites one)."""
+    if not has_checkpoints(base):
+        return base
+    k = 2
+    while has_checkpoints(base.with_name(f"{base.name}-{k}")):
+        k += 1
+    return base.with_name(f"{base.name}-{k}")
 
 
 def _resume_config(run_dir: Path, args) -> tuple[PPOConfig, Path]:
@@ -89,7 +119,10 @@ def run(args) -> int:
             run_dir = Path(args.run_dir)
         elif args.config:
             c = load_config(args.config)
-            run_dir = Path(c.runs_dir) / c.name
+            runs = numbered_runs(Path(c.runs_dir) / c.name)
+            if not runs:
+                raise ConfigError(f"no run of {c.name!r} to resume in {c.runs_dir!r}")
+            run_dir = runs[-1]    # the latest of runs/<name>, runs/<name>-2, ...
         else:
             raise ConfigError("--resume without a folder needs --config or --run-dir to find the run")
         cfg, ckpt_path = _resume_config(run_dir, args)
@@ -97,13 +130,19 @@ def run(args) -> int:
         if not args.config:
             raise ConfigError("give --config FILE (e.g. configs/smoke.yaml) or --resume RUN_DIR")
         cfg = load_config(args.config, args.overrides)
-        run_dir = Path(args.run_dir) if args.run_dir else Path(cfg.runs_dir) / cfg.name
         ckpt_path = None
-        if (run_dir / "checkpoints").exists() and any((run_dir / "checkpoints").glob("*.pt")):
-            if not args.overwrite:
-                raise ConfigError(f"run folder {str(run_dir)!r} already has checkpoints: pass --resume to "
-                                  f"continue it, --overwrite to start again, or --run-dir for another folder")
-            shutil.rmtree(run_dir)
+        if args.run_dir:
+            run_dir = Path(args.run_dir)
+            if has_checkpoints(run_dir):
+                if not args.overwrite:
+                    raise ConfigError(f"run folder {str(run_dir)!r} already has checkpoints: pass --resume to "
+                                      f"continue it, --overwrite to start again, or another --run-dir")
+                shutil.rmtree(run_dir)
+        else:
+            base = Path(cfg.runs_dir) / cfg.name
+            if args.overwrite and has_checkpoints(base):
+                shutil.rmtree(base)
+            run_dir = fresh_run_dir(base)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
 

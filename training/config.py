@@ -27,7 +27,7 @@ OPPONENT_KINDS = ("self", "pool", "random", "rule")
 #: schedule from the checkpoint on (so the run then differs from an uninterrupted one), and a new
 #: ``torch_threads`` may change float rounding.
 RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
-                      "checkpoint_every", "keep_checkpoints", "torch_threads")
+                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads")
 
 
 class ConfigError(ValueError):
