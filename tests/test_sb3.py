@@ -84,3 +84,14 @@ def test_self_play_opponents_play_the_model_being_trained():
         picks.append([agent.act(full) for _ in range(10)])
     assert picks[0] == picks[1]
     assert SB3Agent(model, deterministic=True).act(full) == int(np.argmax(probs))
+
+
+@pytest.mark.slow
+def test_example_script_runs():
+    import pathlib
+    import subprocess
+    import sys
+    script = pathlib.Path(__file__).resolve().parents[1] / "examples" / "sb3_maskable_ppo.py"
+    out = subprocess.run([sys.executable, str(script), "--steps", "1024", "--envs", "2", "--eval-deals", "10"],
+                         check=True, capture_output=True, text=True).stdout
+    assert "before training:" in out and "after training:" in out

@@ -71,6 +71,18 @@ def check_collected(stats, buffer):
     np.testing.assert_allclose(ends.info.points, ends.rew[:, 0])
 
 
+@pytest.mark.parametrize("game", ["whist_v0", "solo_whist_v0"])
+def test_other_games_step_to_the_end(game):
+    env = tianshou_env(game, reward_scale=1.0)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    while True:
+        obs, rewards, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(obs["mask"]))))
+        if term or trunc:
+            break
+    assert sum(rewards) == 0 and len(rewards) == 4
+
+
 def test_unknown_game_is_an_error():
     with pytest.raises(ValueError, match="unknown game"):
         tianshou_env("bridge_v0")

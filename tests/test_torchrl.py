@@ -70,3 +70,16 @@ def test_seeded_rollouts_reproduce():
     a, b = run(), run()
     assert torch.equal(a["players", "action"], b["players", "action"])
     assert torch.equal(a["next", "players", "reward"], b["next", "players", "reward"])
+
+
+@pytest.mark.parametrize("game", ["whist_v0", "solo_whist_v0"])
+def test_other_games_roll_out_with_masks(game):
+    import importlib
+    module = importlib.import_module(f"vint_env.envs.{game}")
+    env = PettingZooWrapper(module.env(reward_scale=1.0), use_mask=True, seed=2, group_map={"players": AGENTS})
+    torch.manual_seed(2)
+    rollout = env.rollout(300, policy=random_masked_policy(None), break_when_any_done=True)
+    done = rollout["next", "done"].flatten()
+    assert done[-1] and done.sum() == 1
+    final = rollout["next", "players", "reward"].squeeze(-1)[-1]
+    assert float(final.sum()) == pytest.approx(0.0)

@@ -360,3 +360,16 @@ def test_rule_bot_opponents_by_name(game):
         total, info, _ = play_out(env, lowest_legal)
         assert total == own_result(game, info, 1)
         env.reset()
+
+
+def test_an_aec_env_instance_can_be_wrapped():
+    from vint_env import vint_v0
+    raw = vint_v0.raw_env(reward_scale=1.0, episode="rubber")
+    env = SingleAgentEnv(raw, seats=2)
+    assert env.aec is raw
+    obs, info = env.reset(seed=0)
+    assert obs.shape == (922,)
+    with pytest.raises(ValueError, match="need a game name"):
+        SingleAgentEnv(vint_v0.raw_env(), reward_scale=2.0)
+    with pytest.raises(TypeError, match="game must be"):
+        SingleAgentEnv(object())
