@@ -76,9 +76,17 @@ class AuctionView:
         return 8
 
     def partner_shown(self) -> float:
-        """Tricks partner's bids promise, or the average of an unknown hand."""
-        shown = [SHOWN_BY_NT_BID + (lvl - 1) if strain == NT else SHOWN_BY_SUIT_BID.get(lvl, 8.0 + (lvl - 3))
-                 for lvl, strain in self.bids_of(2)]
+        """Tricks partner's own bids promise (a raise of our strain promises
+        support, not more), or the average of an unknown hand."""
+        mine = {strain for _, strain in self.bids_of(0)}
+        shown = []
+        seen = set()
+        for lvl, strain in self.bids_of(2):
+            if strain in mine or strain in seen:
+                continue                        # a raise of ours, or a rebid: nothing new
+            seen.add(strain)
+            shown.append(SHOWN_BY_NT_BID + (lvl - 1) if strain == NT
+                         else SHOWN_BY_SUIT_BID.get(lvl, 8.0 + (lvl - 3)))
         return max(shown) if shown else UNKNOWN_PARTNER
 
     def side_tricks(self, strain: int) -> float:
@@ -124,6 +132,18 @@ def reconstruct_calls(dealer: int, bids: np.ndarray, pass_count: int) -> list[tu
 
 BidRule = Callable[[AuctionView], Optional[int]]
 
+#: A slam needs this many tricks more than it undertakes: a failed slam pays
+#: the undertricks and the slam premium to the defenders (RULES 2.3 item 3).
+SLAM_MARGIN = 1.0
+
+
+def slam_cap(side_tricks: float) -> int:
+    """Highest level to bid with this estimate: 5 unless a slam is safe."""
+    for level in (7, 6):
+        if side_tricks >= 6 + level + SLAM_MARGIN:
+            return level
+    return 5
+
 
 def keep_partners_game(a: AuctionView) -> Optional[int]:
     """When partner holds the highest bid, raise it with support or pass.
@@ -147,11 +167,14 @@ def keep_partners_game(a: AuctionView) -> Optional[int]:
             suit_length(a.hand, strain) == 3 and honours_in(a.hand, strain) >= 1)
     if not enough_support or support < 2:
         return PASS
+    if any(st == strain for _, st in a.bids_of(0)):
+        return PASS                             # we raised this strain already: no ratchet
     target = int(a.side_tricks(strain) - 6)
     partner_opened_three = a.bids_of(2) and a.bids_of(2)[0][0] >= 3
     if partner_opened_three:
         target = min(target, 3)
-    if target > level and target <= 7:
+    target = min(target, slam_cap(a.side_tricks(strain)))
+    if target > level:
         return bid_action(target, strain)
     return PASS
 
@@ -170,7 +193,8 @@ def no_trump_with_three_or_four_aces(a: AuctionView) -> Optional[int]:
     if aces(a.hand) == 3 and faces == 0 and a.partner_passed:
         return None
     level = a.min_level(NT)
-    if level <= 7 and a.side_tricks(NT) >= 6 + level + (COMPETE_MARGIN if a.highest is not None else 0):
+    margin = COMPETE_MARGIN if a.highest is not None else 0.0
+    if level <= slam_cap(a.side_tricks(NT)) and a.side_tricks(NT) >= 6 + level + margin:
         return bid_action(level, NT)
     return None
 
@@ -206,7 +230,7 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
         return bid_action(book_level, suit)
     level = a.min_level(suit)
     margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
-    if level <= 7 and a.side_tricks(suit) >= 6 + level + margin:
+    if level <= slam_cap(a.side_tricks(suit)) and a.side_tricks(suit) >= 6 + level + margin:
         return bid_action(level, suit)
     return None
 
@@ -223,7 +247,7 @@ def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
         if suit_length(a.hand, strain) < 3:
             continue
         level = a.min_level(strain)
-        if level <= 7 and a.side_tricks(strain) >= 6 + level + COMPETE_MARGIN:
+        if level <= slam_cap(a.side_tricks(strain)) and a.side_tricks(strain) >= 6 + level + COMPETE_MARGIN:
             return bid_action(level, strain)
     return None
 
@@ -243,7 +267,7 @@ def no_trump_with_aces_and_stoppers(a: AuctionView) -> Optional[int]:
         return None
     level = a.min_level(NT)
     margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
-    if level <= 7 and a.side_tricks(NT) >= 6 + level + margin:
+    if level <= slam_cap(a.side_tricks(NT)) and a.side_tricks(NT) >= 6 + level + margin:
         return bid_action(level, NT)
     return None
 
