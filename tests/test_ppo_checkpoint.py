@@ -5,10 +5,14 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vint_env import vint_v0  # noqa: E402
-from vint_env.agents.networks import build_network  # noqa: E402
-from vint_env.agents.policy import (CheckpointError, PPOAgent, load_checkpoint,  # noqa: E402
-                                    save_checkpoint)
+from vint_env import vint_v0
+from vint_env.agents.networks import build_network
+from vint_env.agents.policy import (
+    CheckpointError,
+    PPOAgent,
+    load_checkpoint,
+    save_checkpoint,
+)
 
 OBS, ACT = 922, 88
 

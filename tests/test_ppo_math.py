@@ -7,8 +7,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vint_env.agents.networks import MLPActorCritic, MaskedCategorical, build_network  # noqa: E402
-from training.ppo import compute_gae  # noqa: E402
+from training.ppo import compute_gae
+from vint_env.agents.networks import MaskedCategorical, MLPActorCritic, build_network
 
 
 def test_masked_categorical_never_samples_illegal():

@@ -9,8 +9,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 
-from training.cli import main  # noqa: E402
-from vint_env.agents.registry import load_agent  # noqa: E402
+from training.cli import main
+from vint_env.agents.registry import load_agent
 
 SMOKE = str(Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml")
 

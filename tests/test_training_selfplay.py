@@ -4,13 +4,13 @@ import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
-from gymnasium import spaces  # noqa: E402
-from pettingzoo import AECEnv  # noqa: E402
+from gymnasium import spaces
+from pettingzoo import AECEnv
 
-from vint_env.agents import RandomAgent  # noqa: E402
-from vint_env.agents.networks import build_network  # noqa: E402
-from training.selfplay import SelfPlayCollector  # noqa: E402
-from training.sources import AECGameBatch  # noqa: E402
+from training.selfplay import SelfPlayCollector
+from training.sources import AECGameBatch
+from vint_env.agents import RandomAgent
+from vint_env.agents.networks import build_network
 
 AGENTS = [f"player_{i}" for i in range(4)]
 

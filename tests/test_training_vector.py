@@ -5,10 +5,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from vint_env.agents.networks import build_network  # noqa: E402
-from vint_env.agents.registry import load_agent  # noqa: E402
-from training.selfplay import SelfPlayCollector  # noqa: E402
-from training.sources import make_game_batch  # noqa: E402
+from training.selfplay import SelfPlayCollector
+from training.sources import make_game_batch
+from vint_env.agents.networks import build_network
+from vint_env.agents.registry import load_agent
 
 
 def rollout(source, mix, seed=4, backend="numpy"):

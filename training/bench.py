@@ -35,7 +35,7 @@ def bench(config: str, source: str, updates: int, overrides: list[str]) -> dict:
             s["wall"] = time.perf_counter() - t0
             rows.append(s)
     rows = rows[1:]
-    med = lambda k: statistics.median(r[k] for r in rows)  # noqa: E731
+    med = lambda k: statistics.median(r[k] for r in rows)
     return {"source": source, "game": cfg.game, "num_envs": cfg.num_envs, "updates": updates,
             "env_steps_per_s": med("env_steps_per_s"), "samples_per_s": med("samples_per_s"),
             "update_seconds": med("update_seconds"), "rollout_env_steps": med("rollout_env_steps"),

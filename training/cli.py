@@ -20,8 +20,14 @@ from pathlib import Path
 
 import yaml
 
-from .config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, config_from_dict, load_config
-
+from .config import (
+    RESUME_OVERRIDABLE,
+    ConfigError,
+    PPOConfig,
+    apply_overrides,
+    config_from_dict,
+    load_config,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -163,7 +169,6 @@ def run(args) -> int:
           + (f", at most {cfg.max_minutes:g} min" if cfg.max_minutes else "") + f"; run folder {run_dir}",
           flush=True)
 
-    progress = None
     bar = None
     if not args.no_progress:
         from tqdm import tqdm
@@ -199,7 +204,8 @@ def run(args) -> int:
     st = trainer.state
     print(f"\ntrained {st.update} updates, {st.global_step} env steps, {st.samples} PPO samples "
           f"in {st.train_seconds / 60:.1f} min"
-          + (" (stopped by max_minutes)" if final.get("stopped_early") else ""))
+          + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"
+             if final.get("stopped_early") else ""))
     print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'}")
     if evaluator is not None:
         print(f"\nfinal evaluation of the trained agent (A) through the harness: "

@@ -89,7 +89,7 @@ class PPOConfig:
     keep_checkpoints: int = 3            # numbered checkpoints kept besides latest.pt; 0 = keep all
     runs_dir: str = "runs"               # the run writes to <runs_dir>/<name>
 
-    def validate(self) -> "PPOConfig":
+    def validate(self) -> PPOConfig:
         """Check values (types are checked when loading); return self."""
         def need(cond: bool, msg: str):
             if not cond:

@@ -17,7 +17,7 @@ from pathlib import Path
 
 def harness_game(game: str) -> str:
     """The harness's name of an env: ``vint_v0`` -> ``vint``."""
-    return game[:-3] if game.endswith("_v0") else game
+    return game.removesuffix("_v0")
 
 
 class HarnessEvaluator:
@@ -28,7 +28,7 @@ class HarnessEvaluator:
     """
 
     def __init__(self, game: str, opponents: list[str], seed: int = 0, workers: int = 1):
-        from vint_env.evaluation import generate_boards, run_match, summarize  # noqa: F401 (fail early)
+        import vint_env.evaluation  # noqa: F401  (fail here, not at the first evaluation, without the harness)
         self.game = harness_game(game)
         self.opponents = list(opponents)
         self.seed = seed
@@ -37,7 +37,7 @@ class HarnessEvaluator:
         self._boards: dict[int, list] = {}
 
     @classmethod
-    def from_config(cls, cfg) -> "HarnessEvaluator":
+    def from_config(cls, cfg) -> HarnessEvaluator:
         return cls(cfg.game, cfg.eval_opponents, seed=cfg.seed)
 
     def boards(self, n: int) -> list:

@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from vint_env.agents.networks import MaskedCategorical, build_network
-from vint_env.agents.policy import PPOAgent, load_checkpoint, save_checkpoint
+from vint_env.agents.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
 from .evaluation import harness_game
@@ -240,11 +240,6 @@ class Trainer:
     def _snapshot(self) -> None:
         self.pool_weights.append({k: v.detach().clone() for k, v in self.net.state_dict().items()})
         del self.pool_weights[:-self.cfg.pool_size]
-
-    def agent(self) -> PPOAgent:
-        """The current network as a (greedy) agent, for evaluation."""
-        net = copy.deepcopy(self.net).eval()
-        return PPOAgent(net, self.cfg.game, self.obs_size, self.num_actions, name=f"ppo@{self.state.update}")
 
     # -- one update -----------------------------------------------------------
     def update_once(self) -> dict:

@@ -57,7 +57,7 @@ class AECGameBatch:
         self._obs: list[dict | None] = [None] * num_envs
 
     @classmethod
-    def for_game(cls, game: str, num_envs: int, env_kwargs: dict | None = None) -> "AECGameBatch":
+    def for_game(cls, game: str, num_envs: int, env_kwargs: dict | None = None) -> AECGameBatch:
         """``num_envs`` envs of ``game``.  ``raw_env``: the same AEC API without PettingZoo's
         checking wrappers, which cost a third of the step time here."""
         module = game_module(game)

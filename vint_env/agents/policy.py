@@ -157,7 +157,7 @@ class PPOAgent(Agent):
 
     @classmethod
     def load(cls, path: str | os.PathLike, game: str | None = None, greedy: bool = True,
-             seed: int | None = None) -> "PPOAgent":
+             seed: int | None = None) -> PPOAgent:
         """The agent stored in checkpoint ``path``; with ``game``, refuse a
         checkpoint of another game or observation size (:class:`CheckpointError`)."""
         ckpt = load_checkpoint(path, game=game)
