@@ -2,64 +2,45 @@
 
 Кирилл deals and turns the two of hearts; Алексей (eldest) bids solo, Влад
 misère, Роман abondance, Кирилл open misère; the others pass.  No trump.
-Seats: Кирилл N (0), Алексей E (1), Влад S (2), Роман W (3).
-
-The hands are rebuilt from everything the text says:
-- Кирилл: void in diamonds; the turned H2 is his only heart; his highest spade
-  is the 7 and he discards S7 S6 S5 S4 keeping S3; his clubs are K J 10 9 6 4 2
-  (after trick 7 of the first line he holds S3 and C 10 9 6 4 2).
-- Алексей: void in spades; six hearts with 9 the lowest (A K Q J 10 9, the
-  10 never named: the sixth heart); two diamonds (10 9: "у Алексея бубен не
-  осталось" after them); the clubs A 7 5 3 of the second line and the Q, the
-  last club unaccounted for.
-- Влад: hearts 7 5 4 3 (void at trick 7), one club (the 8), diamonds 7 6 4;
-  the rest low (he bid misère): S 9 8 2, D 5 2.
-- Роман: void in clubs; hearts 8 6; S A K Q; diamonds J 8 Q 3 and, to take
-  nine tricks with diamonds trump (his abondance), D A K and S J 10.
+The hands, seats and both lines of play are in
+``tests/data/solo_whist_open_misere.json`` (rebuilt from everything the
+text says; its ``consistency_notes`` give the reasoning): Кирилл N (0),
+Алексей E (1), Влад S (2), Роман W (3).  Every trick is played card by card,
+every winner the text names is checked, the first line ends with the open
+misère made, the second with it lost at the seventh trick.
 """
+
+import json
+import pathlib
 
 import numpy as np
 
 from vint_env import solo_whist_v0
 from vint_env.cards import card_text, parse_card, parse_pbn
 from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT
-from vint_env.rules.solo_whist_calls import ABONDANCE, MISERE, OPEN_MISERE, PASS, SOLO
+from vint_env.rules.solo_whist_calls import OPEN_MISERE, parse_action
 
 KIRILL, ALEKSEI, VLAD, ROMAN = 0, 1, 2, 3
-DEAL = "N:76543.2..KJT9642 .AKQJT9.T9.AQ753 982.7543.76542.8 AKQJT.86.AKQJ83."
-AUCTION = [SOLO, MISERE, ABONDANCE, OPEN_MISERE, PASS, PASS, PASS]
+CASE = json.loads((pathlib.Path(__file__).resolve().parent / "data" / "solo_whist_open_misere.json")
+                  .read_text(encoding="utf-8"))
+DEAL = CASE["pbn"]
+AUCTION = [parse_action(c["call"].replace("_", " ")) for c in CASE["auction"]]
+LINE_1, LINE_2 = CASE["lines"]
 
-# Tricks as the text tells them: (leader, cards in play order, winner named by the text or None).
-FIRST_LINE = [
-    (ALEKSEI, ["D10", "D7", "DJ", "CK"], ROMAN),
-    (ROMAN, ["H8", "H2", "H9", "H7"], ALEKSEI),
-    (ALEKSEI, ["D9", "D6", "D8", "CJ"], ALEKSEI),
-    (ALEKSEI, ["HA", "H5", "H6", "S7"], ALEKSEI),
-    (ALEKSEI, ["HK", "H4", "SA", "S6"], ALEKSEI),
-    (ALEKSEI, ["HQ", "H3", "SK", "S5"], ALEKSEI),
-    (ALEKSEI, ["HJ", "C8", "SQ", "S4"], ALEKSEI),
-]
-# The text stops here: "Никакая дальнейшая игра не заставит взять Кирилла взятку".
-# Алексей alone holds clubs and keeps the lead; one continuation (Кирилл under each club):
-FIRST_LINE_REST = [
-    (ALEKSEI, ["C3", "S2", "S10", "C2"], ALEKSEI),
-    (ALEKSEI, ["C5", "S8", "SJ", "C4"], ALEKSEI),
-    (ALEKSEI, ["C7", "S9", "D3", "C6"], ALEKSEI),
-]
-SECOND_LINE = [
-    (ALEKSEI, ["D10", "D7", "DJ", "CK"], ROMAN),
-    (ROMAN, ["DQ", "CJ", "D9", "D6"], ROMAN),
-    (ROMAN, ["D3", "C10", "HA", "D4"], VLAD),
-    (VLAD, ["C8", "SA", "C6", "CA"], ALEKSEI),
-    # Влад and Роман "discard any cards": here hearts and spades
-    (ALEKSEI, ["C7", "H3", "SK", "C4"], ALEKSEI),
-    (ALEKSEI, ["C5", "H4", "SQ", "C2"], ALEKSEI),
-    (ALEKSEI, ["C3", "H5", "SJ", "C9"], KIRILL),        # the open misère is lost
-]
+
+def tricks_of(items):
+    """(leader, cards, winner, named by the text) of each trick of a line."""
+    return [(t["leader"], t["cards"], t["winner"], t.get("winner_named_by_text", False)) for t in items]
+
+
+FIRST_LINE = tricks_of(LINE_1["tricks"])
+FIRST_LINE_REST = tricks_of(LINE_1["continuation_tricks_not_in_text"])   # not in the text
+SECOND_LINE = tricks_of(LINE_2["tricks"])
+
 
 def start():
     env = solo_whist_v0.env(reward_scale=1.0)
-    env.reset(options={"deal": DEAL, "dealer": KIRILL, "turned_card": "H2"})
+    env.reset(options={"deal": DEAL, "dealer": CASE["dealer"], "turned_card": CASE["turned_card"]})
     for call in AUCTION:
         env.step(call)
     return env
@@ -68,13 +49,16 @@ def start():
 def play_tricks(env, tricks):
     """Play the tricks card by card, checking the player to move and each named winner."""
     deal = env.unwrapped.deal
-    for number, (leader, cards, winner) in enumerate(tricks, start=deal.play.tricks_played + 1):
+    named = 0
+    for number, (leader, cards, winner, by_text) in enumerate(tricks, start=deal.play.tricks_played + 1):
         for i, card in enumerate(cards):
             seat = (leader + i) % 4
             assert env.agent_selection == f"player_{seat}", f"trick {number}: {card} by the wrong player"
-            assert not deal.is_over
+            assert not deal.is_over, f"the deal ended before trick {number}"
             env.step(parse_card(card))
         assert deal.play.trick_winners[number - 1] == winner, f"trick {number} won by the wrong player"
+        named += by_text
+    return named
 
 
 def final_rewards(env):
@@ -89,6 +73,9 @@ def final_rewards(env):
 
 def test_deal_matches_the_text():
     hands = parse_pbn(DEAL)
+    assert CASE["dealer"] == KIRILL and CASE["turned_card"] == "H2" and CASE["declarer"] == KIRILL
+    for seat in range(4):
+        assert hands[seat] == sum(1 << parse_card(c) for c in CASE["hands"][str(seat)])
     held = {seat: {card_text(c) for c in range(52) if hands[seat] >> c & 1} for seat in range(4)}
     assert not any(c.startswith("D") for c in held[KIRILL])              # Кирилл: no diamonds
     assert not any(c.startswith("S") for c in held[ALEKSEI])             # Алексей: no spades
@@ -101,7 +88,8 @@ def test_the_auction():
     env = start()
     deal = env.unwrapped.deal
     assert deal.contract == OPEN_MISERE and deal.declarer == KIRILL and deal.trump == -1
-    assert [(s, a) for s, a in deal.calls] == list(zip([1, 2, 3, 0, 1, 2, 3], AUCTION))
+    assert [s for s, _ in deal.calls] == [c["seat"] for c in CASE["auction"]] == [1, 2, 3, 0, 1, 2, 3]
+    assert [a for _, a in deal.calls] == AUCTION
     assert env.agent_selection == f"player_{ALEKSEI}"                    # eldest hand leads
 
 
@@ -113,20 +101,23 @@ def test_first_line_open_misere_made():
     for agent in env.possible_agents:
         ob = SOLO_WHIST_LAYOUT.decode(env.observe(agent)["observation"])
         assert set(np.flatnonzero(ob["exposed"])) == {c for c in range(52) if deal.play.hands[KIRILL] >> c & 1}
-    play_tricks(env, FIRST_LINE[1:])
+    assert play_tricks(env, FIRST_LINE[1:]) == 5       # tricks 2..6 winners named by the text
     assert deal.play.hands[KIRILL] == sum(1 << parse_card(c) for c in ("S3", "C10", "C9", "C6", "C4", "C2"))
     assert deal.play.tricks_won[KIRILL] == 0 and not deal.is_over
-    play_tricks(env, FIRST_LINE_REST)
-    # Now nobody can give Кирилл a trick whatever is played (his C 10 9 under Алексей's
-    # C A Q, the others without clubs or spades): play stops, the open misère is made.
-    assert deal.is_over and deal.made and deal.ended_early and deal.play.tricks_played == 10
+    # The text stops here, the result being certain while Кирилл plays under.  The engine
+    # plays on until nobody, Кирилл included, can change it: after the third trick of the
+    # JSON's continuation (his C 10 9 under Алексей's C A Q, nobody else with a club or a
+    # spade), as the JSON's "whatever_the_declarer_plays" says.
+    stop = LINE_1["result_certain_after_trick"]["whatever_the_declarer_plays"]
+    play_tricks(env, FIRST_LINE_REST[:stop - 7])
+    assert deal.is_over and deal.made and deal.ended_early and deal.play.tricks_played == stop == 10
     assert final_rewards(env) == {"player_0": 48, "player_1": -16, "player_2": -16, "player_3": -16}
 
 
 def test_second_line_open_misere_lost_at_the_seventh_trick():
     env = start()
     deal = env.unwrapped.deal
-    play_tricks(env, SECOND_LINE)
+    assert play_tricks(env, SECOND_LINE) == 7          # every winner named by the text
     assert deal.is_over and not deal.made and deal.ended_early
     assert deal.play.tricks_played == 7 and deal.play.trick_winners[-1] == KIRILL
     assert final_rewards(env) == {"player_0": -48, "player_1": 16, "player_2": 16, "player_3": 16}
