@@ -179,9 +179,9 @@ def profile_engine(backend: str, batch: int, obs_dtype, calls: int = 300) -> Non
         c1 = time.process_time()
         acts = engine._check_actions(state, actions)
         c2 = time.process_time()
-        impl.step(state, acts, engine.passout_play, engine.reward_scale, True, False)
+        impl.step(state, acts, engine.spec, True, False)
         c3 = time.process_time()
-        impl.write_views(state, False)
+        impl.write_views(state, engine.spec, False)
         c4 = time.process_time()
         for k, dt in zip(parts, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
             parts[k] += dt
@@ -297,10 +297,11 @@ def main(argv=None) -> int:
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"# process peak resident memory: {peak_rss:.0f} MB; load average now "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    print(f"# best batched engine: {best:,.0f} steps/s")
-    if aec:
+    if best:
+        print(f"# best batched engine: {best:,.0f} steps/s")
+    if aec and best:
         print(f"# batched engine / vint_v0 AEC: {best / aec:,.0f}x")
-    if openspiel:
+    if openspiel and best:
         print(f"# batched engine / OpenSpiel bridge with obs: {best / openspiel:,.1f}x; "
               f"vint_v0 AEC / OpenSpiel bridge with obs: {aec / openspiel:.2f}x")
     return 0
