@@ -94,6 +94,16 @@ def test_engine_matches_reference_rules_step_by_step(backend, passout):
     assert len(contracts) >= 30          # low and high contracts in every strain, and pass-outs
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("passout", ["mark", "play"])
+def test_engine_matches_reference_rules_many_games(backend, passout):
+    """The same check on 20,000 deals (opt-in: ``pytest -m slow``)."""
+    finished, passed_out, contracts, _ = play_against_reference(backend, passout, batch=256, games=20000,
+                                                                 seed=101, all_seats_every=40)
+    assert finished >= 20000 and len(contracts) == 36          # every contract and the pass-out
+
+
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_engine_matches_vint_v0_env(backend):
     """Rewards (points x reward_scale, per seat) and every agent's observation equal the AEC env's."""
