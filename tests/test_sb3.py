@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-sb3_contrib = pytest.importorskip("sb3_contrib", reason="needs the 'wrappers' extra: pip install vint-env[wrappers]")
+sb3_contrib = pytest.importorskip("sb3_contrib", reason='needs the "wrappers" extra: pip install "torch==2.13.0" -e ".[wrappers]"')
 torch = pytest.importorskip("torch")
 
 import gymnasium as gym  # noqa: E402

@@ -1,17 +1,16 @@
 """Adapters to RL pipelines: Gymnasium single-agent env (SB3), RLlib, TorchRL, Tianshou.
 
-Importing this package registers the Gymnasium ids (``import vint_env`` does it):
+Importing this package registers the Gymnasium ids (``import vint_env`` does it),
+each a :class:`SingleAgentEnv` (``gymnasium.make(id, seats=0, opponents="random", ...)``):
 
-====================== ================= ==========================================
-id                      game              ``gymnasium.make(id, seats=0, opponents="random", ...)``
-====================== ================= ==========================================
-``vint_env/Vint-v0``       ``vint_v0``       Vint, one learner seat against opponents
-``vint_env/Whist-v0``      ``whist_v0``      Whist (registered when the game is present)
-``vint_env/SoloWhist-v0``  ``solo_whist_v0`` Solo Whist (registered when present)
-====================== ================= ==========================================
+- ``vint_env/Vint-v0``: ``vint_v0``;
+- ``vint_env/Whist-v0``: ``whist_v0``;
+- ``vint_env/SoloWhist-v0``: ``solo_whist_v0``.
 
-Only Gymnasium and NumPy are imported here; the library adapters
-(:mod:`vint_env.wrappers.rllib`, :mod:`vint_env.wrappers.pettingzoo_utils`)
+Adapters: :mod:`~vint_env.wrappers.aec` (PettingZoo wrappers: observation key
+renaming, scalar infos), :mod:`~vint_env.wrappers.rllib`,
+:mod:`~vint_env.wrappers.tianshou`, :mod:`~vint_env.wrappers.sb3`.
+Only Gymnasium, PettingZoo and NumPy are imported here; the library adapters
 import their library only when used.
 """
 
