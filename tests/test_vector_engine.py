@@ -230,6 +230,25 @@ def test_deal_injection_and_manual_reset(backend):
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
+def test_reset_of_some_games_leaves_the_others_alone(backend):
+    engine = VintEngine(backend=backend, auto_reset=False)
+    state = engine.init(seed=2, batch_size=6)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        state = engine.step(state, engine.random_actions(state, rng))
+    before = state.copy()
+    state = engine.reset(state, [1, 4])
+    others = [0, 2, 3, 5]
+    assert np.array_equal(state.small[others], before.small[others])
+    assert np.array_equal(state.observation[others], before.observation[others])
+    assert np.array_equal(state.legal_action_mask[others], before.legal_action_mask[others])
+    for b in (1, 4):
+        ref = VintDeal(tuple(int(h) for h in state.dealt[b]), int(state.dealer[b]))
+        assert np.array_equal(state.observation[b], encode_observation(ref, ref.current_player))
+        assert state.legal_action_mask[b].sum() == 36 and state.deal_index[b] == before.deal_index[b] + 1
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
 def test_bad_actions_fail_loudly(backend):
     engine = VintEngine(backend=backend)
     state = engine.init(seed=0, batch_size=3)

@@ -148,7 +148,7 @@ class BatchEngine:
         state.rewards[idx] = 0
         state.points[idx] = 0
         self._start(state, idx, deals, dealers, **deal_options)
-        self._write_views(state)
+        self._write_views(state, idx if idx.size < state.batch_size else None)
         return state
 
     def step(self, state: VintBatchState, actions) -> VintBatchState:
@@ -175,8 +175,8 @@ class BatchEngine:
         dl = as_dealers(dealers, idx.size) if dealers is not None else None
         start_deals(state, idx, self.spec, hands, dl)
 
-    def _write_views(self, state):
-        self._impl.write_views(state, self.spec, self.parallel)
+    def _write_views(self, state, games=None):
+        self._impl.write_views(state, self.spec, self.parallel, games)
 
     def _check_actions(self, state, actions) -> np.ndarray:
         acts = np.asarray(actions)

@@ -465,6 +465,18 @@ def _views_parallel(small, words, seats, obs, mask, write_mask, game):
 
 
 @njit(cache=True)
+def _views_subset(small, words, games, observer, obs, mask, game):
+    for i in range(games.shape[0]):
+        b = games[i]
+        me = small[b, _CUR]
+        if me < 0:
+            me = max(small[b, _ACTOR], 0)
+        observer[b] = me
+        _observe_one(small, words, b, np.int64(me), obs, game)
+        _legal_one(small, words, b, mask)
+
+
+@njit(cache=True)
 def _illegal(small, mask, actions, bad):
     n = 0
     for b in range(small.shape[0]):
@@ -489,8 +501,12 @@ def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset:
            TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
 
 
-def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False) -> None:
-    """Observation and mask of the player to move (or last actor of a finished deal)."""
+def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, games=None) -> None:
+    """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
+    if games is not None:
+        _views_subset(state.small, state.words, np.asarray(games, dtype=np.int64), state.observer,
+                      state.observation, state.legal_action_mask, spec.game)
+        return
     cur = state.small[:, _CUR]
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, _ACTOR], 0))
     kernel = _views_parallel if parallel else _views_serial

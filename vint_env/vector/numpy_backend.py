@@ -335,8 +335,17 @@ def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset:
     write_views(state, spec)
 
 
-def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False) -> None:
-    """Observation and mask of the player to move (or last actor of a finished deal)."""
+def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, games=None) -> None:
+    """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
+    if games is not None:
+        sub = VintBatchState(state.small[games], state.words[games], state.key[games], state.deal_index[games],
+                             state.observation[games], state.legal_action_mask[games], state.rewards[games],
+                             state.points[games], state.terminated[games], state.observer[games])
+        write_views(sub, spec)
+        state.observation[games] = sub.observation
+        state.legal_action_mask[games] = sub.legal_action_mask
+        state.observer[games] = sub.observer
+        return
     cur = state.small[:, COL["current_player"]]
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, COL["actor"]], 0))
     write_observation(state, state.observer, state.observation, spec)
