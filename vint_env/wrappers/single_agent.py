@@ -183,6 +183,7 @@ class SingleAgentEnv(gymnasium.Env):
         self._warned_illegal = False
         self._over = True
         self._last_info: dict[str, Any] = {}
+        self._current_mask = np.zeros(self.action_space.n, dtype=np.int8)
 
     # construction helpers --------------------------------------------------------
     def _parse_opponents(self, opponents) -> dict[int, Agent]:
@@ -265,7 +266,7 @@ class SingleAgentEnv(gymnasium.Env):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner seat to move, as a bool array (all False when over)."""
-        return self._mask().astype(bool)
+        return self._current_mask.astype(bool)
 
     def render(self):
         return self.aec.render()
@@ -307,14 +308,9 @@ class SingleAgentEnv(gymnasium.Env):
             self._warned_illegal = True
         obs = self.aec.observe(self.agent_names[seat])["observation"]
         self._over = True
-        info = {"action_mask": np.zeros(self.action_space.n, dtype=np.int8), "seat": seat,
-                "illegal_action": text}
+        self._current_mask = np.zeros(self.action_space.n, dtype=np.int8)
+        info = {"action_mask": self._current_mask, "seat": seat, "illegal_action": text}
         return obs, self.illegal_reward, True, False, info
-
-    def _mask(self) -> np.ndarray:
-        if self._over:
-            return np.zeros(self.action_space.n, dtype=np.int8)
-        return self.aec.observe(self.agent_names[self.aec.current_seat])["action_mask"]
 
     def _observation_and_info(self) -> tuple[np.ndarray, dict]:
         """The acting learner seat's observation (the first learner seat's once over) and info."""
@@ -323,6 +319,7 @@ class SingleAgentEnv(gymnasium.Env):
             seat = self.learner_seats[0]
         obs = self.aec.observe(self.agent_names[seat])
         info = dict(self._last_info) if self._over else {}
-        info["action_mask"] = obs["action_mask"]
+        self._current_mask = obs["action_mask"]          # all zeros once over
+        info["action_mask"] = self._current_mask
         info["seat"] = seat
         return obs["observation"], info
