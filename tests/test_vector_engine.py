@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from vint_env.cards import DeckError, parse_pbn
-from vint_env.envs.vint_obs import D, encode_observation
+from vint_env.envs.vint_obs import D, encode_observation, encode_state
 from vint_env.envs.vint_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.rules.vint import PASS, VintDeal
@@ -49,6 +49,9 @@ def check_views(engine, state, refs, all_seats):
         got = state.observation[b]
         assert got.dtype == expected.dtype and np.array_equal(got, expected), (b, np.flatnonzero(got != expected))
     if all_seats:
+        full = engine.global_state(state)
+        for b, ref in enumerate(refs):
+            assert np.array_equal(full[b], encode_state(ref)), b
         for seat in range(4):
             seen = engine.observe(state, np.full(len(refs), seat))
             for b, ref in enumerate(refs):

@@ -42,6 +42,8 @@ def test_step_contract(backend):
     step = env.step(random_legal_actions(env.state.legal_action_mask, rng))
     assert np.array_equal(step.seat[step.done], env.state.dealer[step.done])
     assert np.array_equal(step.seat, env.state.current_player) and step.obs.shape == (32, 922)
+    full = env.global_state()
+    assert full.shape == (32, 1134) and (full[np.arange(32), 208 + step.seat] == 1).all()
 
 
 def test_reset_is_seeded_and_bad_input_fails():

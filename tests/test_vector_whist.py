@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vint_env.cards import parse_pbn
-from vint_env.envs.whist_obs import D, encode_observation
+from vint_env.envs.whist_obs import D, encode_observation, encode_state
 from vint_env.envs.whist_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.rules.whist import WhistDeal
@@ -44,6 +44,9 @@ def test_whist_engine_matches_reference_step_by_step(backend, variant):
             assert np.array_equal(state.legal_action_mask[b], mask)
             assert np.array_equal(state.observation[b], encode_observation(ref, ref.current_player))
         if step % 9 == 0:
+            full = engine.global_state(state)
+            for b, ref in enumerate(refs):
+                assert np.array_equal(full[b], encode_state(ref)), b
             for seat in range(4):
                 seen = engine.observe(state, np.full(batch, seat))
                 for b, ref in enumerate(refs):

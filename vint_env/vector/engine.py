@@ -165,6 +165,22 @@ class BatchEngine:
         out = np.empty((state.batch_size, self.observation_size), dtype=self.obs_dtype)
         return self._impl.write_observation(state, seats.astype(np.int8), out, self.spec, self.parallel)
 
+    def global_state(self, state: VintBatchState) -> np.ndarray:
+        """A new ``[B, 212 + D]`` float32 array: the env's ``state()`` for centralised critics, per game.
+
+        As ``encode_state``: the four current hands by absolute seat (4 x 52),
+        the seat to move one-hot (4, all 0 when the deal is over), then seat
+        0's observation.
+        """
+        b = state.batch_size
+        out = np.zeros((b, 212 + self.observation_size), dtype=np.float32)
+        out[:, :208] = numpy_backend.unpack_bits(state.hands, 52).reshape(b, 208)
+        cur = state.current_player.astype(np.int64)
+        moving = np.flatnonzero(cur >= 0)
+        out[moving, 208 + cur[moving]] = 1
+        out[:, 212:] = self.observe(state, np.zeros(b, dtype=np.int8))
+        return out
+
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (the same on both backends); -1 where a deal is over."""
         return self._impl.sample_legal(state.legal_action_mask, rng.random(state.batch_size))

@@ -111,6 +111,12 @@ class SelfPlayVecEnv:
         self._reward[:] = self._seat_rewards[np.arange(self.num_envs), self._last_seat]
         return self._result()
 
+    def global_state(self) -> np.ndarray:
+        """``[B, 212 + D]``: the env's ``state()`` of every game now, for a centralised critic."""
+        if self.state is None:
+            raise RuntimeError("call reset() before global_state()")
+        return self.engine.global_state(self.state)
+
     def _result(self) -> SelfPlayStep:
         st = self.state
         seat = st.current_player
