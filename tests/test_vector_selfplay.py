@@ -43,7 +43,7 @@ def test_step_contract(backend):
     assert np.array_equal(step.seat[step.done], env.state.dealer[step.done])
     assert np.array_equal(step.seat, env.state.current_player) and step.obs.shape == (32, 922)
     full = env.global_state()
-    assert full.shape == (32, 1134) and (full[np.arange(32), 208 + step.seat] == 1).all()
+    assert full.shape == (32, 1134) and (full[np.arange(32), 208 + step.seat.astype(np.int64)] == 1).all()
 
 
 def test_reset_is_seeded_and_bad_input_fails():
