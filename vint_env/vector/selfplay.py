@@ -59,7 +59,7 @@ GAMES = {"vint": VintEngine, "whist": WhistEngine}
 class SelfPlayStep(NamedTuple):
     obs: np.ndarray           # [B, D] observation of the player to move next
     mask: np.ndarray          # [B, A] int8 legal actions of the player to move next
-    seat: np.ndarray          # [B] int8 seat of the player to move next
+    seat: np.ndarray          # [B] int64 seat of the player to move next
     reward: np.ndarray        # [B] float32 reward of the seat that just acted (0 unless done)
     done: np.ndarray          # [B] bool: the action ended the deal (and the game was dealt again)
     seat_rewards: np.ndarray  # [B, 4] float32 every seat's reward of the deal that ended (0 unless done)
@@ -91,6 +91,8 @@ class SelfPlayVecEnv:
         self.state = None
         self._reward = np.zeros(self.num_envs, dtype=np.float32)
         self._seat_rewards = np.zeros((self.num_envs, 4), dtype=np.float32)
+        self._seat = np.zeros(self.num_envs, dtype=np.int64)
+        self._last_seat = np.zeros(self.num_envs, dtype=np.int64)
 
     def reset(self, seed: int | None = None) -> SelfPlayStep:
         """Deal B new games (from ``seed``, else the constructor's)."""
@@ -119,9 +121,9 @@ class SelfPlayVecEnv:
 
     def _result(self) -> SelfPlayStep:
         st = self.state
-        seat = st.current_player
-        self._last_seat = seat.astype(np.int64)
-        return SelfPlayStep(st.observation, st.legal_action_mask, seat, self._reward, st.terminated,
+        self._seat[:] = st.current_player
+        self._last_seat[:] = self._seat
+        return SelfPlayStep(st.observation, st.legal_action_mask, self._seat, self._reward, st.terminated,
                             self._seat_rewards)
 
 
