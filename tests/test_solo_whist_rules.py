@@ -378,3 +378,23 @@ def test_certainty_checks_on_small_positions():
     # déclarée: W's S A and D 5 4 top their suits? D 5 4 over D 3 2, S A over everything: safe on lead
     assert declaree_is_safe(TrickPlay(hands, NO_TRUMP, leader=3), 3)
     assert not declaree_is_safe(TrickPlay(hands, NO_TRUMP, leader=2), 3)
+
+
+def test_payments_are_zero_sum_and_signed_by_the_result_for_every_outcome():
+    from vint_env.rules.solo_whist_payments import contract_made
+    for contract in BID_ORDER:
+        for tricks in range(14):
+            for declarer in range(4):
+                partners = [p for p in range(4) if p != declarer] if contract == PROPOSAL else [None]
+                for partner in partners:
+                    sym = payments(contract, declarer, partner, tricks)
+                    lit = payments(contract, declarer, partner, tricks, "literal")
+                    assert sum(sym) == 0 and sum(lit) == 0
+                    mine = sym[declarer]
+                    assert (mine > 0) == contract_made(contract, tricks) and mine != 0
+                    if partner is not None:
+                        assert sym[partner] == mine and sorted(sym) == [-abs(mine)] * 2 + [abs(mine)] * 2
+                    if mine > 0:
+                        assert lit == sym          # made contracts pay the same in both variants
+                    else:
+                        assert 0 > lit[declarer] >= mine
