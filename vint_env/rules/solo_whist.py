@@ -73,9 +73,8 @@ class SoloWhistDeal:
         if payments not in PAYMENT_VARIANTS:
             raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
         self.hands = validate_deal(hands)
-        check_turned_card(self.hands, dealer, turned_card)
         self.dealer = dealer
-        self.turned_card = turned_card
+        self.turned_card = check_turned_card(self.hands, dealer, turned_card)
         self.variant = payments
         self.phase = AUCTION
         self.calls: list[tuple[int, int]] = []       # (seat, action), calls then trump choice

@@ -14,6 +14,8 @@ Actions are the card ids 0..51 (DESIGN.md).
 
 from __future__ import annotations
 
+import numbers
+
 from ..cards import card_text, hand_cards, validate_deal
 from .rubber import DealRecord, Rubber, SideScore
 from .tricks import NO_TRUMP, IllegalActionError, TrickPlay
@@ -60,7 +62,7 @@ class WhistDeal:
                 raise ValueError("no card is turned in no-trump Whist: turned_card must be None")
             self.trump = NO_TRUMP
         else:
-            check_turned_card(self.hands, dealer, turned_card)
+            turned_card = check_turned_card(self.hands, dealer, turned_card)
             self.trump = turned_card // 13
         self.turned_card = turned_card
         # RULES 3: the player left of the dealer leads first.
@@ -118,14 +120,17 @@ class WhistDeal:
                 f"tricks={self.play.side_tricks()}>")
 
 
-def check_turned_card(hands, dealer: int, turned_card) -> None:
-    """Raise a clear error unless ``turned_card`` is a card of the dealer's hand."""
-    if not isinstance(turned_card, int) or isinstance(turned_card, bool) or not 0 <= turned_card < 52:
+def check_turned_card(hands, dealer: int, turned_card) -> int:
+    """The turned card as an int; a clear error unless it is a card of the dealer's hand."""
+    if (not isinstance(turned_card, numbers.Integral) or isinstance(turned_card, bool)
+            or not 0 <= turned_card < 52):
         raise ValueError(f"turned_card must be a card id 0..51, got {turned_card!r}")
+    turned_card = int(turned_card)
     if not hands[dealer] >> turned_card & 1:
         raise ValueError(
             f"turned card {card_text(turned_card)} is not in the dealer's hand (seat {dealer}: "
             + " ".join(card_text(c) for c in hand_cards(hands[dealer])) + ")")
+    return turned_card
 
 
 class WhistRubber:
