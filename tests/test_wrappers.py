@@ -373,3 +373,24 @@ def test_an_aec_env_instance_can_be_wrapped():
         SingleAgentEnv(vint_v0.raw_env(), reward_scale=2.0)
     with pytest.raises(TypeError, match="game must be"):
         SingleAgentEnv(object())
+
+
+@pytest.mark.parametrize("game", [g for g in ("vint_v0", "whist_v0", "solo_whist_v0")
+                                  if importlib.util.find_spec(f"vint_env.envs.{g}")])
+def test_every_agent_has_an_int8_mask_at_every_step_through_the_aec_adapters(game):
+    """What TorchRL, RLlib and Tianshou read: observe() of every agent, every step."""
+    from vint_env.wrappers.aec import ObservationKeysWrapper, ScalarInfoWrapper
+    module = importlib.import_module(f"vint_env.envs.{game}")
+    env = ScalarInfoWrapper(ObservationKeysWrapper(module.env(), {"observation": "observations"}))
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    while env.agents:
+        masks = {a: env.observe(a)["action_mask"] for a in env.possible_agents}
+        for agent, mask in masks.items():
+            assert isinstance(mask, np.ndarray) and mask.dtype == np.int8
+            assert set(np.unique(mask)) <= {0, 1}
+            assert (mask.sum() > 0) == (agent == env.agent_selection and not env.terminations[agent])
+        obs, _, term, trunc, info = env.last()
+        assert set(obs) == {"observations", "action_mask"}
+        assert all(np.isscalar(v) for v in info.values())
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
