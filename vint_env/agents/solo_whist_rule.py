@@ -71,7 +71,7 @@ SoloBidRule = Callable[[SoloAuctionView], Optional[int]]
 
 def abondance_declaree_with_thirteen_sure_tricks(a: SoloAuctionView) -> Optional[int]:
     """All thirteen tricks at no trump, leading first (000: "игрок обязуется
-    взять все тринадцать взяток").  Advice id S-BID-DECLAREE."""
+    взять все тринадцать взяток").  docs/play_advice.md: S-BID-8."""
     if a.can(DECLAREE) and a.tricks(NT) >= DECLAREE_TRICKS:
         return DECLAREE
     return None
@@ -79,7 +79,7 @@ def abondance_declaree_with_thirteen_sure_tricks(a: SoloAuctionView) -> Optional
 
 def open_misere_with_a_hand_safe_even_when_shown(a: SoloAuctionView) -> Optional[int]:
     """Open misère only with a hand that never has to win a trick even when
-    the others see it.  Advice id S-BID-MISERE."""
+    the others see it.  docs/play_advice.md: S-BID-7."""
     if a.can(OPEN_MISERE) and lowness(a.hand) <= OPEN_MISERE_DANGER and _misere_shape_ok(a.hand):
         return OPEN_MISERE
     return None
@@ -87,8 +87,8 @@ def open_misere_with_a_hand_safe_even_when_shown(a: SoloAuctionView) -> Optional
 
 def abondance_with_nine_sure_tricks(a: SoloAuctionView) -> Optional[int]:
     """Nine sure tricks with the best suit as trump: abondance (trump abondance
-    when the turned suit is that suit and an abondance stands).  Advice id
-    S-BID-ABONDANCE."""
+    when the turned suit is that suit and an abondance stands).  docs/play_advice.md:
+    S-BID-4, S-BID-5."""
     best = a.best_suit()
     if a.tricks(best) < ABONDANCE_TRICKS:
         return None
@@ -102,7 +102,8 @@ def abondance_with_nine_sure_tricks(a: SoloAuctionView) -> Optional[int]:
 def misere_with_low_cards(a: SoloAuctionView) -> Optional[int]:
     """Misère with low cards only: every card can be kept under the others'
     (000: in misère "игрок попытается не взять ни одной из тринадцати
-    взяток").  Advice id S-BID-MISERE."""
+    взяток").  docs/play_advice.md: S-BID-6 (our safety count,
+    :func:`~vint_env.agents.hand_eval.lowness`, tolerates two unsafe cards)."""
     if a.can(MISERE) and lowness(a.hand) <= MISERE_DANGER and _misere_shape_ok(a.hand):
         return MISERE
     return None
@@ -110,7 +111,7 @@ def misere_with_low_cards(a: SoloAuctionView) -> Optional[int]:
 
 def solo_with_long_trumps(a: SoloAuctionView) -> Optional[int]:
     """Solo: five tricks alone with the turned trump (000's example: six
-    trumps).  Advice id S-BID-SOLO."""
+    trumps).  docs/play_advice.md: S-BID-3."""
     if a.can(SOLO) and a.tricks(a.turned_trump) >= SOLO_TRICKS and suit_length(a.hand, a.turned_trump) >= 4:
         return SOLO
     return None
@@ -126,7 +127,7 @@ def accept_with_four_sure_tricks(a: SoloAuctionView) -> Optional[int]:
 
 def propose_with_four_sure_tricks(a: SoloAuctionView) -> Optional[int]:
     """000: "Обычно такую игру предлагают, если на руках имеется верных
-    четыре взятки, учитывая козырную масть".  Advice id S-BID-PROPOSAL."""
+    четыре взятки, учитывая козырную масть".  docs/play_advice.md: S-BID-1."""
     if a.can(PROPOSAL) and a.tricks(a.turned_trump) >= PROPOSAL_TRICKS:
         return PROPOSAL
     return None

@@ -153,7 +153,8 @@ def keep_partners_game(a: AuctionView) -> Optional[int]:
     партнера, чем в своей"; "У поддерживающего игрока должно быть 4
     козыря"; "Имея только одну взятку, игру приподнимать нельзя"; "Если Ваш
     партнер прямо с рук назначает 'три', то на 'четыре' поднимать нельзя".
-    Advice ids V-BID-RAISE, V-BID-PARTNER.
+    docs/play_advice.md: V-RAISE-1 to V-RAISE-5, V-RAISE-6 (no ratchet),
+    V-BID-9.
     """
     if a.highest_by != 2:
         return None
@@ -185,7 +186,8 @@ def no_trump_with_three_or_four_aces(a: AuctionView) -> Optional[int]:
     003/000: "Если у игрока на руках собралось 3 или 4 туза, то он должен по
     первому разу, не пасуя, сказать 'без козырей'"; but "Если у игрока на
     руках при трех тузах нет ни одной фигуры, то после паса своего партнера
-    объявлять 'без козырей' не рекомендуется".  Advice id V-BID-NT-ACES.
+    объявлять 'без козырей' не рекомендуется".  docs/play_advice.md: V-BID-1,
+    V-BID-3.
     """
     if not a.my_first_call or aces(a.hand) < 3:
         return None
@@ -212,7 +214,8 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
     trumps and three honours); "Если у игрока игра ровная в двух мастях, то
     целесообразнее предпочесть масть, которая имеет больше онеров"; "Без
     онеров и тузов игру не назначают".  Over an opponent's bid the level
-    must be safe for the side.  Advice ids V-BID-SUIT, V-BID-LEVEL.
+    must be safe for the side.  docs/play_advice.md: V-BID-7, V-BID-8,
+    V-BID-10, V-BID-11, V-BID-13, V-BID-14, V-BID-15.
     """
     if a.highest_by == 2:
         return None
@@ -238,7 +241,7 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
 def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
     """Partner named a suit and the opponents outbid it: go on in partner's
     suit if the side's tricks are enough (003/000: "лучше играть в масти
-    партнера, чем в своей").  Advice id V-BID-RAISE."""
+    партнера, чем в своей").  docs/play_advice.md: V-RAISE-4."""
     if a.highest_by not in (1, 3):
         return None
     for _, strain in reversed(a.bids_of(2)):
@@ -258,7 +261,8 @@ def no_trump_with_aces_and_stoppers(a: AuctionView) -> Optional[int]:
     003/000: "имея двух тузов необходимо заказать 'без козырей' после паса
     или после уже назначенной масти"; "Если у игрока на руках 2 туза и 2
     короля ..., то он должен сказать 'без козырей'".  Only when the side's
-    estimated tricks make the contract.  Advice id V-BID-NT-ACES.
+    estimated tricks make the contract.  docs/play_advice.md: V-BID-2,
+    V-BID-5.
     """
     if a.highest_by == 2 or aces(a.hand) < 2:
         return None

@@ -21,7 +21,7 @@ def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
     """004: "Если же партнер пошел с Дамы, а у вас на руках Туз, то в
     середине игры взятку выгоднее пропустить, а в конце игры побить"
     (partner leads the queen, we hold the ace: let it run in the middle of
-    the deal, take it at the end).  Advice id W-PLAY-QUEEN."""
+    the deal, take it at the end).  docs/play_advice.md: W-PLAY-4."""
     if v.position != 2 or v.trick[0][0] != 2:
         return None
     led = v.trick[0][1]
