@@ -199,3 +199,47 @@ def test_a_rubber_of_three_grand_slams_through_the_env():
     assert last["rubber"]["totals"]["EW"]["total"] == 576
     assert last["rubber"]["totals"]["NS"]["total"] == 463
     assert last["rubber"]["result"] == sum(rewards) == -113
+
+
+# ---------------------------------------------------------------- seed 004's illustrated deal
+
+# 004 (рис. 27): players 1 & 3 against 2 & 4; player 4 deals and turns the H 9 (hearts trump);
+# player 1 leads. The text names each trick's winner and card; the hands are not given, so
+# these are built to fit every one of them (players 1..4 = seats N, E, S, W).
+DEAL_004 = "N:KQ983.84.J962.32 52.AK5.743.AJT98 T64.QJ62.A85.K54 AJ7.T973.KQT.Q76"
+TRICKS_004 = [  # cards from the leader on; (winner, winning card) as 004 names them
+    (["S3", "S5", "S4", "SA"], (3, "SA")),
+    (["DK", "D2", "D3", "DA"], (2, "DA")),
+    (["S6", "S7", "S8", "S2"], (0, "S8")),
+    (["S9", "H5", "S10", "SJ"], (1, "H5")),
+    (["HK", "H2", "H3", "H4"], (1, "HK")),
+    (["HA", "H6", "H7", "H8"], (1, "HA")),
+    (["D7", "D8", "DQ", "D9"], (3, "DQ")),
+    (["D10", "DJ", "D4", "D5"], (0, "DJ")),
+    (["D6", "C8", "CK", "H9"], (3, "H9")),
+    (["H10", "SQ", "C9", "HJ"], (2, "HJ")),
+    (["HQ", "C6", "SK", "C10"], (2, "HQ")),
+    (["C4", "C7", "C2", "CA"], (1, "CA")),
+    (["CJ", "C5", "CQ", "C3"], (3, "CQ")),
+]
+
+
+@pytest.mark.parametrize("ten_is_honour, honours", [(False, 0), (True, 3)])
+def test_seed_004_illustrated_deal(ten_is_honour, honours):
+    env = whist_v0.env(ten_is_honour=ten_is_honour, reward_scale=1.0)
+    env.reset(options={"deal": DEAL_004, "dealer": 3, "turned_card": "H9"})
+    deal = env.unwrapped.deal
+    assert deal.trump == H and env.agent_selection == "player_0"     # player 1 leads
+    for number, (cards, (winner, card)) in enumerate(TRICKS_004):
+        leader = deal.play.leader
+        for card_played in cards:
+            env.step(parse_card(card_played))
+        assert deal.play.trick_winners[number] == winner
+        assert deal.play.last_trick[(winner - leader) % 4] == parse_card(card)
+    # "the pair of players 2 and 4 took 8 tricks": 2 over six, 4 points; trump honours A K (E) against
+    # Q J (S): two each, nothing; with the 10 (W's) E/W hold three of five.
+    assert deal.play.side_tricks() == (5, 8)
+    ns, ew = deal.scores
+    assert (ew.tricks, ew.honours, ew.coronets, ew.slam_taken) == (4, honours, 0, 0)
+    assert ns.total == 0 and ew.total == 4 + honours
+    assert env.rewards["player_1"] == 4 + honours and env.rewards["player_0"] == -(4 + honours)
