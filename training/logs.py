@@ -84,49 +84,47 @@ class RunLogger:
 
 
 def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
-    """PNG of the evaluation curves (mean points per deal with the 95% CI band, per
-    opponent) and of the training returns against the bots; ``None`` without data."""
+    """PNG of the learning curves: one panel per evaluation opponent (the harness's margin in raw
+    points per board, with its 95% CI band; each on its own scale, since Vint's margin against
+    random is hundreds of times that against the rule bot) and one of the learner's mean reward
+    per deal in its training games against each kind of opponent.  ``None`` without data."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
-    ax = axes[0]
-    plotted = False
-    for opp in opponents:
+    evaluated = [o for o in opponents if logger.series(f"eval/{o}/mean")[0]]
+    training = [k for k in ("random", "rule", "pool")
+                if any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])]
+    if not evaluated and not training:
+        return None
+    panels = len(evaluated) + 1
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2), squeeze=False)
+    axes = axes[0]
+    for ax, opp in zip(axes, evaluated):
         xs, ys = logger.series(f"eval/{opp}/mean")
-        if not xs:
-            continue
         _, lo = logger.series(f"eval/{opp}/ci_low")
         _, hi = logger.series(f"eval/{opp}/ci_high")
-        line, = ax.plot(xs, ys, marker="o", label=f"vs {opp}")
+        ax.plot(xs, ys, marker="o", color="C0")
         if len(lo) == len(xs) and len(hi) == len(xs):
-            ax.fill_between(xs, lo, hi, alpha=0.2, color=line.get_color())
-        plotted = True
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("env steps")
-    ax.set_ylabel("margin per board, raw points (duplicate)")
-    ax.set_title("evaluation (95% CI)")
-    if plotted:
-        ax.legend()
-    ax = axes[1]
-    for kind in ("random", "rule", "pool"):
+            ax.fill_between(xs, lo, hi, alpha=0.25, color="C0", label="95% CI")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_title(f"vs {opp} (harness, duplicate)")
+        ax.set_xlabel("env steps")
+        ax.set_ylabel("margin per board, raw points")
+        ax.legend(loc="best")
+    ax = axes[-1]
+    for i, kind in enumerate(training):
         xs, ys = logger.series(f"return_vs_{kind}")
         pts = [(x, y) for x, y in zip(xs, ys) if not math.isnan(y)]
-        if pts:
-            ax.plot(*zip(*pts), label=f"vs {kind}", alpha=0.8)
-            plotted = True
+        ax.plot(*zip(*pts), label=f"vs {kind}", alpha=0.8, color=f"C{i + 1}")
     ax.axhline(0, color="grey", lw=0.8)
-    ax.set_xlabel("env steps")
-    ax.set_ylabel("learner reward per deal (env reward scale)")
     ax.set_title("training games")
-    if ax.get_legend_handles_labels()[0]:
-        ax.legend()
+    ax.set_xlabel("env steps")
+    ax.set_ylabel("learner reward per deal (env scale)")
+    if training:
+        ax.legend(loc="best")
     fig.suptitle(title)
     fig.tight_layout()
-    if not plotted:
-        plt.close(fig)
-        return None
     path = Path(path)
     tmp = path.with_name(f".{path.stem}.tmp.png")
     fig.savefig(tmp, dpi=100)
