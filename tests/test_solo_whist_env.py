@@ -223,7 +223,7 @@ def test_no_leak_hidden_cards_never_change_an_observation():
 
 
 def test_open_misere_hand_is_shown_to_all_after_the_first_trick():
-    env = solo_whist_v0.env()
+    env = solo_whist_v0.env(render_mode="ansi", viewer=0)
     env.reset(options={"deal": DEAL_002, "dealer": 3, "turned_card": "C5"})      # N is eldest
     for a in (PASS, OPEN_MISERE, PASS, PASS):             # E open misère
         env.step(a)
@@ -245,6 +245,8 @@ def test_open_misere_hand_is_shown_to_all_after_the_first_trick():
         assert ob["exposed_seat"].tolist() == [int(r == (1 - seat) % 4) for r in range(4)]
         # the observer's own hand is the only other hand in the observation
         assert set(np.flatnonzero(ob["hand"])) == set(hand_cards(deal.play.hands[seat]))
+    rendered = env.render()                              # N's view: N's hand and E's shown hand
+    assert "E (player_1): (hidden)" not in rendered and "S (player_2): (hidden)" in rendered
     # the shown hand shrinks as E plays
     for card in ("H4", "H6", "H2"):                      # W leads H4, N H6, E ducks with H2
         env.step(parse_card(card))
