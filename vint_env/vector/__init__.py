@@ -13,5 +13,5 @@ from .engine import BACKENDS, BatchEngine, VintEngine, WhistEngine, numba_availa
 from .selfplay import SelfPlayStep, SelfPlayVecEnv, seat_gae
 from .state import VintBatchState
 
-__all__ = ["VintEngine", "WhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep", "seat_gae", "BACKENDS",
-           "numba_available"]
+__all__ = ["VintEngine", "WhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep",
+           "seat_gae", "BACKENDS", "numba_available"]

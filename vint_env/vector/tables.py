@@ -45,5 +45,5 @@ TOP_FIVE = np.array([bin(r >> 8).count("1") for r in range(1 << 13)], dtype=np.i
 ALL_ACES = sum(1 << (13 * s + 12) for s in range(4))
 SUIT_BITS = (1 << 13) - 1
 
-__all__ = ["OBS_SIZE", "WHIST_OBS_SIZE", "WHIST_NUM_ACTIONS", "NUM_ACTIONS", "NUM_BIDS", "PASS", "BID_BASE", "NT", "RUN_FROM_ACE", "TOP_FIVE",
-           "ALL_ACES", "SUIT_BITS"]
+__all__ = ["OBS_SIZE", "WHIST_OBS_SIZE", "WHIST_NUM_ACTIONS", "NUM_ACTIONS", "NUM_BIDS", "PASS", "BID_BASE", "NT",
+           "RUN_FROM_ACE", "TOP_FIVE", "POPCOUNT_13", "ALL_ACES", "SUIT_BITS", "WHIST_CORONET"]
