@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..rules.tricks import IllegalActionError
 
@@ -174,18 +175,24 @@ class CardGameEnv(AECEnv):
         return self._legal_actions() if self._seat >= 0 else []
 
     # hooks ------------------------------------------------------------------
+    # The game's rules state lives in ``self.deal`` (a state machine with
+    # ``current_player``, ``legal_actions()``, ``is_legal(a)`` and ``apply(a)``);
+    # ``ACTION_TEXT`` is the game's action-to-text function.
+    ACTION_TEXT = staticmethod(str)
+    deal: Any = None
+
     def _start(self, options: dict) -> None:
-        """Start an episode; pop the reset options used (left-overs are an error)."""
+        """Start an episode; pop the reset options used (left-overs are warned about)."""
         raise NotImplementedError
 
     def _current_seat(self) -> int:
-        raise NotImplementedError
+        return self.deal.current_player
 
     def _legal_actions(self) -> list[int]:
-        raise NotImplementedError
+        return self.deal.legal_actions()
 
     def _is_legal(self, action: int) -> bool:
-        raise NotImplementedError
+        return self.deal.is_legal(action)
 
     def _apply(self, action: int) -> Outcome:
         raise NotImplementedError
@@ -200,8 +207,11 @@ class CardGameEnv(AECEnv):
         raise NotImplementedError
 
     def action_text(self, action: int) -> str:
-        raise NotImplementedError
-
+        """Text of an action id (``'SA'``, ``'pass'``, ``'3NT'`` ...), ``'out of range'`` if none."""
+        try:
+            return self.ACTION_TEXT(action)
+        except ValueError:
+            return "out of range"
 
 def wrap(raw: CardGameEnv, illegal_action: str = "raise"):
     """PettingZoo's classic wrapper stack around a raw env.
@@ -219,6 +229,22 @@ def wrap(raw: CardGameEnv, illegal_action: str = "raise"):
     if illegal_action == "terminate":
         env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     return wrappers.OrderEnforcingWrapper(env)
+
+
+def env_factories(raw_env_class):
+    """The module-level ``env`` and ``parallel_env`` of a game, PettingZoo style."""
+
+    def env(illegal_action: str = "raise", **kwargs):
+        return wrap(raw_env_class(**kwargs), illegal_action=illegal_action)
+
+    def parallel_env(**kwargs):
+        """Turn-based parallel version: only the agent to move acts each step."""
+        return turn_based_aec_to_parallel(env(**kwargs))
+
+    name = raw_env_class.metadata["name"]
+    env.__doc__ = f"`{name}` with PettingZoo's classic wrapper stack (see :func:`wrap`)."
+    parallel_env.__doc__ = f"`{name}`, turn-based parallel version: only the agent to move acts each step."
+    return env, parallel_env
 
 
 def take_option(options: dict, name: str, default):

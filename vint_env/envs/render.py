@@ -19,7 +19,6 @@ def render_hands(hands, shown) -> list[str]:
 
 def render_tricks(play) -> list[str]:
     lines = []
-    seat = None
     plays = play.plays
     for t in range(0, len(plays), 4):
         chunk = plays[t:t + 4]

@@ -29,14 +29,13 @@ uniformly from it when not given).
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..cards import card_text
 from ..rules.solo_whist import SoloWhistDeal
 from ..rules.solo_whist_calls import NUM_ACTIONS, action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from .base import (CardGameEnv, Outcome, random_deal_for, random_turned_card, take_dealer,
-                   take_deals, take_turned_card, wrap)
+from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
+                   take_dealer, take_deals, take_turned_card)
 from .solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_state
 
 
@@ -51,6 +50,7 @@ class raw_env(CardGameEnv):
     RESET_OPTIONS = ("deal", "dealer", "turned_card")
     LAYOUT = SOLO_WHIST_LAYOUT
     STATE_SIZE = STATE_SIZE
+    ACTION_TEXT = staticmethod(action_text)
 
     def __init__(self, payments: str = "symmetric", reward_scale: float = 0.25,
                  viewer: int | None = None, render_mode: str | None = None):
@@ -74,15 +74,6 @@ class raw_env(CardGameEnv):
         if turned is None:
             turned = random_turned_card(self._rng, hands[dealer])
         self.deal = SoloWhistDeal(hands, dealer, turned, self.payments)
-
-    def _current_seat(self) -> int:
-        return self.deal.current_player
-
-    def _legal_actions(self) -> list[int]:
-        return self.deal.legal_actions()
-
-    def _is_legal(self, action: int) -> bool:
-        return self.deal.is_legal(action)
 
     def _apply(self, action: int) -> Outcome:
         deal = self.deal
@@ -117,23 +108,10 @@ class raw_env(CardGameEnv):
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal)
 
-    def action_text(self, action: int) -> str:
-        try:
-            return action_text(action)
-        except ValueError:
-            return "out of range"
-
     # rendering ----------------------------------------------------------------
     def _render_text(self) -> str:
         from .render import render_solo_whist
         return render_solo_whist(self)
 
 
-def env(illegal_action: str = "raise", **kwargs):
-    """`solo_whist_v0` with PettingZoo's classic wrapper stack (see :func:`wrap`)."""
-    return wrap(raw_env(**kwargs), illegal_action=illegal_action)
-
-
-def parallel_env(**kwargs):
-    """Turn-based parallel version: only the agent to move acts each step."""
-    return turn_based_aec_to_parallel(env(**kwargs))
+env, parallel_env = env_factories(raw_env)

@@ -34,16 +34,13 @@ fixes the first deals (``turned_card`` then applies to the first).
 from __future__ import annotations
 
 import numpy as np
-from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..cards import card_text
 from ..rules.whist import NUM_ACTIONS, WhistDeal, WhistRubber, action_text
-from .base import (CardGameEnv, Outcome, random_deal_for, random_turned_card, take_dealer,
-                   take_deals, take_turned_card, wrap)
+from .base import env_factories, random_turned_card, take_dealer, take_deals, take_turned_card
+from .partnership import SIDE_NAMES, PartnershipEnv
 from .whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation, encode_state
 
-EPISODES = ("deal", "rubber")
-SIDE_NAMES = ("NS", "EW")
 # The score-sheet items Whist uses (RULES 3), in the order of the infos.
 ITEMS = ("tricks", "slam_taken", "honours", "coronets", "game", "rubber")
 
@@ -55,7 +52,7 @@ def sheet_items(score) -> dict[str, int]:
     return d
 
 
-class raw_env(CardGameEnv):
+class raw_env(PartnershipEnv):
     metadata = {
         "name": "whist_v0",
         "render_modes": ["ansi", "human"],
@@ -66,55 +63,29 @@ class raw_env(CardGameEnv):
     RESET_OPTIONS = ("deal", "deals", "dealer", "turned_card")
     LAYOUT = WHIST_LAYOUT
     STATE_SIZE = STATE_SIZE
+    ACTION_TEXT = staticmethod(action_text)
 
     def __init__(self, episode: str = "deal", ten_is_honour: bool = False, no_trump: bool = False,
                  reward_scale: float = 0.1, max_deals: int = 100, viewer: int | None = None,
                  render_mode: str | None = None):
-        if episode not in EPISODES:
-            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
         for name, value in (("ten_is_honour", ten_is_honour), ("no_trump", no_trump)):
             if not isinstance(value, bool):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
-        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
-            raise ValueError(f"max_deals must be a positive integer, got {max_deals!r}")
-        if viewer not in (None, 0, 1, 2, 3):
-            raise ValueError(f"viewer must be a seat 0..3 or None, got {viewer!r}")
-        super().__init__(render_mode=render_mode, reward_scale=reward_scale)
-        self.episode = episode
+        super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
+                         viewer=viewer, render_mode=render_mode)
         self.ten_is_honour = ten_is_honour
         self.no_trump = no_trump
-        self.max_deals = max_deals
-        self.viewer = viewer
-        self.deal: WhistDeal | None = None
-        self.rubber: WhistRubber | None = None
-        self.deals_played = 0
-        self._queued_deals: list = []
-        self.last_record = None
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:
-        self._queued_deals = take_deals(options, several=self.episode == "rubber")
+        queued = take_deals(options, several=self.episode == "rubber")
         dealer = take_dealer(options, self._rng)
         turned = take_turned_card(options)
         if turned is not None and self.no_trump:
             raise ValueError("reset option 'turned_card': no card is turned in no-trump Whist")
-        if turned is not None and not self._queued_deals:
+        if turned is not None and not queued:
             raise ValueError("reset option 'turned_card' needs the replayed 'deal' it belongs to")
-        self.deals_played = 0
-        self.last_record = None
-        if self.episode == "rubber":
-            self.rubber = WhistRubber(first_dealer=dealer, no_trump=self.no_trump,
-                                      ten_is_honour=self.ten_is_honour)
-            hands = self._next_hands()
-            self.deal = self.rubber.new_deal(hands, self._turned(hands, dealer, turned))
-        else:
-            self.rubber = None
-            hands = self._next_hands()
-            self.deal = WhistDeal(hands, dealer, self._turned(hands, dealer, turned),
-                                  self.no_trump, self.ten_is_honour)
-
-    def _next_hands(self):
-        return random_deal_for(self._queued_deals, self._rng)
+        self._start_episode(queued, dealer, {"turned_card": turned})
 
     def _turned(self, hands, dealer: int, given: int | None) -> int | None:
         if self.no_trump:
@@ -123,40 +94,19 @@ class raw_env(CardGameEnv):
             return given
         return random_turned_card(self._rng, hands[dealer])
 
-    def _current_seat(self) -> int:
-        return self.deal.current_player
+    def _new_deal(self, hands, dealer, options_left):
+        return WhistDeal(hands, dealer, self._turned(hands, dealer, options_left["turned_card"]),
+                         self.no_trump, self.ten_is_honour)
 
-    def _legal_actions(self) -> list[int]:
-        return self.deal.legal_actions()
+    def _new_rubber(self, dealer):
+        return WhistRubber(first_dealer=dealer, no_trump=self.no_trump, ten_is_honour=self.ten_is_honour)
 
-    def _is_legal(self, action: int) -> bool:
-        return self.deal.is_legal(action)
+    def _next_rubber_deal(self, hands, options_left):
+        given = options_left["turned_card"] if options_left else None
+        return self.rubber.new_deal(hands, self._turned(hands, self.rubber.dealer, given))
 
-    def _apply(self, action: int) -> Outcome:
-        deal = self.deal
-        deal.apply(action)
-        if not deal.is_over:
-            return Outcome()
-        self.deals_played += 1
-        infos = {"deal": self._deal_info(deal)}
-        if self.rubber is None:
-            diff = deal.scores[0].total - deal.scores[1].total
-            infos["points"] = diff
-            return Outcome(points=[diff, -diff, diff, -diff], terminated=True, infos=infos)
-        record = self.rubber.finish_deal()
-        self.last_record = record
-        diff = record.difference
-        infos["points"] = diff
-        infos["deal"]["with_premiums"] = {SIDE_NAMES[s]: sheet_items(record.scores[s]) for s in (0, 1)}
-        infos["rubber"] = self._rubber_info()
-        points = [diff, -diff, diff, -diff]
-        if self.rubber.is_over:
-            return Outcome(points=points, terminated=True, infos=infos)
-        if self.deals_played >= self.max_deals:
-            return Outcome(points=points, truncated=True, infos=infos)
-        hands = self._next_hands()
-        self.deal = self.rubber.new_deal(hands, self._turned(hands, self.rubber.dealer, None))
-        return Outcome(points=points, infos=infos)
+    def _items(self, score) -> dict[str, int]:
+        return sheet_items(score)
 
     def _deal_info(self, deal: WhistDeal) -> dict:
         return {
@@ -167,40 +117,15 @@ class raw_env(CardGameEnv):
             "scores": {SIDE_NAMES[s]: sheet_items(deal.scores[s]) for s in (0, 1)},
         }
 
-    def _rubber_info(self) -> dict:
-        sheet = self.rubber.sheet
-        return {
-            "games_won": tuple(sheet.games_won),
-            "below_line": tuple(sheet.below),
-            "totals": {SIDE_NAMES[s]: sheet_items(sheet.totals[s]) for s in (0, 1)},
-            "result": sheet.result,
-            "over": sheet.is_over,
-            "winner": SIDE_NAMES[sheet.winner] if sheet.winner is not None else None,
-        }
-
     def _encode(self, seat: int) -> np.ndarray:
         return encode_observation(self.deal, seat, self.rubber)
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)
 
-    def action_text(self, action: int) -> str:
-        try:
-            return action_text(action)
-        except ValueError:
-            return "out of range"
-
-    # rendering ----------------------------------------------------------------
     def _render_text(self) -> str:
         from .render import render_whist
         return render_whist(self)
 
 
-def env(illegal_action: str = "raise", **kwargs):
-    """`whist_v0` with PettingZoo's classic wrapper stack (see :func:`wrap`)."""
-    return wrap(raw_env(**kwargs), illegal_action=illegal_action)
-
-
-def parallel_env(**kwargs):
-    """Turn-based parallel version: only the agent to move acts each step."""
-    return turn_based_aec_to_parallel(env(**kwargs))
+env, parallel_env = env_factories(raw_env)
