@@ -28,7 +28,7 @@ def require_slow(request):
 
 
 @pytest.mark.parametrize("module", [
-    "vint_env.agents.hand_eval", "vint_env.agents.registry", "vint_env.evaluation.stats",
+    "vint_env.agents", "vint_env.agents.hand_eval", "vint_env.agents.registry", "vint_env.evaluation.stats",
     "vint_env.evaluation.deals", "vint_env.evaluation",
 ])
 def test_doctests(module):

@@ -209,6 +209,8 @@ def test_cli_match_and_errors(tmp_path, capsys):
     assert out.with_suffix(".md").exists()
     assert cli_main(["match", "--a", "rule", "--b", "nonsense", "--boards", "1", "--workers", "1"]) == 2
     assert "unknown agent spec" in capsys.readouterr().err
+    assert cli_main(["--game", "whist", "--a", "rule", "--b", "random", "--boards", "1", "--workers", "1",
+                     "--no-progress"]) == 0                      # `match` is the default command
     deals = tmp_path / "d.pbn"
     assert cli_main(["deals", "--boards", "3", "--seed", "1", "--out", str(deals)]) == 0
     assert load_boards(deals) == generate_boards(3, seed=1)

@@ -1,5 +1,16 @@
-"""Agents: random, rule bot, double-dummy oracle, trained policies."""
+"""Agents: random, rule bots, double-dummy oracle, trained policies, a human.
+
+Every agent implements :class:`Agent` (``reset(seed)``, ``act(observation,
+env=None, agent=None)``); :func:`load_agent` builds one from a spec string
+(``"random"``, ``"rule"``, ``"dd"``, ``"ppo:PATH"``, ``"human"``,
+``"py:MODULE:NAME"``) for a game (``"vint"``, ``"whist"``, ``"solo_whist"``).
+
+>>> from vint_env.agents import load_agent
+>>> load_agent("rule", game="whist").name
+'rule'
+"""
 
 from .base import Agent, RandomAgent, legal_actions
+from .registry import load_agent
 
-__all__ = ["Agent", "RandomAgent", "legal_actions"]
+__all__ = ["Agent", "RandomAgent", "legal_actions", "load_agent"]

@@ -3,6 +3,7 @@
 Examples::
 
     vint-eval match --game vint --a rule --b random --boards 1000 --workers 2 --out results/rule_vs_random.json
+    vint-eval --game whist --a ppo:runs/whist/checkpoints/latest.pt --b rule --boards 1000   # `match` is the default
     vint-eval match --game vint --a dd --b rule --boards 200
     vint-eval match --game vint --a rule --b random --episode rubber --boards 100
     vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
@@ -105,6 +106,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0].startswith("--") and argv[0] not in ("-h", "--help"):
+        argv.insert(0, "match")          # `vint-eval --a X --b Y` means a match
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
