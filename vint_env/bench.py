@@ -7,8 +7,9 @@
 For each env: a random agent plays whole episodes through the standard AEC
 loop (``agent_iter`` / ``last`` / ``step``), so every step builds the acting
 agent's observation and action mask, as a learner would.  Prints env steps
-per second and episodes (deals) per second, the median over the repeats and
-the spread.  This is a benchmark, not a test: the machine's load moves it.
+per second (wall clock, and per CPU-second of this process, which a busy
+machine disturbs less) and episodes (deals) per second, the median over the
+repeats and the spread.  This is a benchmark, not a test: the machine's load moves it.
 """
 
 from __future__ import annotations
@@ -36,12 +37,15 @@ def available_games() -> list[str]:
     return out
 
 
-def run_random(env, steps: int, seed: int) -> tuple[int, int, float]:
-    """Play random legal episodes for at least ``steps`` live steps; (steps, episodes, seconds)."""
+def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
+    """Play random legal episodes for at least ``steps`` live steps.
+
+    Returns (steps, episodes, wall seconds, CPU seconds of this process).
+    """
     rng = np.random.default_rng(seed)
     done_steps = 0
     episodes = 0
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     while done_steps < steps:
         env.reset(seed=int(rng.integers(2**31)))
         for agent in env.agent_iter():
@@ -53,21 +57,22 @@ def run_random(env, steps: int, seed: int) -> tuple[int, int, float]:
             env.step(int(legal[rng.integers(legal.size)]))
             done_steps += 1
         episodes += 1
-    return done_steps, episodes, time.perf_counter() - start
+    return done_steps, episodes, time.perf_counter() - start, time.process_time() - cpu_start
 
 
 def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
     module = importlib.import_module(f"vint_env.envs.{name}")
     env = module.env()
     run_random(env, min(steps, 2000), seed)            # warm-up
-    sps, eps, lengths = [], [], []
+    sps, cps, eps, lengths = [], [], [], []
     for r in range(repeats):
-        n, episodes, secs = run_random(env, steps, seed + r + 1)
+        n, episodes, secs, cpu = run_random(env, steps, seed + r + 1)
         sps.append(n / secs)
+        cps.append(n / cpu)
         eps.append(episodes / secs)
         lengths.append(n / episodes)
     return {"game": name, "steps_per_s": statistics.median(sps), "min": min(sps), "max": max(sps),
-            "episodes_per_s": statistics.median(eps), "steps_per_episode": statistics.median(lengths)}
+            "steps_per_cpu_s": statistics.median(cps), "episodes_per_s": statistics.median(eps), "steps_per_episode": statistics.median(lengths)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,11 +94,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"unknown game {g!r}; choose from {GAMES}")
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
           f"random legal play, observation + mask built every step; median of {args.repeats} x {args.steps} steps")
-    print(f"{'env':<16}{'steps/s':>12}{'(min..max)':>22}{'episodes/s':>13}{'steps/episode':>15}")
+    print(f"{'env':<16}{'steps/s':>12}{'(min..max)':>22}{'steps/CPU-s':>13}{'episodes/s':>13}{'steps/episode':>15}")
     for g in games:
         r = bench_game(g, args.steps, args.repeats, args.seed)
         spread = f"{r['min']:,.0f}..{r['max']:,.0f}"
-        print(f"{g:<16}{r['steps_per_s']:>12,.0f}{spread:>22}{r['episodes_per_s']:>13,.1f}"
+        print(f"{g:<16}{r['steps_per_s']:>12,.0f}{spread:>22}{r['steps_per_cpu_s']:>13,.0f}{r['episodes_per_s']:>13,.1f}"
               f"{r['steps_per_episode']:>15.1f}")
     return 0
 
