@@ -10,6 +10,7 @@ and after training, each over the same seeded deals, with a 95% interval.
 import argparse
 
 import numpy as np
+import torch
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.env_util import make_vec_env
@@ -39,16 +40,20 @@ def main():
     parser.add_argument("--envs", type=int, default=4, help="parallel envs (DummyVecEnv)")
     parser.add_argument("--eval-deals", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads (1 is fastest for these small networks on few cores)")
     parser.add_argument("--save", default=None, help="where to save the model (.zip)")
     args = parser.parse_args()
+    torch.set_num_threads(args.threads)
     seat = int(args.seat) if args.seat.isdigit() else args.seat
     args.seat = seat
 
     env = make_vec_env("vint_env/Vint-v0", n_envs=args.envs, seed=args.seed,
                        env_kwargs={"seats": seat, "opponents": args.opponents})
-    model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=256, seed=args.seed, verbose=1)
+    model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=256, seed=args.seed, verbose=0)
     print("before training:", evaluate(model, args))
     model.learn(total_timesteps=args.steps, progress_bar=False)
+    print(f"trained {model.num_timesteps} learner steps")
     print("after training: ", evaluate(model, args))
     if args.save:
         model.save(args.save)
