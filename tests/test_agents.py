@@ -22,11 +22,6 @@ def _quiet():
         yield
 
 
-def require_slow(request):
-    if "slow" not in (request.config.getoption("markexpr") or ""):
-        pytest.skip("slow check: run with -m slow")
-
-
 @pytest.mark.parametrize("module", [
     "vint_env.agents", "vint_env.agents.hand_eval", "vint_env.agents.registry", "vint_env.evaluation.stats",
     "vint_env.evaluation.deals", "vint_env.evaluation",
@@ -132,8 +127,8 @@ def test_whist_agents_only_make_legal_moves():
     _play_many(["dd", "rule", "dd", "rule"], 4, seed=6, game="whist")
 
 
-def test_rule_agents_legal_over_thousands_of_games(request):
-    require_slow(request)
+@pytest.mark.slow
+def test_rule_agents_legal_over_thousands_of_games():
     _play_many(["rule", "random", "rule", "random"], 2000, seed=10)
     _play_many(["rule", "rule", "rule", "rule"], 2000, seed=11)
     _play_many(["dd", "rule", "dd", "rule"], 300, seed=12)
@@ -154,7 +149,7 @@ def test_solo_whist_agents_only_make_legal_moves():
     _play_many(["rule", "rule", "rule", "rule"], 150, seed=8, game="solo_whist")
 
 
-def test_solo_whist_agents_legal_over_thousands_of_games(request):
-    require_slow(request)
+@pytest.mark.slow
+def test_solo_whist_agents_legal_over_thousands_of_games():
     _play_many(["rule", "random", "rule", "random"], 3000, seed=15, game="solo_whist")
     _play_many(["rule", "rule", "rule", "rule"], 3000, seed=16, game="solo_whist")

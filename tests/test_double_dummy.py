@@ -10,7 +10,7 @@ from vint_env.agents.double_dummy import (DoubleDummyAgent, VintParGame, best_dd
 from vint_env.agents.registry import load_agent
 from vint_env.cards import parse_pbn, random_deal
 from vint_env.rules.tricks import NO_TRUMP, TrickPlay
-from vint_env.rules.vint import PASS, VintDeal, bid_action
+from vint_env.rules.vint import PASS, VintDeal
 
 NT = 4
 

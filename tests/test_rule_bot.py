@@ -5,7 +5,7 @@ import pytest
 
 from vint_env.agents import card_play as cp
 from vint_env.agents.play_view import PlayView, TrickMemory
-from vint_env.agents.vint_rule import AuctionView, VintRuleAgent, reconstruct_calls, BIDDING_RULES
+from vint_env.agents.vint_rule import BIDDING_RULES, VintRuleAgent
 from vint_env.cards import hand_from_cards, parse_card, parse_hand_pbn
 from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
 from vint_env.rules.vint import BID_BASE, PASS, VintDeal, bid_action

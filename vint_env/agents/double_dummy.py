@@ -27,10 +27,10 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
-from ..cards import SUIT_MASK, hand_to_pbn
+from ..cards import hand_to_pbn
 from ..envs.base import AGENT_SEAT
 from ..rules.tricks import NO_TRUMP, TrickPlay
-from ..rules.vint import AUCTION, BID_BASE, PASS, bid_action
+from ..rules.vint import AUCTION, BID_BASE, PASS
 from ..rules.vint_scoring import score_contract
 from .base import Agent, legal_actions
 
@@ -299,14 +299,5 @@ def _trick_play(raw) -> TrickPlay:
     return play
 
 
-def dd_declarer_tricks(hands, strain: int, declarer: int) -> int:
-    """Double-dummy tricks of the declaring side (``strain`` 0..3 or 4 no-trump)."""
-    return dd_table(tuple(hands))[strain][declarer]
-
-
-def side_mask(hands, side: int) -> int:
-    return hands[side] | hands[side + 2]
-
-
 __all__ = ["solve_position", "best_dd_card", "dd_table", "vint_par", "VintParGame",
-           "DoubleDummyAgent", "dd_declarer_tricks", "POSITIONS", "SUIT_MASK"]
+           "DoubleDummyAgent", "POSITIONS"]

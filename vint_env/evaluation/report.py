@@ -162,13 +162,15 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
         for team in ("A", "B"):
             c = s["contracts"][team]
             name = s["agent_a"] if team == "A" else s["agent_b"]
-            dd = "over_bid" in c or "overbid_vs_dd" in c
+            dd = "overbid_vs_dd" in c and c["declared"] > 0
+            made = f"{100 * c['share_made']:.1f}" if c["declared"] else "-"
+            level = f"{c['mean_level']:.2f}" if c["declared"] else "-"
             lines.append(
-                f"| {team} {name} | {c['declared']} | {c['made']} | {100 * c['share_made']:.1f} | "
-                f"{c['mean_level']:.2f} | "
+                f"| {team} {name} | {c['declared']} | {c['made']} | {made} | {level} | "
                 + (f"{c['overbid_vs_dd']} / {c['underbid_vs_dd']} | {c['mean_level_minus_dd_level']:.2f} | "
                    f"{_fmt_ci(c['declarer_tricks_minus_dd'], 2)} | {_fmt_ci(c['auction_vs_par_points'])} |"
-                   if dd else "n/a | n/a | n/a | n/a |"))
+                   if dd else "- | - | - | "
+                   + (f"{_fmt_ci(c['auction_vs_par_points'])} |" if c.get("auction_vs_par_points") else "- |")))
     return "\n".join(lines) + "\n"
 
 
