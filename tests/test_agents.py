@@ -153,3 +153,19 @@ def test_solo_whist_agents_only_make_legal_moves():
 def test_solo_whist_agents_legal_over_thousands_of_games():
     _play_many(["rule", "random", "rule", "random"], 3000, seed=15, game="solo_whist")
     _play_many(["rule", "rule", "rule", "rule"], 3000, seed=16, game="solo_whist")
+
+
+def test_human_agent_reads_text_and_repeats_on_bad_input():
+    from vint_env.agents.human import HumanAgent
+    answers = iter(["3NT", "nonsense", "1S"])
+    shown = []
+    human = HumanAgent("vint", input_fn=lambda prompt: next(answers), print_fn=shown.append)
+    env = vint_v0.raw_env()
+    env.reset(seed=0, options={"dealer": 0})
+    mask = np.zeros(88, dtype=np.int8)
+    mask[[52, 53]] = 1                                    # only pass and 1S legal here
+    action = human.act({"observation": env.observe("player_0")["observation"], "action_mask": mask},
+                       env, "player_0")
+    assert action == 53
+    assert any("not legal" in str(m) for m in shown) and any("not understood" in str(m) for m in shown)
+    assert any("player_0" in str(m) or "N" in str(m) for m in shown)     # the table was rendered
