@@ -279,3 +279,11 @@ def test_solo_whist_misere_play():
     v = view(["S9", "S7", "S2"], trick=[(3, "S8")], game="solo_whist", goal="misere_defence",
              declarer=3, partners=frozenset({1, 2}))
     assert cp.choose_card(v, v.cards(S)) == parse_card("S7")
+
+
+def test_whist_plays_the_queen_from_ace_queen_over_the_leader():
+    from vint_env.agents.whist_rule import queen_from_ace_queen_over_the_leader
+    v = view(["SA", "SQ", "S4"], trick=[(3, "S5")], game="whist")
+    assert queen_from_ace_queen_over_the_leader(v) == parse_card("SQ")
+    gone = view(["SA", "SQ", "S4"], trick=[(3, "S5")], game="whist", played=["SK", "S2", "S3", "S6"])
+    assert queen_from_ace_queen_over_the_leader(gone) is None          # the king is gone: no finesse
