@@ -177,8 +177,10 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
               chunk_size: int | None = None, analysis: bool = True) -> MatchResult:
     """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards``.
 
-    ``workers > 1`` splits the boards over processes; the results are the
-    same as with one process.  ``analysis=False`` skips the per-board
+    ``workers > 1`` splits the boards over processes (started with
+    ``spawn``, so a script that calls this with workers must guard its entry
+    point with ``if __name__ == "__main__":``); the results are the same as
+    with one process.  ``analysis=False`` skips the per-board
     double-dummy analysis (Vint par, declarer play), the slow part of a
     match between fast agents.
     """
