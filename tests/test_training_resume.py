@@ -85,6 +85,8 @@ def test_keep_checkpoints_prunes_old_ones(tmp_path):
     t = Trainer(cfg, tmp_path)
     for _ in range(3):
         t.update_once()
+        (tmp_path / "checkpoints").mkdir(exist_ok=True)
+        (tmp_path / "checkpoints" / ".latest.pt.x1y2.tmp").write_bytes(b"half a checkpoint (killed)")
         t.save()
     names = sorted(p.name for p in (tmp_path / "checkpoints").iterdir())
     assert names == ["latest.pt", "update_000003.pt"]

@@ -202,7 +202,10 @@ class Trainer:
         }
 
     def save(self) -> Path:
-        """Write ``checkpoints/update_NNNNNN.pt`` and ``checkpoints/latest.pt`` (both atomically)."""
+        """Write ``checkpoints/update_NNNNNN.pt`` and ``checkpoints/latest.pt`` (both atomically);
+        remove temporary files left by a run killed in the middle of a write."""
+        for stale in self.ckpt_dir.glob(".*.tmp"):
+            stale.unlink(missing_ok=True)
         payload = self.checkpoint_payload()
         path = save_checkpoint(self.ckpt_dir / f"update_{self.state.update:06d}.pt", payload)
         save_checkpoint(self.ckpt_dir / "latest.pt", payload)
