@@ -235,3 +235,29 @@ def test_whist_match_replays_the_turned_card():
     for board, b in zip(boards, result.boards):
         for t in b.tables:
             assert t.details["trump"] == board.turned // 13
+
+
+BUILT = []
+
+
+class CountingAgent(Agent):
+    """Records each construction, so a test can see when the harness loads agents."""
+
+    def __init__(self, game=None):
+        BUILT.append(game)
+        self.rng = np.random.default_rng(0)
+
+    def act(self, observation, env=None, agent=None):
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[0])
+
+
+def test_each_match_loads_its_agents_afresh():
+    # A checkpoint evaluated twice in one process (e.g. during training) must not play stale weights.
+    boards = generate_boards(2, seed=0)
+    spec = f"py:{__name__}:CountingAgent"
+    BUILT.clear()
+    run_match("whist", spec, "random", boards, workers=1, analysis=False)
+    first = len(BUILT)
+    run_match("whist", spec, "random", boards, workers=1, analysis=False)
+    assert first > 0 and len(BUILT) == 2 * first

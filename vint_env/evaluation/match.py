@@ -202,6 +202,8 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     results: list[BoardResult] = []
     cpu = 0.0
     if workers == 1:
+        # A new match loads its agents afresh: a checkpoint may have changed since the last one.
+        _WORKER_TABLE.clear()
         for job in jobs:
             res, c = _play_chunk(job)
             results.extend(res)
