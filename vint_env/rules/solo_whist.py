@@ -45,7 +45,7 @@ from .solo_whist_calls import (ABONDANCE, ACCEPT, BIDS, DECLAREE, MISERE, NUM_AC
                                OPEN_MISERE, PASS, PROPOSAL, SOLO, TRUMP_ABONDANCE, TRUMP_BASE,
                                action_text, bid_index)
 from .solo_whist_payments import MISERES, PAYMENT_VARIANTS, contract_made, payments
-from .tricks import NO_TRUMP, IllegalActionError, TrickPlay
+from .tricks import NO_TRUMP, TrickPlay, illegal_action
 from .whist import check_turned_card
 
 AUCTION, TRUMP, PLAY, OVER = "auction", "trump", "play", "over"
@@ -200,7 +200,7 @@ class SoloWhistDeal:
     def apply(self, action: int) -> None:
         action = int(action)
         if not self.is_legal(action):
-            self._reject(action)
+            raise illegal_action(self, action, action_text)
         if self.phase == AUCTION:
             self._call(action)
         elif self.phase == TRUMP:
@@ -209,18 +209,6 @@ class SoloWhistDeal:
         else:
             if self.play.play(action) is not None:
                 self._after_trick()
-
-    def _reject(self, action: int):
-        if self.phase == OVER:
-            raise IllegalActionError(f"action {action!r}: the deal is over")
-        try:
-            what = action_text(action)
-        except ValueError:
-            what = "out of range"
-        legal = ", ".join(action_text(a) for a in self.legal_actions())
-        raise IllegalActionError(
-            f"seat {self.current_player} may not take action {action} ({what}) in the {self.phase}; "
-            f"legal: {legal}")
 
     def _call(self, action: int) -> None:
         seat = self._to_call

@@ -17,6 +17,19 @@ class IllegalActionError(ValueError):
     """An action that the rules do not allow in the current state."""
 
 
+def illegal_action(state, action: int, action_text) -> IllegalActionError:
+    """The error for ``action`` in a game state (``phase``, ``current_player``, ``legal_actions()``)."""
+    if state.phase == "over":
+        return IllegalActionError(f"action {action!r}: the deal is over")
+    try:
+        what = action_text(action)
+    except ValueError:
+        what = "out of range"
+    legal = ", ".join(action_text(a) for a in state.legal_actions())
+    return IllegalActionError(f"seat {state.current_player} may not take action {action} ({what}) "
+                              f"in the {state.phase}; legal: {legal}")
+
+
 def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int) -> int:
     """Seat that wins a complete trick; ``cards[i]`` was played by ``leader + i``.
 

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..cards import card_text, hand_cards, validate_deal
+from ..cards import card_text, validate_deal
 from .rubber import DealRecord, Rubber, SideScore, side_of
-from .tricks import NO_TRUMP, IllegalActionError, TrickPlay
+from .tricks import NO_TRUMP, TrickPlay, illegal_action
 from .vint_scoring import NT, score_contract, score_passout_play
 
 PASS = 52
@@ -163,25 +163,13 @@ class VintDeal:
     def apply(self, action: int) -> None:
         action = int(action)
         if not self.is_legal(action):
-            self._reject(action)
+            raise illegal_action(self, action, action_text)
         if self.phase == AUCTION:
             self._call(action)
         else:
             self.play.play(action)
             if self.play.is_over:
                 self._finish()
-
-    def _reject(self, action: int):
-        if self.phase == OVER:
-            raise IllegalActionError(f"action {action!r}: the deal is over")
-        try:
-            what = action_text(action)
-        except ValueError:
-            what = "out of range"
-        legal = " ".join(action_text(a) for a in self.legal_actions())
-        raise IllegalActionError(
-            f"seat {self.current_player} may not take action {action} ({what}) in the {self.phase}; "
-            f"legal: {legal}")
 
     def _call(self, action: int) -> None:
         seat = self._to_call

@@ -18,7 +18,7 @@ import numbers
 
 from ..cards import card_text, hand_cards, validate_deal
 from .rubber import DealRecord, Rubber, SideScore
-from .tricks import NO_TRUMP, IllegalActionError, TrickPlay
+from .tricks import NO_TRUMP, TrickPlay, illegal_action
 from .whist_scoring import score_whist
 
 NUM_ACTIONS = 52
@@ -102,12 +102,7 @@ class WhistDeal:
     def apply(self, action: int) -> None:
         action = int(action)
         if not self.is_legal(action):
-            if self.phase == OVER:
-                raise IllegalActionError(f"action {action!r}: the deal is over")
-            what = card_text(action) if 0 <= action < 52 else "out of range"
-            raise IllegalActionError(
-                f"seat {self.current_player} may not play action {action} ({what}); legal: "
-                + " ".join(card_text(c) for c in self.legal_actions()))
+            raise illegal_action(self, action, action_text)
         self.play.play(action)
         if self.play.is_over:
             self.scores = score_whist(self.hands, self.trump, self.play.side_tricks(),
