@@ -16,7 +16,7 @@ import numpy as np
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
 from ..rules.solo_whist_calls import ACCEPT, BIDS, bid_index
 from .layout import Layout, mask_bits
-from .whist_obs import encode_play, hands_bits
+from .obs_blocks import PLAY_BLOCKS, encode_play, hands_bits
 
 CALL_COLUMNS = ("proposal", "acceptance", "solo", "misère", "abondance", "trump abondance",
                 "open misère", "abondance déclarée")
@@ -40,10 +40,7 @@ SOLO_WHIST_LAYOUT = Layout("solo_whist_v0 observation", [
     ("trump", (5,), "in play: trump suit S, C, D, H, or no trump"),
     ("exposed_seat", (4,), "relative seat whose hand is shown (open misère, after the first trick)"),
     ("exposed", (52,), "the shown hand's cards now"),
-    ("trick_leader", (4,), "leader of the trick in progress"),
-    ("trick", (4, 52), "trick[r, c] = 1 if relative seat r played card c to the trick in progress"),
-    ("last_trick", (4, 52), "the last completed trick, same form"),
-    ("played", (4, 52), "every card played so far in this deal, by relative seat"),
+    *PLAY_BLOCKS,
     ("tricks_taken", (4, 14), "tricks taken by each relative seat, one-hot 0..13"),
 ])
 

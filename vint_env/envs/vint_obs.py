@@ -12,9 +12,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.vint import AUCTION, BID_BASE, PLAY, VintDeal
-from .layout import Layout, mask_bits, masks_bits
+from .layout import Layout, mask_bits
+from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, encode_play, encode_rubber,
+                         encode_side_tricks, hands_bits, rubber_blocks)
 
 MAX_MARKS = 7
+GAME_TARGET = 500   # RULES 2.3 item 6
 
 VINT_LAYOUT = Layout("vint_v0 observation", [
     ("phase", (2,), "1 in the auction / play column (both 0 once the episode is over)"),
@@ -28,14 +31,9 @@ VINT_LAYOUT = Layout("vint_v0 observation", [
     ("declarer", (4,), "maker of the highest bid; the declarer in play"),
     ("trump", (5,), "in play: trump suit S, C, D, H, or no-trump"),
     ("passout_play", (1,), "1 when a passed-out deal is played at no-trump (variant passout='play')"),
-    ("trick_leader", (4,), "leader of the trick in progress"),
-    ("trick", (4, 52), "trick[r, c] = 1 if relative seat r played card c to the trick in progress"),
-    ("last_trick", (4, 52), "the last completed trick, same form"),
-    ("played", (4, 52), "every card played so far in this deal, by relative seat"),
-    ("tricks_taken", (2, 14), "tricks taken by the observer's side (row 0) and the other side, one-hot 0..13"),
-    ("rubber_mode", (1,), "1 in episode='rubber'"),
-    ("games_won", (2, 2), "games won in this rubber by our side / their side, one-hot 0..1"),
-    ("below_line", (2,), "below-the-line points of the current game, our side / theirs, / 500, capped at 1"),
+    *PLAY_BLOCKS,
+    SIDE_TRICKS_BLOCK,
+    *rubber_blocks(GAME_TARGET),
     ("marks", (MAX_MARKS + 1,), "pass-out marks written so far, one-hot 0..7 (7 = 7 or more)"),
 ])
 
@@ -70,35 +68,14 @@ def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray |
         obs[O["passout_play"]] = deal.passed_out
         obs[O["hand"]:O["hand"] + 52] = mask_bits(play.hands[seat])
         obs[O["pass_count"] + 3] = 1
-        obs[O["trick_leader"] + ((play.leader - seat) & 3)] = 1
-        base = O["trick"]
-        for i, c in enumerate(play.trick):
-            obs[base + ((play.leader + i - seat) & 3) * 52 + c] = 1
-        if play.last_leader >= 0:
-            base = O["last_trick"]
-            for i, c in enumerate(play.last_trick):
-                obs[base + ((play.last_leader + i - seat) & 3) * 52 + c] = 1
-        if play.plays:
-            dealt, held = deal.hands, play.hands
-            obs[O["played"]:O["played"] + 208] = masks_bits(
-                [dealt[s] & ~held[s] for s in ((seat + r) & 3 for r in range(4))]).ravel()
-        won = play.tricks_won
-        ours = won[seat] + won[seat ^ 2]
-        theirs = won[seat ^ 1] + won[seat ^ 3]
-        obs[O["tricks_taken"] + ours] = 1
-        obs[O["tricks_taken"] + 14 + theirs] = 1
+        encode_play(obs, O, play, deal.hands, seat)
+        encode_side_tricks(obs, O, play.tricks_won, seat)
     else:  # passed out, not played
         obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
         obs[O["pass_count"] + 3] = 1
     if rubber is not None:
-        sheet = rubber.sheet
-        me = seat & 1
-        obs[O["rubber_mode"]] = 1
-        obs[O["games_won"] + min(sheet.games_won[me], 1)] = 1
-        obs[O["games_won"] + 2 + min(sheet.games_won[1 - me], 1)] = 1
-        obs[O["below_line"]] = min(sheet.below[me] / 500.0, 1.0)
-        obs[O["below_line"] + 1] = min(sheet.below[1 - me] / 500.0, 1.0)
-        obs[O["marks"] + min(sheet.marks, MAX_MARKS)] = 1
+        encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
+        obs[O["marks"] + min(rubber.sheet.marks, MAX_MARKS)] = 1
     return obs
 
 
@@ -111,8 +88,7 @@ def encode_state(deal: VintDeal, rubber=None) -> np.ndarray:
     """
     state = np.zeros(STATE_SIZE, dtype=np.float32)
     hands = deal.play.hands if deal.play is not None else deal.hands
-    for s in range(4):
-        state[s * 52:(s + 1) * 52] = mask_bits(hands[s])
+    state[:208] = hands_bits(hands)
     if deal.current_player >= 0:
         state[208 + deal.current_player] = 1
     encode_observation(deal, 0, rubber, out=state[212:])
