@@ -43,24 +43,21 @@ def render_sheet(totals: tuple[SideScore, SideScore], names=("NS", "EW"), title=
     return lines
 
 
-def render_vint(env) -> str:
+def render_partnership(env, title: str, rubber_extra: str, game_lines) -> str:
+    """Text of a `vint_v0` / `whist_v0` table: header, hands, the game's own lines
+    (``game_lines(deal)``), tricks, the deal's and the rubber's score sheets."""
     deal = env.deal
-    if deal is None:
-        return "vint_v0: not reset"
-    out = [f"Vint, dealer {SEAT_LETTERS[deal.dealer]}, phase {deal.phase}"]
+    out = [f"{title}, phase {deal.phase}"]
     if env.rubber is not None:
         sheet = env.rubber.sheet
-        out[0] += (f"; rubber: deal {env.deals_played + (0 if deal.is_over else 1)}, games NS {sheet.games_won[0]}"
-                   f" EW {sheet.games_won[1]}, below NS {sheet.below[0]} EW {sheet.below[1]}, marks {sheet.marks}")
+        out[0] += (f"; rubber: deal {env.deals_played + (0 if deal.is_over else 1)}, games NS "
+                   f"{sheet.games_won[0]} EW {sheet.games_won[1]}, below NS {sheet.below[0]} "
+                   f"EW {sheet.below[1]}{rubber_extra}")
     shown = range(4) if env.viewer is None or deal.is_over else (env.viewer,)
     hands = deal.hands if deal.play is None or deal.is_over else deal.play.hands
     out.append("Hands" + (" as dealt:" if hands is deal.hands else ":"))
     out += render_hands(hands, shown)
-    out.append("Auction: " + (deal.auction_text() or "-"))
-    if deal.contract is not None:
-        out.append(f"Contract: {deal.contract} by {SEAT_LETTERS[deal.declarer]}")
-    elif deal.passed_out:
-        out.append("Passed out" + (": played at no-trump" if deal.play is not None else ": a mark is written"))
+    out += game_lines(deal)
     if deal.play is not None and deal.play.plays:
         out.append("Tricks:")
         out += render_tricks(deal.play)
@@ -75,6 +72,24 @@ def render_vint(env) -> str:
     return "\n".join(out)
 
 
+def render_vint(env) -> str:
+    deal = env.deal
+    if deal is None:
+        return "vint_v0: not reset"
+
+    def auction_lines(deal):
+        lines = ["Auction: " + (deal.auction_text() or "-")]
+        if deal.contract is not None:
+            lines.append(f"Contract: {deal.contract} by {SEAT_LETTERS[deal.declarer]}")
+        elif deal.passed_out:
+            lines.append("Passed out" + (": played at no-trump" if deal.play is not None
+                                         else ": a mark is written"))
+        return lines
+
+    marks = f", marks {env.rubber.sheet.marks}" if env.rubber is not None else ""
+    return render_partnership(env, f"Vint, dealer {SEAT_LETTERS[deal.dealer]}", marks, auction_lines)
+
+
 def render_whist(env) -> str:
     """Text of a `whist_v0` table: turned card, hands, tricks, score sheet."""
     deal = env.deal
@@ -82,30 +97,14 @@ def render_whist(env) -> str:
         return "whist_v0: not reset"
     trump = "no-trump" if deal.trump < 0 else "SCDH"[deal.trump]
     turned = card_text(deal.turned_card) if deal.turned_card is not None else "none"
-    out = [f"Whist, dealer {SEAT_LETTERS[deal.dealer]}, turned card {turned}, trump {trump}, "
-           f"phase {deal.phase}"]
-    if env.rubber is not None:
-        sheet = env.rubber.sheet
-        out[0] += (f"; rubber: deal {env.deals_played + (0 if deal.is_over else 1)}, games NS "
-                   f"{sheet.games_won[0]} EW {sheet.games_won[1]}, below NS {sheet.below[0]} EW {sheet.below[1]}")
-    shown = range(4) if env.viewer is None or deal.is_over else (env.viewer,)
-    hands = deal.hands if deal.is_over else deal.play.hands
-    out.append("Hands" + (" as dealt:" if deal.is_over else ":"))
-    out += render_hands(hands, shown)
-    if deal.turned_card_in_hand and not deal.is_over and env.viewer is not None:
-        out.append(f"  face up in {SEAT_LETTERS[deal.dealer]}'s hand: {turned}")
-    if deal.play.plays:
-        out.append("Tricks:")
-        out += render_tricks(deal.play)
-        ns, ew = deal.play.side_tricks()
-        out.append(f"Tricks taken: NS {ns}  EW {ew}")
-    if deal.is_over:
-        out += render_sheet(deal.scores, title="This deal")
-    if env.rubber is not None and env.rubber.sheet.records:
-        out += render_sheet(env.rubber.sheet.totals, title="Rubber so far")
-    if not deal.is_over:
-        out.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
-    return "\n".join(out)
+
+    def turned_lines(deal):
+        if deal.turned_card_in_hand and not deal.is_over and env.viewer is not None:
+            return [f"  face up in {SEAT_LETTERS[deal.dealer]}'s hand: {turned}"]
+        return []
+
+    title = f"Whist, dealer {SEAT_LETTERS[deal.dealer]}, turned card {turned}, trump {trump}"
+    return render_partnership(env, title, "", turned_lines)
 
 
 def render_solo_whist(env) -> str:
