@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
+from card_game_checks import random_episode, swap_hidden_cards
 from vint_env import solo_whist_v0
 from vint_env.cards import hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation
@@ -35,25 +36,11 @@ def test_pettingzoo_seed_render_parallel():
     parallel_api_test(solo_whist_v0.parallel_env(), num_cycles=400)
 
 
-def random_episode(env, rng, check=None, final_infos=None, pass_rate=0.5):
-    """One episode of random legal actions (passing often in the auction); summed rewards per agent."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            if final_infos is not None:
-                final_infos[agent] = info
-            env.step(None)
-            continue
-        if check:
-            check(env, agent, obs)
-        legal = np.flatnonzero(obs["action_mask"])
-        if PASS in legal and rng.random() < pass_rate:
-            env.step(PASS)
-        else:
-            env.step(int(rng.choice(legal)))
-    return totals
+def often_pass(legal, rng, pass_rate=0.5):
+    """Random legal action, passing often in the auction (so that all contracts occur)."""
+    if PASS in legal and rng.random() < pass_rate:
+        return PASS
+    return rng.choice(legal)
 
 
 def test_masks_rewards_and_infos_over_random_deals():
@@ -84,7 +71,7 @@ def test_masks_rewards_and_infos_over_random_deals():
     for episode in range(300):
         env.reset(seed=episode)
         infos = {}
-        totals = random_episode(env, rng, check, infos)
+        totals = random_episode(env, rng, check, infos, choose=often_pass)
         pay = infos["player_0"]["payments"]
         assert sum(pay) == 0
         for i, agent in enumerate(env.possible_agents):
@@ -172,27 +159,12 @@ def test_state_is_full_information():
 
 # ---------------------------------------------------------------- no leaks
 
-def swap_hidden_cards(deal, me, rng):
-    """Swap two cards the observer ``me`` cannot see between two other seats."""
-    new = deal.copy()
-    hands = list(new.hands)
-    current = list(new.play.hands) if new.play is not None else list(new.hands)
-    visible = 1 << deal.turned_card if deal.turned_card_in_hand else 0
-    others = [s for s in range(4) if s != me and not (deal.hand_shown and s == deal.declarer)]
-    if len(others) < 2:
-        return None
-    a, b = (int(x) for x in rng.choice(others, size=2, replace=False))
-    if not current[a] & ~visible or not current[b] & ~visible:
-        return None
-    x = int(rng.choice(hand_cards(current[a] & ~visible)))
-    y = int(rng.choice(hand_cards(current[b] & ~visible)))
-    for arr in (hands, current):
-        arr[a] = arr[a] & ~(1 << x) | (1 << y)
-        arr[b] = arr[b] & ~(1 << y) | (1 << x)
-    new.hands = tuple(hands)
-    if new.play is not None:
-        new.play.hands = current
-    return new
+def swap_hidden_solo_cards(deal, me, rng):
+    """Swap two cards the observer ``me`` cannot see (not the face-up turned card, not an
+    open-misère hand) between two other seats."""
+    seats = [s for s in range(4) if s != me and not (deal.hand_shown and s == deal.declarer)]
+    return swap_hidden_cards(deal, me, rng, visible=1 << deal.turned_card if deal.turned_card_in_hand else 0,
+                             seats=seats)
 
 
 def test_no_leak_hidden_cards_never_change_an_observation():
@@ -214,7 +186,7 @@ def test_no_leak_hidden_cards_never_change_an_observation():
             continue
         shown += deal.hand_shown
         for me in range(4):
-            other = swap_hidden_cards(deal, me, rng)
+            other = swap_hidden_solo_cards(deal, me, rng)
             if other is None:
                 continue
             np.testing.assert_array_equal(encode_observation(deal, me), encode_observation(other, me))

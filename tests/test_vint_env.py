@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
+from card_game_checks import legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import vint_v0
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn
 from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
@@ -37,33 +38,12 @@ def test_pettingzoo_parallel_api():
     parallel_api_test(vint_v0.parallel_env(), num_cycles=400)
 
 
-def random_episode(env, rng, check=None):
-    """Play one episode with random legal actions; returns the summed rewards per agent."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            env.step(None)
-            continue
-        if check:
-            check(env, agent, obs)
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return totals
-
-
 def expected_legal(deal):
     """Legal actions computed from RULES.md directly, independently of the engine."""
     if deal.phase == "auction":
         low = deal.highest + 1 if deal.highest >= 0 else 53
         return {PASS, *range(low, 88)}
-    hand = deal.play.hands[deal.current_player]
-    cards = set(hand_cards(hand))
-    if deal.play.trick:
-        led = deal.play.trick[0] // 13
-        follow = {c for c in cards if c // 13 == led}
-        return follow or cards
-    return cards
+    return legal_cards_by_rules(deal.play)
 
 
 def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
@@ -84,12 +64,6 @@ def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
         env.reset(seed=episode)
         totals = random_episode(env, rng, check)
         assert totals["player_0"] == totals["player_2"] == -totals["player_1"] == -totals["player_3"]
-
-
-def winner_by_rules(cards, leader, trump):
-    led = cards[0] // 13
-    best = max(range(4), key=lambda i: (cards[i] // 13 == trump, cards[i] // 13 == led, cards[i] % 13))
-    return (leader + best) % 4
 
 
 def test_invariants_over_thousands_of_random_deals():
@@ -224,25 +198,6 @@ def test_state_is_full_information():
 
 
 # ---------------------------------------------------------------- no leaks
-
-def swap_hidden_cards(deal, me, rng):
-    """Swap unplayed cards between two other seats, in the dealt and the current hands."""
-    new = deal.copy()
-    hands = list(new.hands)
-    current = list(new.play.hands) if new.play is not None else list(new.hands)
-    a, b = rng.choice([s for s in range(4) if s != me], size=2, replace=False)
-    if not current[a] or not current[b]:
-        return None
-    x = int(rng.choice(hand_cards(current[a])))
-    y = int(rng.choice(hand_cards(current[b])))
-    for arr in (hands, current):
-        arr[a] = arr[a] & ~(1 << x) | (1 << y)
-        arr[b] = arr[b] & ~(1 << y) | (1 << x)
-    new.hands = tuple(hands)
-    if new.play is not None:
-        new.play.hands = current
-    return new
-
 
 def test_no_leak_hidden_cards_never_change_an_observation():
     rng = np.random.default_rng(11)

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
+from card_game_checks import legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import whist_v0
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation
@@ -34,32 +35,6 @@ def test_pettingzoo_seed_render_parallel():
     parallel_api_test(whist_v0.parallel_env(), num_cycles=300)
 
 
-def random_episode(env, rng, check=None, final_infos=None):
-    """Play one episode with random legal actions; returns the summed rewards per agent."""
-    totals = dict.fromkeys(env.possible_agents, 0.0)
-    for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
-        totals[agent] += reward
-        if term or trunc:
-            if final_infos is not None:
-                final_infos[agent] = info
-            env.step(None)
-            continue
-        if check:
-            check(env, agent, obs)
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return totals
-
-
-def expected_legal(play):
-    """Legal cards from RULES.md section 1 directly: follow suit if able, else anything."""
-    cards = set(hand_cards(play.hands[play.current_player]))
-    if play.trick:
-        follow = {c for c in cards if c // 13 == play.trick[0] // 13}
-        return follow or cards
-    return cards
-
-
 def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
     env = whist_v0.env()
     rng = np.random.default_rng(1)
@@ -69,7 +44,7 @@ def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
         assert agent == f"player_{raw.deal.current_player}"
         mask = obs["action_mask"]
         assert mask.dtype == np.int8 and mask.shape == (52,)
-        assert set(np.flatnonzero(mask)) == expected_legal(raw.deal.play)
+        assert set(np.flatnonzero(mask)) == legal_cards_by_rules(raw.deal.play)
         for other in env.possible_agents:
             if other != agent:
                 assert not env.observe(other)["action_mask"].any()
@@ -84,12 +59,6 @@ def test_mask_equals_legal_actions_and_rewards_are_zero_sum():
         assert totals["player_0"] == pytest.approx(0.1 * info["points"])
 
 
-def winner_by_rules(cards, leader, trump):
-    led = cards[0] // 13
-    best = max(range(4), key=lambda i: (cards[i] // 13 == trump, cards[i] // 13 == led, cards[i] % 13))
-    return (leader + best) % 4
-
-
 @pytest.mark.parametrize("no_trump", [False, True])
 def test_invariants_over_thousands_of_random_deals(no_trump):
     rng = np.random.default_rng(7 + no_trump)
@@ -101,7 +70,7 @@ def test_invariants_over_thousands_of_random_deals(no_trump):
         assert deal.trump == (-1 if no_trump else turned // 13)
         while not deal.is_over:
             p = deal.play
-            assert set(deal.legal_actions()) == expected_legal(p)
+            assert set(deal.legal_actions()) == legal_cards_by_rules(p)
             if turned is not None:
                 # the turned card stays in the dealer's hand until the dealer plays it
                 assert deal.turned_card_in_hand == (turned not in [c for _, c in p.plays])
@@ -214,22 +183,9 @@ def test_state_is_full_information():
 
 # ---------------------------------------------------------------- no leaks
 
-def swap_hidden_cards(deal, me, rng):
+def swap_hidden_whist_cards(deal, me, rng):
     """Swap unplayed cards between two other seats; the face-up turned card stays put."""
-    new = deal.copy()
-    hands, current = list(new.hands), list(new.play.hands)
-    a, b = (int(x) for x in rng.choice([s for s in range(4) if s != me], size=2, replace=False))
-    shown = (1 << deal.turned_card) if deal.turned_card_in_hand else 0
-    if not current[a] & ~shown or not current[b] & ~shown:
-        return None
-    x = int(rng.choice(hand_cards(current[a] & ~shown)))
-    y = int(rng.choice(hand_cards(current[b] & ~shown)))
-    for arr in (hands, current):
-        arr[a] = arr[a] & ~(1 << x) | (1 << y)
-        arr[b] = arr[b] & ~(1 << y) | (1 << x)
-    new.hands = tuple(hands)
-    new.play.hands = current
-    return new
+    return swap_hidden_cards(deal, me, rng, visible=(1 << deal.turned_card) if deal.turned_card_in_hand else 0)
 
 
 def test_no_leak_hidden_cards_never_change_an_observation():
@@ -245,7 +201,7 @@ def test_no_leak_hidden_cards_never_change_an_observation():
         if deal.is_over:
             continue
         for me in range(4):
-            other = swap_hidden_cards(deal, me, rng)
+            other = swap_hidden_whist_cards(deal, me, rng)
             if other is None:
                 continue
             assert other.play.hands != deal.play.hands
