@@ -4,6 +4,9 @@ The leader plays any card; the others must follow the suit led if able, and
 a player void in it may play any card (no duty to trump or overtrump).  The
 highest trump wins the trick, else the highest card of the suit led; the
 winner leads next.
+
+Four seats play to every trick (clockwise), or only the seats given in
+``seats`` (two-player Vint's ways 2 and 3: two hands, tricks of two cards).
 """
 
 from __future__ import annotations
@@ -38,6 +41,15 @@ def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int) ->
     >>> trick_winner([0 * 13 + 5, 0 * 13 + 12, 3 * 13 + 0, 0 * 13 + 11], 0, 3)
     2
     """
+    return (leader + winning_index(cards, trump)) % 4
+
+
+def winning_index(cards: list[int] | tuple[int, ...], trump: int) -> int:
+    """Index in play order of the card that wins a complete trick.
+
+    >>> winning_index([3 * 13 + 4, 3 * 13 + 2], NO_TRUMP), winning_index([3 * 13 + 4, 0], 0)
+    (0, 1)
+    """
     best = 0
     best_card = cards[0]
     for i in range(1, len(cards)):
@@ -48,20 +60,33 @@ def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int) ->
                 best, best_card = i, c
         elif cs == trump:
             best, best_card = i, c
-    return (leader + best) % 4
+    return best
+
+
+FOUR_SEATS = (0, 1, 2, 3)
 
 
 class TrickPlay:
-    """Thirteen tricks of card play from four hands.
+    """Thirteen tricks of card play from four hands (or two).
 
     ``hands`` are card masks (see :mod:`vint_env.cards`) and shrink as cards
-    are played; ``trump`` is a suit index or :data:`NO_TRUMP`.
+    are played; ``trump`` is a suit index or :data:`NO_TRUMP`.  ``seats``:
+    the seats that play, in playing order (default all four, clockwise; two
+    seats give tricks of two cards, the other hands stay out of play).
     """
 
     __slots__ = ("hands", "trump", "leader", "trick", "tricks_won", "plays",
-                 "trick_winners", "last_trick", "last_leader")
+                 "trick_winners", "last_trick", "last_leader", "seats")
 
-    def __init__(self, hands, trump: int, leader: int):
+    def __init__(self, hands, trump: int, leader: int, seats: tuple[int, ...] = FOUR_SEATS):
+        seats = tuple(seats)
+        if seats == FOUR_SEATS:
+            seats = FOUR_SEATS          # the four-seat fast paths test identity
+        elif len(seats) != 2 or len(set(seats)) != 2 or not set(seats) <= set(FOUR_SEATS):
+            raise ValueError(f"seats must be all four (0, 1, 2, 3) or two distinct seats, got {seats!r}")
+        if leader not in seats:
+            raise ValueError(f"leader {leader!r} is not one of the playing seats {seats}")
+        self.seats = seats
         self.hands = list(hands)
         self.trump = trump
         self.leader = leader          # leader of the trick in progress
@@ -83,11 +108,32 @@ class TrickPlay:
         new.trick_winners = self.trick_winners[:]
         new.last_trick = self.last_trick
         new.last_leader = self.last_leader
+        new.seats = self.seats
         return new
 
     @property
     def current_player(self) -> int:
-        return (self.leader + len(self.trick)) % 4
+        if self.seats is FOUR_SEATS:
+            return (self.leader + len(self.trick)) % 4
+        return self.leader if not self.trick else self._other(self.leader)
+
+    def _other(self, seat: int) -> int:
+        a, b = self.seats
+        return b if seat == a else a
+
+    def trick_seats(self) -> list[int]:
+        """The seats that played the cards of the trick in progress, in order."""
+        if self.seats is FOUR_SEATS:
+            return [(self.leader + i) % 4 for i in range(len(self.trick))]
+        return [self.leader, self._other(self.leader)][:len(self.trick)]
+
+    def last_trick_seats(self) -> list[int]:
+        """The seats that played the cards of the last completed trick, in order."""
+        if self.last_leader < 0:
+            return []
+        if self.seats is FOUR_SEATS:
+            return [(self.last_leader + i) % 4 for i in range(4)]
+        return [self.last_leader, self._other(self.last_leader)]
 
     @property
     def tricks_played(self) -> int:
@@ -104,7 +150,7 @@ class TrickPlay:
 
     def legal_mask(self) -> int:
         """Mask of the cards the player to move may play."""
-        hand = self.hands[(self.leader + len(self.trick)) % 4]
+        hand = self.hands[self.current_player]
         if self.trick:
             follow = hand & SUIT_MASK[self.trick[0] // 13]
             if follow:
@@ -116,7 +162,7 @@ class TrickPlay:
 
     def play(self, card: int) -> int | None:
         """Play a card for the player to move; returns the trick winner when it completes."""
-        seat = (self.leader + len(self.trick)) % 4
+        seat = self.current_player
         if not (self.legal_mask() >> card) & 1:
             raise IllegalActionError(
                 f"seat {seat} may not play {card_text(card) if 0 <= card < 52 else card}: legal cards are "
@@ -124,9 +170,12 @@ class TrickPlay:
         self.hands[seat] &= ~(1 << card)
         self.trick.append(card)
         self.plays.append((seat, card))
-        if len(self.trick) < 4:
+        if len(self.trick) < len(self.seats):
             return None
-        winner = trick_winner(self.trick, self.leader, self.trump)
+        if self.seats is FOUR_SEATS:
+            winner = trick_winner(self.trick, self.leader, self.trump)
+        else:
+            winner = self.leader if winning_index(self.trick, self.trump) == 0 else seat
         self.tricks_won[winner] += 1
         self.trick_winners.append(winner)
         self.last_trick = tuple(self.trick)

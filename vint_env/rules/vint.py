@@ -87,16 +87,94 @@ def parse_action(text: str) -> int:
     return parse_card(t)
 
 
+class Auction:
+    """Vint's auction (RULES.md 2.1) for any order of callers.
+
+    ``callers``: the seats that call, in calling order, the dealer first.
+    Four-player Vint: the four seats clockwise from the dealer, and the
+    auction ends when a bid is followed by three passes, or on four passes
+    without a bid (a pass-out).  Two-player Vint: the two players' seats; a
+    pass after a bid ends it, two passes without a bid pass the deal out.
+    In general a bid followed by ``len(callers) - 1`` passes wins, and
+    ``len(callers)`` passes without a bid pass out.  ``single_round``: every
+    caller calls exactly once and then the auction ends (two-player Vint's
+    way 1 variant ``auction="single"``).
+
+    ``call(action)`` returns ``None`` while the auction goes on, then
+    ``"contract"`` or ``"passout"``.
+    """
+
+    __slots__ = ("callers", "single_round", "calls", "highest", "highest_bidder", "passes", "_turn")
+
+    def __init__(self, callers, single_round: bool = False):
+        self.callers = tuple(callers)
+        if len(self.callers) < 2 or len(set(self.callers)) != len(self.callers):
+            raise ValueError(f"an auction needs two or more distinct callers, got {callers!r}")
+        self.single_round = single_round
+        self.calls: list[tuple[int, int]] = []     # (seat, action)
+        self.highest = -1                          # highest bid action so far, -1 none
+        self.highest_bidder = -1
+        self.passes = 0                            # passes in a row
+        self._turn = 0                             # index in callers of the seat to call
+
+    def copy(self) -> "Auction":
+        new = Auction.__new__(Auction)
+        for name in Auction.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.calls = self.calls[:]
+        return new
+
+    @property
+    def to_call(self) -> int:
+        return self.callers[self._turn]
+
+    def legal_actions(self) -> list[int]:
+        return [PASS, *range(self.highest + 1 if self.highest >= 0 else BID_BASE, NUM_ACTIONS)]
+
+    def is_legal(self, action: int) -> bool:
+        return action == PASS or (max(self.highest + 1, BID_BASE) <= action < NUM_ACTIONS)
+
+    def call(self, action: int) -> str | None:
+        """Record a legal call of the seat to call; ``"contract"``/``"passout"`` when it ends."""
+        seat = self.callers[self._turn]
+        self.calls.append((seat, action))
+        n = len(self.callers)
+        self._turn = (self._turn + 1) % n
+        if action == PASS:
+            self.passes += 1
+        else:
+            self.highest = action
+            self.highest_bidder = seat
+            self.passes = 0
+        if self.single_round:
+            if len(self.calls) < n:
+                return None
+            return "contract" if self.highest >= 0 else "passout"
+        if self.highest < 0:
+            return "passout" if self.passes == n else None
+        return "contract" if self.passes == n - 1 else None
+
+    def text(self) -> str:
+        return " ".join(f"{'NESW'[s]}:{action_text(a)}" for s, a in self.calls)
+
+
+def four_player_callers(dealer: int) -> tuple[int, int, int, int]:
+    """The dealer calls first, then clockwise (RULES 2.1)."""
+    return tuple((dealer + i) % 4 for i in range(4))
+
+
 class VintDeal:
     """The state machine of one Vint deal.
 
     ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``
     and, once over, ``scores`` (a :class:`SideScore` per side, premiums of
-    the rubber not included).  ``hands`` are the hands as dealt.
+    the rubber not included).  ``hands`` are the hands as dealt.  The
+    auction is an :class:`Auction` (``calls``, ``highest``,
+    ``highest_bidder`` and ``passes`` read through to it).
     """
 
-    __slots__ = ("hands", "dealer", "passout", "phase", "calls", "highest", "highest_bidder",
-                 "passes", "_to_call", "contract", "declarer", "play", "passed_out", "scores")
+    __slots__ = ("hands", "dealer", "passout", "phase", "auction", "contract", "declarer", "play",
+                 "passed_out", "scores")
 
     def __init__(self, hands, dealer: int = 0, passout: str = "mark"):
         if passout not in PASSOUT_VARIANTS:
@@ -107,11 +185,7 @@ class VintDeal:
         self.dealer = dealer
         self.passout = passout
         self.phase = AUCTION
-        self.calls: list[tuple[int, int]] = []     # (seat, action)
-        self.highest = -1                          # highest bid action so far, -1 none
-        self.highest_bidder = -1
-        self.passes = 0                            # passes in a row
-        self._to_call = dealer                     # RULES 2.1: the dealer calls first
+        self.auction = Auction(four_player_callers(dealer))   # RULES 2.1: the dealer calls first
         self.contract: Contract | None = None
         self.declarer = -1
         self.play: TrickPlay | None = None
@@ -122,17 +196,33 @@ class VintDeal:
         new = VintDeal.__new__(VintDeal)
         for name in VintDeal.__slots__:
             setattr(new, name, getattr(self, name))
-        new.calls = self.calls[:]
+        new.auction = self.auction.copy()
         if self.play is not None:
             new.play = self.play.copy()
         return new
 
     # ------------------------------------------------------------ queries
     @property
+    def calls(self) -> list[tuple[int, int]]:
+        return self.auction.calls
+
+    @property
+    def highest(self) -> int:
+        return self.auction.highest
+
+    @property
+    def highest_bidder(self) -> int:
+        return self.auction.highest_bidder
+
+    @property
+    def passes(self) -> int:
+        return self.auction.passes
+
+    @property
     def current_player(self) -> int:
         """Seat to act; -1 once the deal is over."""
         if self.phase == AUCTION:
-            return self._to_call
+            return self.auction.to_call
         if self.phase == PLAY:
             return self.play.current_player
         return -1
@@ -147,14 +237,14 @@ class VintDeal:
 
     def legal_actions(self) -> list[int]:
         if self.phase == AUCTION:
-            return [PASS, *range(self.highest + 1 if self.highest >= 0 else BID_BASE, NUM_ACTIONS)]
+            return self.auction.legal_actions()
         if self.phase == PLAY:
             return self.play.legal_cards()
         return []
 
     def is_legal(self, action: int) -> bool:
         if self.phase == AUCTION:
-            return action == PASS or (max(self.highest + 1, BID_BASE) <= action < NUM_ACTIONS)
+            return self.auction.is_legal(action)
         if self.phase == PLAY:
             return 0 <= action < 52 and bool(self.play.legal_mask() >> action & 1)
         return False
@@ -165,30 +255,19 @@ class VintDeal:
         if not self.is_legal(action):
             raise illegal_action(self, action, action_text)
         if self.phase == AUCTION:
-            self._call(action)
+            ended = self.auction.call(action)
+            if ended == "contract":
+                self._start_play()
+            elif ended == "passout":
+                self._pass_out()
         else:
             self.play.play(action)
             if self.play.is_over:
                 self._finish()
 
-    def _call(self, action: int) -> None:
-        seat = self._to_call
-        self.calls.append((seat, action))
-        self._to_call = (seat + 1) % 4
-        if action == PASS:
-            self.passes += 1
-            if self.highest < 0 and self.passes == 4:
-                self._pass_out()
-            elif self.highest >= 0 and self.passes == 3:
-                self._start_play()
-        else:
-            self.highest = action
-            self.highest_bidder = seat
-            self.passes = 0
-
     def _start_play(self) -> None:
-        self.contract = action_contract(self.highest)
-        self.declarer = self.highest_bidder
+        self.contract = action_contract(self.auction.highest)
+        self.declarer = self.auction.highest_bidder
         # RULES 2.2: the player left of the declarer leads.
         self.play = TrickPlay(self.hands, self.contract.trump, (self.declarer + 1) % 4)
         self.phase = PLAY
@@ -214,7 +293,7 @@ class VintDeal:
 
     # ------------------------------------------------------------ text
     def auction_text(self) -> str:
-        return " ".join(f"{'NESW'[s]}:{action_text(a)}" for s, a in self.calls)
+        return self.auction.text()
 
     def __repr__(self) -> str:
         return (f"<VintDeal dealer={self.dealer} phase={self.phase} contract={self.contract} "
