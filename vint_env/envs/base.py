@@ -43,9 +43,12 @@ class CardGameEnv(AECEnv):
 
     Subclasses set ``metadata``, ``NUM_ACTIONS``, ``LAYOUT`` (observation
     :class:`~vint_env.envs.layout.Layout`), ``STATE_SIZE`` and implement the
-    hooks below.
+    hooks below.  ``AGENT_NAMES``: the agents, one per seat (default four);
+    a game whose players also act for dummies (two-player Vint) lists its
+    players, and its ``_current_seat`` returns the index of the player to act.
     """
 
+    AGENT_NAMES: tuple[str, ...] = AGENTS
     NUM_ACTIONS: int
     RESET_OPTIONS: tuple[str, ...] = ()
     LAYOUT: Any
@@ -60,14 +63,16 @@ class CardGameEnv(AECEnv):
             raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
         self.render_mode = render_mode
         self.reward_scale = float(reward_scale)
-        self.possible_agents = list(AGENTS)
+        agents = self.AGENT_NAMES
+        self._agent_index = {a: i for i, a in enumerate(agents)}
+        self.possible_agents = list(agents)
         obs_space = spaces.Dict({
             "observation": spaces.Box(0.0, 1.0, (self.LAYOUT.size,), dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.NUM_ACTIONS,), dtype=np.int8),
         })
         act_space = spaces.Discrete(self.NUM_ACTIONS)
-        self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.action_spaces = {a: act_space for a in AGENTS}
+        self.observation_spaces = {a: obs_space for a in agents}
+        self.action_spaces = {a: act_space for a in agents}
         self.state_space = spaces.Box(0.0, 1.0, (self.STATE_SIZE,), dtype=np.float32)
         self._rng = np.random.default_rng()
         self._seat = -1
@@ -88,14 +93,15 @@ class CardGameEnv(AECEnv):
             # A warning, not an error: PettingZoo's api_test resets with a dummy option.
             warnings.warn(f"{self.metadata['name']}: ignoring unknown reset option(s) {sorted(options)}; "
                           f"known: {self.RESET_OPTIONS}", stacklevel=2)
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.infos = {a: {} for a in AGENTS}
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self.infos = {a: {} for a in agents}
         self._seat = self._current_seat()
-        self.agent_selection = AGENTS[self._seat]
+        self.agent_selection = agents[self._seat]
         self._skip_agent_selection = None
 
     def step(self, action) -> None:
@@ -118,16 +124,17 @@ class CardGameEnv(AECEnv):
                 + ", ".join(f"{x} ({self.action_text(x)})" for x in legal))
         self._cumulative_rewards[agent] = 0.0
         outcome = self._apply(a)
+        agents = self.possible_agents
         if outcome.points is not None:
-            for i, ag in enumerate(AGENTS):
+            for i, ag in enumerate(agents):
                 self.rewards[ag] = outcome.points[i] * self.reward_scale
         else:
-            for ag in AGENTS:
+            for ag in agents:
                 self.rewards[ag] = 0.0
-        for ag in AGENTS:
+        for ag in agents:
             self.infos[ag] = dict(outcome.infos) if outcome.infos else {}
         if outcome.terminated or outcome.truncated:
-            for ag in AGENTS:
+            for ag in agents:
                 self.terminations[ag] = outcome.terminated
                 self.truncations[ag] = outcome.truncated
             self._seat = -1
@@ -135,13 +142,13 @@ class CardGameEnv(AECEnv):
             self.agent_selection = agent
         else:
             self._seat = self._current_seat()
-            self.agent_selection = AGENTS[self._seat]
+            self.agent_selection = agents[self._seat]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent):
-        seat = AGENT_SEAT[agent]
+        seat = self._agent_index[agent]
         mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
         if seat == self._seat:
             mask[self._legal_actions()] = 1

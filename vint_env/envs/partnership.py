@@ -17,6 +17,8 @@ SIDE_NAMES = ("NS", "EW")
 
 
 class PartnershipEnv(CardGameEnv):
+    SIDE_NAMES: tuple[str, str] = SIDE_NAMES
+
     """A `CardGameEnv` whose rules state ``self.deal`` is a deal of a partnership game.
 
     Subclasses implement :meth:`_new_deal` (one deal episode), :meth:`_new_rubber`,
@@ -30,8 +32,8 @@ class PartnershipEnv(CardGameEnv):
             raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
         if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
             raise ValueError(f"max_deals must be a positive integer, got {max_deals!r}")
-        if viewer not in (None, 0, 1, 2, 3):
-            raise ValueError(f"viewer must be a seat 0..3 or None, got {viewer!r}")
+        if viewer is not None and viewer not in range(len(self.AGENT_NAMES)):
+            raise ValueError(f"viewer must be a seat 0..{len(self.AGENT_NAMES) - 1} or None, got {viewer!r}")
         super().__init__(render_mode=render_mode, reward_scale=reward_scale)
         self.episode = episode
         self.max_deals = max_deals
@@ -60,6 +62,10 @@ class PartnershipEnv(CardGameEnv):
         """One side's score items for the infos."""
         return score.as_dict()
 
+    def _side_points(self, diff: float) -> list[float]:
+        """Points per agent from side 0's points minus side 1's (agents alternate sides)."""
+        return [diff if i % 2 == 0 else -diff for i in range(len(self.AGENT_NAMES))]
+
     # episode ---------------------------------------------------------------------
     def _start_episode(self, queued: list, dealer: int, options_left: dict) -> None:
         self._queued_deals = queued
@@ -85,14 +91,14 @@ class PartnershipEnv(CardGameEnv):
         if self.rubber is None:
             diff = deal.scores[0].total - deal.scores[1].total
             infos["points"] = diff
-            return Outcome(points=[diff, -diff, diff, -diff], terminated=True, infos=infos)
+            return Outcome(points=self._side_points(diff), terminated=True, infos=infos)
         record = self.rubber.finish_deal()
         self.last_record = record
         diff = record.difference
         infos["points"] = diff
-        infos["deal"]["with_premiums"] = {SIDE_NAMES[s]: self._items(record.scores[s]) for s in (0, 1)}
+        infos["deal"]["with_premiums"] = {self.SIDE_NAMES[s]: self._items(record.scores[s]) for s in (0, 1)}
         infos["rubber"] = self._rubber_info()
-        points = [diff, -diff, diff, -diff]
+        points = self._side_points(diff)
         if self.rubber.is_over:
             return Outcome(points=points, terminated=True, infos=infos)
         if self.deals_played >= self.max_deals:
@@ -105,10 +111,10 @@ class PartnershipEnv(CardGameEnv):
         info = {
             "games_won": tuple(sheet.games_won),
             "below_line": tuple(sheet.below),
-            "totals": {SIDE_NAMES[s]: self._items(sheet.totals[s]) for s in (0, 1)},
+            "totals": {self.SIDE_NAMES[s]: self._items(sheet.totals[s]) for s in (0, 1)},
             "result": sheet.result,
             "over": sheet.is_over,
-            "winner": SIDE_NAMES[sheet.winner] if sheet.winner is not None else None,
+            "winner": self.SIDE_NAMES[sheet.winner] if sheet.winner is not None else None,
         }
         if sheet.mark_values:
             info["marks"] = sheet.marks

@@ -1,0 +1,179 @@
+"""Observation and state encoding of `vint2p_v0` (two-player Vint, five ways).
+
+Player-relative: every block indexed by a seat uses the seat relative to the
+observing player's own seat (0 his own hand, 1 the seat on his left, 2 the
+seat opposite, 3 the seat on his right), and the `roles` block says what
+each of those seats is in this way (his own hand, his dummy, the opponent,
+the opponent's dummy, a dummy not yet given to anyone, a pile).  Blocks
+indexed by player use 0 for the observer and 1 for the opponent.
+
+Only what the observer may know is encoded: the present cards of the seats
+he sees (`hands`, `shown`), the cards he discarded himself, and the public
+facts (calls, exchange counts, the widow's destination, plays).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.vint import AUCTION, BID_BASE, PLAY
+from ..rules.vint2p import EXCHANGE, FINAL, GIVE, GAME_TARGET, WAYS, WIDOW, Vint2pDeal
+from .layout import Layout, mask_bits
+from .obs_blocks import hands_bits
+
+MAX_MARKS = 7
+PHASES = (EXCHANGE, AUCTION, WIDOW, GIVE, FINAL, PLAY)
+ROLES = ("own hand", "own dummy", "opponent", "opponent's dummy", "dummy not yet taken", "pile")
+
+VINT2P_LAYOUT = Layout("vint2p_v0 observation", [
+    ("way", (5,), "the way 1..5, one-hot"),
+    ("phase", (6,), "exchange, auction, widow, give-away, final contract, play (all 0 once over)"),
+    ("to_move", (2,), "who decides now: the observer / the opponent"),
+    ("acting_for", (4,), "when the observer is to move: the relative seat he acts for "
+                         "(0 his own hand, 2 or 1 his dummy)"),
+    ("dealer", (2,), "the dealer: the observer / the opponent"),
+    ("roles", (4, 6), "roles[r, k] = 1 if relative seat r is: own hand, own dummy, opponent, "
+                      "opponent's dummy, dummy not yet taken (ways 4, 5 in the auction), pile (ways 2, 3)"),
+    ("open_dummy", (4,), "ways 4 and 5: the relative seat of the dummy laid face up before the auction"),
+    ("shown", (4,), "1 for each relative seat whose cards the observer sees now"),
+    ("hands", (4, 52), "the present cards of each seen relative seat (0 for hidden seats)"),
+    ("my_discards", (52,), "ways 2 and 3: the cards the observer discarded (out of play)"),
+    ("exchanged", (2, 14), "ways 2 and 3: cards exchanged by the observer / the opponent, one-hot "
+                           "0..13 (13 = the whole hand in way 2)"),
+    ("exchange_done", (2,), "ways 2 and 3: the observer / the opponent has finished exchanging"),
+    ("bids", (2, 35), "bids[p, b] = 1 if the observer (p = 0) / the opponent made bid b"),
+    ("pass_count", (2,), "passes in a row since the last bid (0..1), one-hot"),
+    ("contract", (35,), "highest bid so far; the contract once play starts (way 5: the final contract)"),
+    ("declarer", (2,), "maker of the highest bid: the observer / the opponent"),
+    ("winning_bid", (35,), "way 5: the bid that won the auction (the final contract is at least this)"),
+    ("widow_to", (4,), "way 5: the relative seat that took the widow"),
+    ("gives", (4,), "way 5: give-aways made so far, one-hot 0..3"),
+    ("trump", (5,), "in play: trump suit S, C, D, H, or no-trump"),
+    ("passout_play", (1,), "1 when a passed-out deal is played at no-trump (variant passout='play')"),
+    ("trick_leader", (4,), "relative seat that led the trick in progress"),
+    ("trick", (4, 52), "trick[r, c] = 1 if relative seat r played card c to the trick in progress"),
+    ("last_trick", (4, 52), "the last completed trick, same form"),
+    ("played", (4, 52), "every card played so far in this deal, by relative seat"),
+    ("tricks_taken", (2, 14), "tricks taken by the observer's side (row 0) and the opponent's, one-hot 0..13"),
+    ("rubber_mode", (1,), "1 in episode='rubber'"),
+    ("games_won", (2, 2), "games won in this rubber by the observer / the opponent, one-hot 0..1"),
+    ("below_line", (2,), "below-the-line points of the current game, observer / opponent, / the game "
+                         "target (500; 600 in way 5), capped at 1"),
+    ("marks", (MAX_MARKS + 1,), "pass-out marks written so far, one-hot 0..7 (7 = 7 or more)"),
+])
+
+O = VINT2P_LAYOUT.offset
+D = VINT2P_LAYOUT.size
+#: The state: present hands of the four seats (absolute), the widow, each
+#: player's discards, the seat to act (one-hot), then player 0's observation.
+STATE_SIZE = 4 * 52 + 52 + 2 * 52 + 4 + D
+
+
+def _role(deal: Vint2pDeal, seat: int, player: int) -> int:
+    ctrl = deal.controllers[seat]
+    if ctrl < 0:
+        return 4 if seat >= 2 and deal.way in (4, 5) else 5
+    own = seat == deal.player_seats[ctrl]
+    if ctrl == player:
+        return 0 if own else 1
+    return 2 if own else 3
+
+
+def encode_observation(deal: Vint2pDeal, player: int, rubber=None, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation vector of ``player`` (0 or 1): float32, 0/1 except `below_line`."""
+    obs = np.zeros(D, dtype=np.float32) if out is None else out
+    me = deal.player_seats[player]
+    phase = deal.phase
+    obs[O["way"] + deal.way - 1] = 1
+    if phase in PHASES:
+        obs[O["phase"] + PHASES.index(phase)] = 1
+    seat = deal.current_player
+    if seat >= 0:
+        mover = deal.controllers[seat]
+        obs[O["to_move"] + (mover != player)] = 1
+        if mover == player:
+            obs[O["acting_for"] + ((seat - me) & 3)] = 1
+    obs[O["dealer"] + (deal.dealer != player)] = 1
+    for s in range(4):
+        obs[O["roles"] + ((s - me) & 3) * 6 + _role(deal, s, player)] = 1
+    if deal.way in (4, 5):
+        obs[O["open_dummy"] + ((deal.open_dummy - me) & 3)] = 1
+    play = deal.play
+    hands = play.hands if play is not None else deal.hands
+    base = O["hands"]
+    for s in deal.visible_seats(player):
+        r = (s - me) & 3
+        obs[O["shown"] + r] = 1
+        obs[base + 52 * r:base + 52 * r + 52] = mask_bits(hands[s])
+    if deal.way in (2, 3):
+        obs[O["my_discards"]:O["my_discards"] + 52] = mask_bits(deal.discards[player])
+        for p in (0, 1):
+            rel = p != player
+            obs[O["exchanged"] + 14 * rel + deal.exchanged[p]] = 1
+            obs[O["exchange_done"] + rel] = deal.exchange_done[p]
+    auction = deal.auction
+    for s, action in auction.calls:
+        if action >= BID_BASE:
+            obs[O["bids"] + 35 * (deal.controllers[s] != player) + action - BID_BASE] = 1
+    obs[O["pass_count"] + min(auction.passes, 1)] = 1
+    if auction.highest >= 0:
+        contract = deal.contract.action if deal.contract is not None else auction.highest
+        obs[O["contract"] + contract - BID_BASE] = 1
+        obs[O["declarer"] + (auction.highest_bidder != me)] = 1
+    if deal.winning_bid is not None:
+        obs[O["winning_bid"] + deal.winning_bid.action - BID_BASE] = 1
+    if deal.widow_to >= 0:
+        obs[O["widow_to"] + ((deal.widow_to - me) & 3)] = 1
+    if deal.way == 5:
+        obs[O["gives"] + len(deal.gives)] = 1
+    if play is not None:
+        obs[O["trump"] + (4 if play.trump < 0 else play.trump)] = 1
+        obs[O["passout_play"]] = deal.passed_out
+        encode_tricks(obs, deal, me, player)
+    if rubber is not None:
+        sheet = rubber.sheet
+        target = GAME_TARGET[deal.way]
+        obs[O["rubber_mode"]] = 1
+        obs[O["games_won"] + min(sheet.games_won[player], 1)] = 1
+        obs[O["games_won"] + 2 + min(sheet.games_won[1 - player], 1)] = 1
+        obs[O["below_line"]] = min(sheet.below[player] / target, 1.0)
+        obs[O["below_line"] + 1] = min(sheet.below[1 - player] / target, 1.0)
+        obs[O["marks"] + min(sheet.marks, MAX_MARKS)] = 1
+    return obs
+
+
+def encode_tricks(obs: np.ndarray, deal: Vint2pDeal, me: int, player: int) -> None:
+    """The trick-play blocks: tricks of four cards, or of two (ways 2, 3)."""
+    play = deal.play
+    obs[O["trick_leader"] + ((play.leader - me) & 3)] = 1
+    base = O["trick"]
+    for s, c in zip(play.trick_seats(), play.trick):
+        obs[base + ((s - me) & 3) * 52 + c] = 1
+    base = O["last_trick"]
+    for s, c in zip(play.last_trick_seats(), play.last_trick):
+        obs[base + ((s - me) & 3) * 52 + c] = 1
+    if play.plays:
+        start = deal.start_hands
+        gone = [start[(me + r) & 3] & ~play.hands[(me + r) & 3] for r in range(4)]
+        obs[O["played"]:O["played"] + 208] = hands_bits(gone)
+    mine, theirs = deal.player_tricks()
+    if player == 1:
+        mine, theirs = theirs, mine
+    obs[O["tricks_taken"] + mine] = 1
+    obs[O["tricks_taken"] + 14 + theirs] = 1
+
+
+def encode_state(deal: Vint2pDeal, rubber=None) -> np.ndarray:
+    """Full information for centralised critics (see :data:`STATE_SIZE`)."""
+    state = np.zeros(STATE_SIZE, dtype=np.float32)
+    hands = deal.play.hands if deal.play is not None else deal.hands
+    state[:208] = hands_bits(hands)
+    state[208:260] = mask_bits(deal.widow if deal.widow_to < 0 else 0)
+    state[260:364] = hands_bits(deal.discards)
+    if deal.current_player >= 0:
+        state[364 + deal.current_player] = 1
+    encode_observation(deal, 0, rubber, out=state[368:])
+    return state
+
+
+__all__ = ["VINT2P_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS"]
