@@ -22,7 +22,7 @@ import importlib
 
 from .base import Agent, RandomAgent
 
-GAMES = ("vint", "whist", "solo_whist")
+GAMES = ("vint", "whist", "solo_whist", "vint2p")
 SPECS = ("random", "rule", "dd", "ppo:PATH", "human", "py:MODULE:NAME")
 
 
@@ -33,6 +33,9 @@ def _rule_agent(game: str) -> Agent:
     if game == "whist":
         from .whist_rule import WhistRuleAgent
         return WhistRuleAgent()
+    if game == "vint2p":
+        from .vint2p_rule import Vint2pRuleAgent
+        return Vint2pRuleAgent()
     from .solo_whist_rule import SoloWhistRuleAgent
     return SoloWhistRuleAgent()
 
@@ -50,10 +53,14 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     elif kind == "rule" and not arg:
         agent = _rule_agent(game)
     elif kind == "dd" and not arg:
-        if game not in ("vint", "whist"):
-            raise ValueError(f"the double-dummy agent plays Vint and Whist, not {game!r}")
-        from .double_dummy import DoubleDummyAgent
-        agent = DoubleDummyAgent(game)
+        if game not in ("vint", "whist", "vint2p"):
+            raise ValueError(f"the double-dummy agent plays Vint, Whist and two-player Vint, not {game!r}")
+        if game == "vint2p":
+            from .vint2p_dd import Vint2pDoubleDummyAgent
+            agent = Vint2pDoubleDummyAgent()
+        else:
+            from .double_dummy import DoubleDummyAgent
+            agent = DoubleDummyAgent(game)
     elif kind == "ppo":
         if not arg:
             raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")

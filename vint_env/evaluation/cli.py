@@ -8,6 +8,7 @@ Examples::
     vint-eval match --game vint --a rule --b random --episode rubber --boards 100
     vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
     vint-eval deals --boards 1000 --seed 0 --out my_deals.pbn
+    vint-eval match --game vint2p --env-option way=1 --a rule --b random --boards 1000
 
 Agents are spec strings: random, rule, dd, ppo:PATH, human, py:MODULE:NAME.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
@@ -42,12 +43,27 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     p.add_argument("--workers", type=int, default=default_workers(), help="processes (default: CPU count)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of the game's env, repeatable (two-player Vint: way=1 ... way=5)")
+
+
+def _env_options(args) -> dict:
+    """``--env-option KEY=VALUE`` pairs; integer values become ints."""
+    out = {}
+    for item in args.env_option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"--env-option {item!r}: expected KEY=VALUE, e.g. way=1")
+        value = value.strip()
+        out[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
+    return out
 
 
 def cmd_match(args) -> int:
     boards = _boards(args)
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
-                       episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd)
+                       episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
+                       env_options=_env_options(args))
     summary = summarize(result)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = summary_markdown(summary, command)
@@ -64,7 +80,7 @@ def cmd_league(args) -> int:
     from .league import run_league, write_league
     boards = _boards(args)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
-                        progress=not args.no_progress)
+                        progress=not args.no_progress, env_options=_env_options(args))
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_league(league, args.out_dir, command)
     print(paths["markdown"].read_text())

@@ -17,6 +17,7 @@ from .deals import Board
 
 PARTNERSHIP = "partnership"   # teams at seats (0, 2) and (1, 3); duplicate swaps them
 SOLO = "solo"                 # one seat under test against three; rotated through the seats
+TWO_PLAYER = "two_player"     # agents player_0 and player_1; duplicate swaps them
 
 
 @dataclass(frozen=True)
@@ -29,11 +30,12 @@ class GameSpec:
     options: Callable[[Board], dict] | None = None
     details: Callable[[Any], dict] | None = None
 
-    def make_env(self, episode: str = "deal"):
+    def make_env(self, episode: str = "deal", **options):
+        """The raw env; ``options`` are further constructor options (e.g. ``way=1``)."""
         if episode not in self.episodes:
             raise ValueError(f"{self.name}: episode must be one of {self.episodes}, got {episode!r}")
         module = importlib.import_module(self.env_module)
-        kwargs = dict(self.env_kwargs)
+        kwargs = {**self.env_kwargs, **options}
         if len(self.episodes) > 1:
             kwargs["episode"] = episode
         return module.raw_env(**kwargs)
@@ -89,11 +91,29 @@ def _solo_details(env) -> dict:
     return out
 
 
+def _vint2p_options(board: Board) -> dict:
+    # the board's dealer seat picks the dealing player: both tables of a board deal alike
+    return {"deal": board.deal, "dealer": board.dealer % 2}
+
+
+def _vint2p_details(env) -> dict:
+    deal = env.deal
+    out = {"way": deal.way, "dealer": deal.dealer, "passed_out": bool(deal.passed_out)}
+    if deal.contract is not None:
+        out.update(contract=str(deal.contract), level=deal.contract.level, strain=deal.contract.strain,
+                   declarer=deal.declaring_player)
+    if deal.play is not None:
+        out["player_tricks"] = list(deal.player_tricks())
+    return out
+
+
 GAMES: dict[str, GameSpec] = {
     "vint": GameSpec("vint", "vint_env.envs.vint_v0", PARTNERSHIP, ("deal", "rubber"),
                      {"reward_scale": 1.0}, None, _vint_details),
     "whist": GameSpec("whist", "vint_env.envs.whist_v0", PARTNERSHIP, ("deal", "rubber"),
                       {"reward_scale": 1.0}, _whist_options, _trick_details),
+    "vint2p": GameSpec("vint2p", "vint_env.envs.vint2p_v0", TWO_PLAYER, ("deal", "rubber"),
+                       {"reward_scale": 1.0}, _vint2p_options, _vint2p_details),
     # Solo Whist settles in quarter points; a reward scale of 0.25 gives points.
     "solo_whist": GameSpec("solo_whist", "vint_env.envs.solo_whist_v0", SOLO, ("deal",),
                            {"reward_scale": 0.25}, _whist_options, _solo_details),

@@ -63,12 +63,13 @@ def rate(agents: list[str], matches: list[MatchResult]) -> dict[str, dict]:
 
 
 def run_league(game: str, agents: list[str], boards, seed: int = 0, workers: int = 1,
-               progress: bool = False, analysis: bool = False) -> League:
+               progress: bool = False, analysis: bool = False, env_options: dict | None = None) -> League:
     if len(agents) < 2:
         raise ValueError("a league needs at least two agents")
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents repeat in {agents}")
-    matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis)
+    matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis,
+                         env_options=env_options)
                for a, b in itertools.combinations(agents, 2)]
     return League(game, list(agents), matches, rate(agents, matches))
 

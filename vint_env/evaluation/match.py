@@ -25,7 +25,7 @@ import numpy as np
 from ..agents.base import Agent
 from ..agents.registry import load_agent
 from .deals import Board
-from .games import PARTNERSHIP, GameSpec, game_spec
+from .games import PARTNERSHIP, TWO_PLAYER, GameSpec, game_spec
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
 
@@ -60,6 +60,8 @@ def seat_plans(fmt: str) -> list[list[str]]:
     """Team letter per seat for each table of a board."""
     if fmt == PARTNERSHIP:
         return [["A", "B", "A", "B"], ["B", "A", "B", "A"]]
+    if fmt == TWO_PLAYER:
+        return [["A", "B"], ["B", "A"]]
     return [["A" if s == k else "B" for s in range(4)] for k in range(4)]
 
 
@@ -71,7 +73,7 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
-    points = [0.0, 0.0, 0.0, 0.0]
+    points = [0.0] * len(env.possible_agents)
     steps = 0
     while env.agents:
         name = env.agent_selection
@@ -91,11 +93,12 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
 class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
-    def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True):
+    def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True,
+                 env_options: dict | None = None):
         self.spec: GameSpec = game_spec(game)
         self.game = game
         self.episode = episode
-        self.env = self.spec.make_env(episode)
+        self.env = self.spec.make_env(episode, **(env_options or {}))
         # one agent object per seat and team (rule bots keep per-deal memory)
         self.agents = {team: [load_agent(s, game=game) for _ in range(4)]
                        for team, s in (("A", spec_a), ("B", spec_b))}
@@ -144,12 +147,12 @@ _WORKER_TABLE: dict = {}
 
 
 def _play_chunk(args) -> tuple[list[BoardResult], float]:
-    game, spec_a, spec_b, episode, analysis, boards, seed = args
-    key = (game, spec_a, spec_b, episode, analysis)
+    game, spec_a, spec_b, episode, analysis, boards, seed, env_options = args
+    key = (game, spec_a, spec_b, episode, analysis, env_options)
     table = _WORKER_TABLE.get(key)
     if table is None:
         _WORKER_TABLE.clear()
-        table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis)
+        table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis, dict(env_options))
     cpu0 = time.process_time()
     results = [table.play_board(b, seed) for b in boards]
     return results, time.process_time() - cpu0
@@ -166,6 +169,7 @@ class MatchResult:
     seconds: float
     cpu_seconds: float
     workers: int
+    env_options: dict = field(default_factory=dict)
 
     @property
     def scores(self) -> list[float]:
@@ -174,7 +178,8 @@ class MatchResult:
 
 def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
-              chunk_size: int | None = None, analysis: bool = True) -> MatchResult:
+              chunk_size: int | None = None, analysis: bool = True,
+              env_options: dict | None = None) -> MatchResult:
     """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards``.
 
     ``workers > 1`` splits the boards over processes (started with
@@ -182,7 +187,8 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     point with ``if __name__ == "__main__":``); the results are the same as
     with one process.  ``analysis=False`` skips the per-board
     double-dummy analysis (Vint par, declarer play), the slow part of a
-    match between fast agents.
+    match between fast agents.  ``env_options``: further options of the
+    game's env (two-player Vint: ``{"way": 1}``).
     """
     spec = game_spec(game)
     if episode not in spec.episodes:
@@ -194,9 +200,12 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
     for s in (agent_a, agent_b):
         load_agent(s, game=game)
+    env_options = dict(env_options or {})
+    spec.make_env(episode, **env_options)          # a bad option fails here, with the env's message
+    frozen_options = tuple(sorted(env_options.items()))
     size = chunk_size or max(1, min(25, len(boards) // (workers * 4) or 1))
     chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
-    jobs = [(game, agent_a, agent_b, episode, analysis, chunk, seed) for chunk in chunks]
+    jobs = [(game, agent_a, agent_b, episode, analysis, chunk, seed, frozen_options) for chunk in chunks]
     bar = _progress_bar(len(boards), f"{agent_a} vs {agent_b} ({game})", progress)
     start = time.perf_counter()
     results: list[BoardResult] = []
@@ -221,7 +230,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     bar.close()
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
-                       time.perf_counter() - start, cpu, workers)
+                       time.perf_counter() - start, cpu, workers, env_options)
 
 
 class _NoBar:

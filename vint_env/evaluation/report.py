@@ -25,7 +25,7 @@ def summarize(match: MatchResult) -> dict:
     share, lo, hi = share_ci(won, n)
     out = {
         "game": match.game, "episode": match.episode, "agent_a": match.agent_a, "agent_b": match.agent_b,
-        "boards": n, "seed": match.seed,
+        "boards": n, "seed": match.seed, "env_options": dict(getattr(match, "env_options", {}) or {}),
         "tables_per_board": len(match.boards[0].tables),
         "margin_per_board": ci.as_dict(),
         "boards_won": won, "boards_lost": lost, "boards_tied": n - won - lost,
@@ -125,7 +125,8 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
     """A human-readable Markdown report of :func:`summarize`'s dict."""
     m = s["margin_per_board"]
     lines = [
-        f"## {s['agent_a']} (A) vs {s['agent_b']} (B): {s['game']}, {s['episode']} mode",
+        f"## {s['agent_a']} (A) vs {s['agent_b']} (B): {s['game']}"
+        + "".join(f", {k}={v}" for k, v in s.get("env_options", {}).items()) + f", {s['episode']} mode",
         "",
         f"- boards: {s['boards']} (seed {s['seed']}), {s['tables_per_board']} tables each "
         + ("(duplicate, seats swapped)" if s["tables_per_board"] == 2 else "(A rotated through the seats)"),
