@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+GAMES = ("vint_v0", "whist_v0", "solo_whist_v0", "vint2p_v0")
 ENV_SOURCES = ("aec", "vector")
 OPPONENT_KINDS = ("self", "pool", "random", "rule")
 
@@ -40,7 +40,7 @@ class PPOConfig:
 
     # --- run ----------------------------------------------------------------
     name: str = "vint_ppo"               # run name: folder runs/<name> and log titles
-    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0
+    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
     total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops

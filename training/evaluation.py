@@ -27,7 +27,8 @@ class HarnessEvaluator:
     (opponent -> :func:`vint_env.evaluation.summarize` dict).
     """
 
-    def __init__(self, game: str, opponents: list[str], seed: int = 0, workers: int = 1):
+    def __init__(self, game: str, opponents: list[str], seed: int = 0, workers: int = 1,
+                 env_options: dict | None = None):
         import vint_env.evaluation  # noqa: F401  (fail here, not at the first evaluation, without the harness)
         self.game = harness_game(game)
         self.opponents = list(opponents)
@@ -35,10 +36,12 @@ class HarnessEvaluator:
         self.workers = workers
         self.last_summaries: dict[str, dict] = {}
         self._boards: dict[int, list] = {}
+        # the env's rule options trained on (two-player Vint's way ...); rewards stay the harness's raw points
+        self.env_options = {k: v for k, v in (env_options or {}).items() if k not in ("reward_scale", "episode")}
 
     @classmethod
     def from_config(cls, cfg) -> HarnessEvaluator:
-        return cls(cfg.game, cfg.eval_opponents, seed=cfg.seed)
+        return cls(cfg.game, cfg.eval_opponents, seed=cfg.seed, env_options=cfg.env_kwargs)
 
     def boards(self, n: int) -> list:
         from vint_env.evaluation import generate_boards
@@ -51,7 +54,7 @@ class HarnessEvaluator:
         second per Vint board, which would dominate an evaluation inside training)."""
         from vint_env.evaluation import run_match
         return run_match(self.game, spec_a, spec_b, boards, seed=self.seed, workers=self.workers,
-                         analysis=False)
+                         analysis=False, env_options=self.env_options)
 
     def __call__(self, checkpoint: str | Path, update: int, deals: int) -> dict:
         from vint_env.evaluation import summarize
