@@ -2,6 +2,7 @@
 
     python -m vint_env.bench                 # every game, default settings
     python -m vint_env.bench --games vint_v0 --steps 20000 --repeats 7
+    python -m vint_env.bench --games vint2p_v0:way=1 vint2p_v0:way=5   # env options after a colon
     python -m vint_env.bench --vector ...    # the batched engine (vint_env.vector.bench)
 
 For each env: a random agent plays whole episodes through the standard AEC
@@ -23,7 +24,19 @@ import time
 
 import numpy as np
 
-GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+GAMES = ("vint_v0", "whist_v0", "solo_whist_v0", "vint2p_v0")
+
+
+def split_spec(spec: str) -> tuple[str, dict]:
+    """``"vint2p_v0:way=1"`` -> ``("vint2p_v0", {"way": 1})`` (integer values become ints)."""
+    name, _, rest = spec.partition(":")
+    options = {}
+    for item in filter(None, rest.split(",")):
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"env option {item!r} in {spec!r}: expected KEY=VALUE")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    return name, options
 
 
 def available_games() -> list[str]:
@@ -60,9 +73,10 @@ def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
     return done_steps, episodes, time.perf_counter() - start, time.process_time() - cpu_start
 
 
-def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
+def bench_game(spec: str, steps: int, repeats: int, seed: int = 0) -> dict:
+    name, options = split_spec(spec)
     module = importlib.import_module(f"vint_env.envs.{name}")
-    env = module.env()
+    env = module.env(**options)
     run_random(env, min(steps, 2000), seed)            # warm-up
     sps, cps, eps, lengths = [], [], [], []
     for r in range(repeats):
@@ -71,7 +85,7 @@ def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
         cps.append(n / cpu)
         eps.append(episodes / secs)
         lengths.append(n / episodes)
-    return {"game": name, "steps_per_s": statistics.median(sps), "min": min(sps), "max": max(sps),
+    return {"game": spec, "steps_per_s": statistics.median(sps), "min": min(sps), "max": max(sps),
             "steps_per_cpu_s": statistics.median(cps), "episodes_per_s": statistics.median(eps), "steps_per_episode": statistics.median(lengths)}
 
 
@@ -90,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     games = args.games or available_games()
     for g in games:
-        if g not in GAMES:
+        if split_spec(g)[0] not in GAMES:
             parser.error(f"unknown game {g!r}; choose from {GAMES}")
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
           f"random legal play, observation + mask built every step; median of {args.repeats} x {args.steps} steps")
@@ -98,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     for g in games:
         r = bench_game(g, args.steps, args.repeats, args.seed)
         spread = f"{r['min']:,.0f}..{r['max']:,.0f}"
-        print(f"{g:<16}{r['steps_per_s']:>12,.0f}{spread:>22}{r['steps_per_cpu_s']:>13,.0f}{r['episodes_per_s']:>13,.1f}"
+        print(f"{g:<18}{r['steps_per_s']:>12,.0f}{spread:>22}{r['steps_per_cpu_s']:>13,.0f}{r['episodes_per_s']:>13,.1f}"
               f"{r['steps_per_episode']:>15.1f}")
     return 0
 
