@@ -13,7 +13,8 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 PAGES = sorted(DOCS.rglob("*.md"))
-ENV_PAGES = {"vint_v0": "envs/vint.md", "whist_v0": "envs/whist.md", "solo_whist_v0": "envs/solo_whist.md"}
+ENV_PAGES = {"vint_v0": "envs/vint.md", "whist_v0": "envs/whist.md", "solo_whist_v0": "envs/solo_whist.md",
+             "vint2p_v0": "envs/vint2p.md"}
 
 
 def load_hook():

@@ -9,8 +9,12 @@ lowest; ruff when void.
 
 Bidding: the books' count of sure tricks (:func:`sure_tricks`) of the hands
 the bot bids on (its own and the dummy it sees; in ways 2 and 3 its hand
-against one hand), bidding the best strain only when the count makes the
-contract with a margin, and never over its own bid.
+against one hand), plus a share of the doubtful ones ("doubtful tricks
+should be counted too", docs/play_advice.md V2-BID-1, V2-BID-3), bidding the
+best strain only when the count makes the contract with a margin.  With one
+call each (way 1, ``auction="single"``) the bot names the highest game its
+count allows at once (V2-BID-2); in way 5 it bids no lower than three
+(V2-BID-4).
 
 The decisions of the ways, by a simple strength rule: way 2 exchanges a
 hand with fewer than 9 high-card points (A 4, K 3, Q 2, J 1; the pile
@@ -39,6 +43,8 @@ HCP = {12: 4, 11: 3, 10: 2, 9: 1}
 #: 100 x the trick value).
 PLAY_VALUE = 1.0
 MARGIN = 0.5
+#: Way 5: four widow cards in, the three worst out.
+WIDOW_VALUE = 1.0
 #: Ways 2 and 3: one hand against one, 13 tricks; the opponent's hand is a
 #: random one, so the half of the tricks not sure for either is shared.
 TWO_HAND_SHARE = 0.45
@@ -93,11 +99,15 @@ class Vint2pRuleAgent(Agent):
                     est += 0.5 * max(0, suit_length(hand, strain) - 4)
             else:
                 est = sure_tricks(hand, strain) + sure_tricks(dummy, strain) + PLAY_VALUE
+                if way == 5:
+                    est += WIDOW_VALUE
             level = int(est - MARGIN) - 6
             level = min(level, 5 if est < 13 + MARGIN else 7)
             if level < 1:
                 continue
-            for lv in range(1, level + 1):
+            floor = 3 if way == 5 else 1            # V2-BID-4: with the widow, not below three
+            levels = [level] if o["single_auction"][0] else range(floor, level + 1)   # V2-BID-2
+            for lv in levels:
                 action = bid_action(lv, strain)
                 if action in legal:
                     if best is None or est > best[0]:

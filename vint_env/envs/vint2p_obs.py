@@ -27,6 +27,7 @@ ROLES = ("own hand", "own dummy", "opponent", "opponent's dummy", "dummy not yet
 
 VINT2P_LAYOUT = Layout("vint2p_v0 observation", [
     ("way", (5,), "the way 1..5, one-hot"),
+    ("single_auction", (1,), "1 in way 1's variant auction='single' (one call each)"),
     ("phase", (6,), "exchange, auction, widow, give-away, final contract, play (all 0 once over)"),
     ("to_move", (2,), "who decides now: the observer / the opponent"),
     ("acting_for", (4,), "when the observer is to move: the relative seat he acts for "
@@ -85,6 +86,7 @@ def encode_observation(deal: Vint2pDeal, player: int, rubber=None, out: np.ndarr
     me = deal.player_seats[player]
     phase = deal.phase
     obs[O["way"] + deal.way - 1] = 1
+    obs[O["single_auction"]] = deal.auction.single_round
     if phase in PHASES:
         obs[O["phase"] + PHASES.index(phase)] = 1
     seat = deal.current_player
