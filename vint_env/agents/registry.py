@@ -54,7 +54,7 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
         agent = _rule_agent(game)
     elif kind == "dd" and not arg:
         if game not in ("vint", "whist", "vint2p"):
-            raise ValueError(f"the double-dummy agent plays Vint, Whist and two-player Vint, not {game!r}")
+            raise ValueError(f"the double-dummy agent plays Vint and Whist (and two-player Vint), not {game!r}")
         if game == "vint2p":
             from .vint2p_dd import Vint2pDoubleDummyAgent
             agent = Vint2pDoubleDummyAgent()
