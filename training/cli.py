@@ -149,8 +149,11 @@ def run(args) -> int:
             if args.overwrite and has_checkpoints(base):
                 shutil.rmtree(base)
             run_dir = fresh_run_dir(base)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    except OSError as e:   # a path through a file, no permission, a read-only disk
+        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
 
     evaluator = HarnessEvaluator.from_config(cfg) if cfg.eval_opponents else None
     try:

@@ -24,23 +24,43 @@ from pathlib import Path
 from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
-from .report import match_json, summarize, summary_markdown, write_json
+from .report import match_json, summarize, summary_markdown, write_json, write_text
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (``--boards 0`` must not silently mean "all")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (1 or more), got {value}")
+    return value
 
 
 def _boards(args):
     if args.deals:
         boards = load_boards(args.deals)
-        return boards[:args.boards] if args.boards else boards
+        return boards[:args.boards] if args.boards is not None else boards
     return generate_boards(args.boards or 1000, seed=args.deal_seed if args.deal_seed is not None else args.seed)
+
+
+def output_paths(out: Path) -> tuple[Path, Path]:
+    """The JSON and Markdown files of ``--out``: ``r.json`` -> (r.json, r.md), ``r.md`` -> (r.json, r.md),
+    ``r`` -> (r.json, r.md); any other suffix is kept for the JSON."""
+    out = Path(out)
+    if out.suffix in ("", ".md", ".json"):
+        return out.with_suffix(".json"), out.with_suffix(".md")
+    return out, out.with_suffix(".md")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", choices=sorted(GAMES), default="vint")
-    p.add_argument("--boards", type=int, default=None, help="number of boards (default 1000, or all in --deals)")
+    p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
-    p.add_argument("--workers", type=int, default=default_workers(), help="processes (default: CPU count)")
+    p.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -53,9 +73,10 @@ def cmd_match(args) -> int:
     text = summary_markdown(summary, command)
     if args.out:
         summary["command"] = command
-        write_json(args.out, match_json(result, summary))
-        Path(args.out).with_suffix(".md").write_text(text)
-        text += f"\nwrote {args.out} and {Path(args.out).with_suffix('.md')}\n"
+        json_path, md_path = output_paths(args.out)
+        write_json(json_path, match_json(result, summary))
+        write_text(md_path, text)
+        text += f"\nwrote {json_path} and {md_path}\n"
     print(text)
     return 0
 
@@ -98,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(lg)
     lg.set_defaults(func=cmd_league)
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
-    d.add_argument("--boards", type=int, default=1000)
+    d.add_argument("--boards", type=positive_int, default=1000)
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--out", type=Path, required=True)
     d.set_defaults(func=cmd_deals)
@@ -112,8 +133,15 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError, ImportError) as exc:
+    except KeyboardInterrupt:
+        print("\nvint-eval: interrupted; nothing was written", file=sys.stderr)
+        return 130
+    except (ValueError, ImportError) as exc:
         print(f"vint-eval: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:      # a missing or unreadable file, a folder that cannot be created
+        print(f"vint-eval: error: {exc.strerror or exc}"
+              + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
         return 2
 
 

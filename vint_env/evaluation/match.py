@@ -14,9 +14,10 @@ match gives the same results whatever the number of worker processes.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import multiprocessing as mp
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -140,6 +141,23 @@ def _extra_metrics(game: str):
 
 # ------------------------------------------------------------------ workers
 
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_pool(workers: int):
+    """A pool of spawned workers that ignore SIGINT from their first instruction: the parent
+    ignores it while it starts them (an ignored signal stays ignored in a new process), and
+    the initializer covers workers the pool starts later."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return mp.get_context("spawn").Pool(workers, initializer=_ignore_sigint)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
 _WORKER_TABLE: dict = {}
 
 
@@ -201,24 +219,32 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     start = time.perf_counter()
     results: list[BoardResult] = []
     cpu = 0.0
-    if workers == 1:
-        # A new match loads its agents afresh: a checkpoint may have changed since the last one.
-        _WORKER_TABLE.clear()
-        for job in jobs:
-            res, c = _play_chunk(job)
-            results.extend(res)
-            cpu += c
-            bar.update(len(res))
-    else:
-        ctx = mp.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_play_chunk, job) for job in jobs]
-            for fut in cf.as_completed(futures):
-                res, c = fut.result()
+    try:
+        if workers == 1:
+            # A new match loads its agents afresh: a checkpoint may have changed since the last one.
+            _WORKER_TABLE.clear()
+            for job in jobs:
+                res, c = _play_chunk(job)
                 results.extend(res)
                 cpu += c
                 bar.update(len(res))
-    bar.close()
+        else:
+            # Workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
+            # handles it and stops the pool at once, instead of each worker failing its job.
+            pool = _start_pool(workers)
+            try:
+                for res, c in pool.imap_unordered(_play_chunk, jobs):
+                    results.extend(res)
+                    cpu += c
+                    bar.update(len(res))
+                pool.close()
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+    finally:
+        bar.close()
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
                        time.perf_counter() - start, cpu, workers)

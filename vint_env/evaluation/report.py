@@ -183,14 +183,19 @@ def match_json(match: MatchResult, summary: dict) -> dict:
     }
 
 
-def write_json(path, data) -> Path:
-    """Write JSON atomically (temporary file, then rename)."""
+def write_text(path, text: str) -> Path:
+    """Write a text file atomically (temporary file, then rename), creating its folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, default=_json_default))
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def write_json(path, data) -> Path:
+    """Write JSON atomically (temporary file, then rename)."""
+    return write_text(path, json.dumps(data, indent=1, default=_json_default))
 
 
 def _json_default(o):
