@@ -216,6 +216,11 @@ def run(args) -> int:
               f"(A's points summed over the board's tables; seats swapped between tables):")
         print(evaluator.table())
     print(f"learning curves: {plot if plot else '(no evaluation data to plot)'}")
+    if evaluator is not None:
+        viewer = evaluator.write_viewer(run_dir / "final_evaluation.html",
+                                        f"{cfg.name} ({cfg.game}): final evaluation")
+        if viewer is not None:
+            print(f"match viewer (open in a browser; replays every board): {viewer}")
     return 0
 
 

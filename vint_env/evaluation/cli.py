@@ -8,6 +8,8 @@ Examples::
     vint-eval match --game vint --a rule --b random --episode rubber --boards 100
     vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
     vint-eval deals --boards 1000 --seed 0 --out my_deals.pbn
+    vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
+    vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
 
 Agents are spec strings: random, rule, dd, ppo:PATH, human, py:MODULE:NAME.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
@@ -25,6 +27,7 @@ from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
+from .viewer import load_results, write_html
 
 
 def positive_int(text: str) -> int:
@@ -71,13 +74,27 @@ def cmd_match(args) -> int:
     summary = summarize(result)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = summary_markdown(summary, command)
+    summary["command"] = command
+    written = []
     if args.out:
-        summary["command"] = command
         json_path, md_path = output_paths(args.out)
-        write_json(json_path, match_json(result, summary))
-        write_text(md_path, text)
-        text += f"\nwrote {json_path} and {md_path}\n"
+        written += [write_json(json_path, match_json(result, summary)), write_text(md_path, text)]
+    if args.html:
+        record = match_json(result, summary)
+        record["markdown"] = text
+        written.append(write_html(args.html, [record]))
+    if written:
+        text += "\nwrote " + " and ".join(str(p) for p in written) + "\n"
     print(text)
+    return 0
+
+
+def cmd_view(args) -> int:
+    matches = load_results(args.results)
+    for m in matches:
+        m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
+    out = args.html or Path(args.results).with_suffix(".html")
+    print(f"wrote {write_html(out, matches)}")
     return 0
 
 
@@ -110,7 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--episode", choices=("deal", "rubber"), default="deal")
     m.add_argument("--no-dd", action="store_true",
                    help="skip the double-dummy analysis of Vint tables (par, declarer play): faster")
-    m.add_argument("--out", type=Path, default=None, help="JSON file for the per-board results and summary")
+    m.add_argument("--out", type=Path, default=None,
+                   help="results file: FILE.json (per-board results, replays and summary) and FILE.md (report)")
+    m.add_argument("--html", type=Path, default=None,
+                   help="HTML match viewer: summary, margin chart, sortable boards, replay of every table")
     _common(m)
     m.set_defaults(func=cmd_match)
     lg = sub.add_parser("league", help="round robin of several agents with ratings")
@@ -118,6 +138,10 @@ def build_parser() -> argparse.ArgumentParser:
     lg.add_argument("--out-dir", type=Path, default=Path("results/league"))
     _common(lg)
     lg.set_defaults(func=cmd_league)
+    v = sub.add_parser("view", help="build the HTML match viewer from a results file of `match --out`")
+    v.add_argument("results", type=Path, help="results JSON written by `vint-eval match --out`")
+    v.add_argument("--html", type=Path, default=None, help="the page to write (default: RESULTS with .html)")
+    v.set_defaults(func=cmd_view)
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
     d.add_argument("--boards", type=positive_int, default=1000)
     d.add_argument("--seed", type=int, default=0)

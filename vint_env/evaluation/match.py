@@ -27,6 +27,7 @@ from ..agents.base import Agent
 from ..agents.registry import load_agent
 from .deals import Board
 from .games import PARTNERSHIP, GameSpec, game_spec
+from .replay import DealRecord, TableRecorder
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
 
@@ -38,6 +39,7 @@ class TableResult:
     seats: list[str]            # "A" / "B" per seat
     points: list[float]         # raw points per seat over the episode
     details: dict = field(default_factory=dict)
+    replay: list[DealRecord] = field(default_factory=list)   # what happened, action by action
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo
@@ -65,13 +67,14 @@ def seat_plans(fmt: str) -> list[list[str]]:
 
 
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
-               agent_seeds: list[int]) -> tuple[list[float], int]:
+               agent_seeds: list[int], recorder: TableRecorder | None = None) -> tuple[list[float], int]:
     """Play one episode; returns the points per seat (the sum of each agent's
     rewards: make the env with the reward scale that gives points) and the
-    number of steps."""
+    number of steps.  A ``recorder`` keeps every deal's actions for replays."""
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
+    raw = env.unwrapped
     points = [0.0, 0.0, 0.0, 0.0]
     steps = 0
     while env.agents:
@@ -84,7 +87,11 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
         observation = env.observe(name)
         agent = seat_agents[seat]
         action = agent.act(observation, env if agent.needs_env else None, name)
+        if recorder is not None:
+            recorder.before(raw)
         env.step(action)
+        if recorder is not None:
+            recorder.after(raw, seat, action)
         steps += 1
     return points, steps
 
@@ -109,11 +116,12 @@ class Table:
             seat_agents = [self.agents[team][seat] for seat, team in enumerate(plan)]
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
-            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds)
+            recorder = TableRecorder()
+            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
             details = self.spec.details(self.env.unwrapped) if self.spec.details else {}
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
-            tables.append(TableResult(plan, points, details))
+            tables.append(TableResult(plan, points, details, recorder.deals))
         if self.extra is not None and self.episode == "deal":
             self.extra(board, tables)
         score = sum(t.team_points("A") for t in tables)
