@@ -44,10 +44,15 @@ class Outcome:
 NOTHING = Outcome()
 
 
+_BYTE_BITS = [bytes((x >> i) & 1 for i in range(8)) for x in range(256)]
+
+
 def _bits_mask(bits: int, n: int) -> np.ndarray:
-    """int8 mask of ``n`` entries from an int bit mask (bit i -> entry i)."""
-    return np.unpackbits(np.frombuffer(bits.to_bytes((n + 7) // 8, "little"), dtype=np.uint8),
-                         count=n, bitorder="little").view(np.int8)
+    """Writable int8 mask of ``n`` >= 52 entries from a 52-bit int mask (bit i -> entry i)."""
+    buf = bytearray(b"".join([_BYTE_BITS[x] for x in bits.to_bytes(7, "little")]))
+    if n > 56:
+        buf.extend(bytes(n - 56))
+    return np.frombuffer(buf, dtype=np.int8, count=n)
 
 
 class CardGameEnv(AECEnv):

@@ -53,17 +53,29 @@ class _Tables:
         def per_card(block):                                      # [seat, card, observer]
             return per_seat(block, 52)[:, None, :] + cards
 
-        self.to_move = per_seat("to_move")
-        self.leader_and_move = np.concatenate([per_seat("trick_leader"), self.to_move], axis=1)
+        to_move = per_seat("to_move")
+        leader = per_seat("trick_leader")
         hand = (np.arange(4) * size + o["hand"])[:, None, None] + cards          # [seat, card, 1]
+        # A card inside a trick: the hand entry and to_move go to 0; trick, played and
+        # the next seat's to_move go to 1.  One write: indices and their values.
         nxt = [(s + 1) & 3 for s in range(4)]
-        # A card inside a trick: entries that go to 0, entries that go to 1.
-        self.off = np.concatenate([hand, np.broadcast_to(self.to_move[:, None, :], (4, 52, 4))], axis=2)
-        self.on = np.concatenate([per_card("trick"), per_card("played"),
-                                  np.broadcast_to(self.to_move[nxt][:, None, :], (4, 52, 4))], axis=2)
+        idx = np.concatenate([hand, np.broadcast_to(to_move[:, None, :], (4, 52, 4)),
+                              per_card("trick"), per_card("played"),
+                              np.broadcast_to(to_move[nxt][:, None, :], (4, 52, 4))], axis=2)
+        self.card = [[np.ascontiguousarray(idx[s, c]) for c in range(52)] for s in range(4)]
+        self.card_values = np.array([0] * 5 + [1] * 12, dtype=np.float32)
+        # A trick's end, its last card by seat s, won by seat w: to_move passes from s + 1 to w,
+        # trick_leader (cleared with the trick) goes to w.
+        self.trick_end = [[None] * 4 for _ in range(4)]
+        for s in range(4):
+            for w in range(4):
+                off = [] if w == nxt[s] else [to_move[nxt[s]]]
+                on = [leader[w]] + ([] if w == nxt[s] else [to_move[w]])
+                self.trick_end[s][w] = (np.concatenate(off + on),
+                                        np.array([0] * 4 * len(off) + [1] * 4 * len(on), dtype=np.float32))
         self.last = per_card("last_trick")
         self.clear_trick = slice(o["trick_leader"], o["last_trick"] + 208)
-        self.seats_from = np.array([[(s + i) & 3 for i in range(4)] for s in range(4)])
+        self.seats_from = [[(s + i) & 3 for i in range(4)] for s in range(4)]
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -114,14 +126,13 @@ class SeatViews:
     def card_played(self, seat: int, card: int, deal, next_seat: int) -> None:
         """Write ``seat``'s play of ``card`` (already applied to ``deal``; the deal goes on)."""
         t, flat = self._t, self._flat
-        flat[t.off[seat, card]] = 0
-        flat[t.on[seat, card]] = 1
+        flat[t.card[seat][card]] = t.card_values
         play = deal.play
         if not play.trick:                       # the card completed a trick
-            flat[t.to_move[(seat + 1) & 3]] = 0
             self.rows[:, t.clear_trick] = 0
             flat[t.last[t.seats_from[play.last_leader], play.last_trick]] = 1
-            flat[t.leader_and_move[next_seat]] = 1
+            idx, values = t.trick_end[seat][next_seat]
+            flat[idx] = values
             self._write_trick_counts(self.rows, play)
         if deal is self._deal:
             self._plays += 1
