@@ -44,15 +44,16 @@ class Outcome:
 NOTHING = Outcome()
 
 
-_BYTE_BITS = [bytes((x >> i) & 1 for i in range(8)) for x in range(256)]
+_SUIT_BYTES = [bytes((x >> i) & 1 for i in range(13)) for x in range(1 << 13)]   # 13 bits -> 13 bytes
 
 
 def _bits_mask(bits: int, n: int) -> np.ndarray:
     """Writable int8 mask of ``n`` >= 52 entries from a 52-bit int mask (bit i -> entry i)."""
-    buf = bytearray(b"".join([_BYTE_BITS[x] for x in bits.to_bytes(7, "little")]))
-    if n > 56:
-        buf.extend(bytes(n - 56))
-    return np.frombuffer(buf, dtype=np.int8, count=n)
+    buf = bytearray(b"".join((_SUIT_BYTES[bits & 8191], _SUIT_BYTES[bits >> 13 & 8191],
+                              _SUIT_BYTES[bits >> 26 & 8191], _SUIT_BYTES[bits >> 39 & 8191])))
+    if n > 52:
+        buf.extend(bytes(n - 52))
+    return np.frombuffer(buf, dtype=np.int8)
 
 
 class CardGameEnv(AECEnv):

@@ -42,6 +42,7 @@ class PartnershipEnv(CardGameEnv):
         self.deals_played = 0
         self.last_record = None
         self._queued_deals: list = []
+        self._tricks_block = self.LAYOUT.slice("tricks_taken")
 
     # subclass hooks ------------------------------------------------------------
     def _new_deal(self, hands, dealer: int, options_left: dict):
@@ -63,7 +64,7 @@ class PartnershipEnv(CardGameEnv):
 
     def _write_trick_counts(self, rows, play) -> None:
         o = self.LAYOUT.offset
-        rows[:, self.LAYOUT.slice("tricks_taken")] = 0
+        rows[:, self._tricks_block] = 0
         for seat in range(4):
             encode_side_tricks(rows[seat], o, play.tricks_won, seat)
 

@@ -106,6 +106,7 @@ def aec_runner(game: str = "vint_v0"):
     import importlib
     make_env = importlib.import_module(f"vint_env.envs.{game}").env
     env = make_env()
+    env.reset(seed=0)                  # seeded once, as a training loop does
     rnd = random.Random(0)
 
     def run(seconds):
@@ -113,7 +114,7 @@ def aec_runner(game: str = "vint_v0"):
         t0 = time.perf_counter()
         deadline = t0 + seconds
         while True:
-            env.reset(seed=rnd.randrange(1 << 31))
+            env.reset()
             for _ in env.agent_iter():
                 obs, _, term, trunc, _ = env.last()
                 if term or trunc:
