@@ -10,7 +10,8 @@ what its deal info and score items are.
 
 from __future__ import annotations
 
-from .base import CardGameEnv, Outcome, random_deal_for
+from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
+from .obs_blocks import encode_side_tricks
 
 EPISODES = ("deal", "rubber")
 SIDE_NAMES = ("NS", "EW")
@@ -43,6 +44,7 @@ class PartnershipEnv(CardGameEnv):
         self.deals_played = 0
         self.last_record = None
         self._queued_deals: list = []
+        self._tricks_block = self.LAYOUT.slice("tricks_taken")
 
     # subclass hooks ------------------------------------------------------------
     def _new_deal(self, hands, dealer: int, options_left: dict):
@@ -66,6 +68,12 @@ class PartnershipEnv(CardGameEnv):
         """Points per agent from side 0's points minus side 1's (agents alternate sides)."""
         return [diff if i % 2 == 0 else -diff for i in range(len(self.AGENT_NAMES))]
 
+    def _write_trick_counts(self, rows, play) -> None:
+        o = self.LAYOUT.offset
+        rows[:, self._tricks_block] = 0
+        for seat in range(4):
+            encode_side_tricks(rows[seat], o, play.tricks_won, seat)
+
     # episode ---------------------------------------------------------------------
     def _start_episode(self, queued: list, dealer: int, options_left: dict) -> None:
         self._queued_deals = queued
@@ -85,7 +93,7 @@ class PartnershipEnv(CardGameEnv):
         deal = self.deal
         deal.apply(action)
         if not deal.is_over:
-            return Outcome()
+            return NOTHING
         self.deals_played += 1
         infos = {"deal": self._deal_info(deal)}
         if self.rubber is None:

@@ -45,6 +45,7 @@ class raw_env(PartnershipEnv):
         "render_fps": 1,
     }
     AGENT_NAMES = PLAYERS
+    INCREMENTAL_VIEWS = False          # a player's view moves with the seat he acts for: encoded afresh
     SIDE_NAMES = PLAYERS
     NUM_ACTIONS = NUM_ACTIONS
     RESET_OPTIONS = ("deal", "deals", "dealer", "widow", "piles")
@@ -139,8 +140,8 @@ class raw_env(PartnershipEnv):
             "scores": {PLAYERS[p]: deal.scores[p].as_dict() for p in (0, 1)},
         }
 
-    def _encode(self, player: int) -> np.ndarray:
-        return encode_observation(self.deal, player, self.rubber)
+    def _encode(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_observation(self.deal, player, self.rubber, out=out)
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)
