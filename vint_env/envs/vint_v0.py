@@ -29,11 +29,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.vint import (GAME_BONUS_VARIANTS, NUM_ACTIONS, PASSOUT_VARIANTS, VintDeal,
-                          VintRubber, action_text)
+from ..rules.vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, NUM_ACTIONS, PASS, PASSOUT_VARIANTS,
+                          VintDeal, VintRubber, action_text)
 from .base import env_factories, take_dealer, take_deals
 from .partnership import SIDE_NAMES, PartnershipEnv
 from .vint_obs import STATE_SIZE, VINT_LAYOUT, encode_observation, encode_state
+
+_D = VINT_LAYOUT.size
+_O_MOVE, _O_PASSES, _O_BIDS, _O_CONTRACT, _O_DECLARER = (
+    VINT_LAYOUT.offset[b] for b in ("to_move", "pass_count", "bids", "contract", "declarer"))
 
 
 class raw_env(PartnershipEnv):
@@ -88,6 +92,40 @@ class raw_env(PartnershipEnv):
 
     def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         return encode_observation(self.deal, seat, self.rubber, out=out)
+
+    def _write_call(self, seat: int, action: int) -> bool:
+        """A call that leaves the auction open changes only its blocks: write them in the four rows."""
+        deal = self.deal
+        if deal.phase != AUCTION:
+            return False                   # play starts or the deal is passed out: re-encode
+        # The state before the call, read back from the calls (bids only rise).
+        passes_before, last_bid = 0, None
+        for s, a in reversed(deal.calls[:-1]):
+            if a != PASS:
+                last_bid = (s, a)
+                break
+            passes_before += 1
+        idx, val = [], []
+        for k in range(4):
+            base = k * _D
+            r = (seat - k) & 3
+            idx += (base + _O_MOVE + r, base + _O_MOVE + ((r + 1) & 3))
+            val += (0, 1)
+            if action == PASS:
+                idx += (base + _O_PASSES + min(passes_before, 3), base + _O_PASSES + min(passes_before + 1, 3))
+                val += (0, 1)
+                continue
+            if passes_before:
+                idx.append(base + _O_PASSES + min(passes_before, 3))
+                val.append(0)
+            idx += (base + _O_PASSES, base + _O_BIDS + r * 35 + action - BID_BASE,
+                    base + _O_CONTRACT + action - BID_BASE, base + _O_DECLARER + r)
+            val += (1, 1, 1, 1)
+            if last_bid is not None:
+                idx += (base + _O_CONTRACT + last_bid[1] - BID_BASE, base + _O_DECLARER + ((last_bid[0] - k) & 3))
+                val += (0, 0)
+        self._views.write(idx, val)
+        return True
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)
