@@ -29,15 +29,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, NUM_ACTIONS, PASS, PASSOUT_VARIANTS,
-                          VintDeal, VintRubber, action_text)
+from ..rules.vint import (GAME_BONUS_VARIANTS, NUM_ACTIONS, PASSOUT_VARIANTS, VintDeal,
+                          VintRubber, action_text)
 from .base import env_factories, take_dealer, take_deals
+from ..rules.vint import AUCTION, BID_BASE, PASS
 from .partnership import SIDE_NAMES, PartnershipEnv
 from .vint_obs import STATE_SIZE, VINT_LAYOUT, encode_observation, encode_state
-
-_D = VINT_LAYOUT.size
-_O_MOVE, _O_PASSES, _O_BIDS, _O_CONTRACT, _O_DECLARER = (
-    VINT_LAYOUT.offset[b] for b in ("to_move", "pass_count", "bids", "contract", "declarer"))
 
 
 class raw_env(PartnershipEnv):
@@ -105,25 +102,26 @@ class raw_env(PartnershipEnv):
                 last_bid = (s, a)
                 break
             passes_before += 1
+        o, size = self.LAYOUT.offset, self.LAYOUT.size
         idx, val = [], []
-        for k in range(4):
-            base = k * _D
-            r = (seat - k) & 3
-            idx += (base + _O_MOVE + r, base + _O_MOVE + ((r + 1) & 3))
+        for k in range(4):                 # observer k's row; the caller's seat relative to k
+            row, r = k * size, (seat - k) & 3
+            move, passes = row + o["to_move"], row + o["pass_count"]
+            idx += (move + r, move + ((r + 1) & 3))
             val += (0, 1)
             if action == PASS:
-                idx += (base + _O_PASSES + min(passes_before, 3), base + _O_PASSES + min(passes_before + 1, 3))
+                idx += (passes + min(passes_before, 3), passes + min(passes_before + 1, 3))
                 val += (0, 1)
                 continue
-            if passes_before:
-                idx.append(base + _O_PASSES + min(passes_before, 3))
-                val.append(0)
-            idx += (base + _O_PASSES, base + _O_BIDS + r * 35 + action - BID_BASE,
-                    base + _O_CONTRACT + action - BID_BASE, base + _O_DECLARER + r)
-            val += (1, 1, 1, 1)
             if last_bid is not None:
-                idx += (base + _O_CONTRACT + last_bid[1] - BID_BASE, base + _O_DECLARER + ((last_bid[0] - k) & 3))
+                idx += (row + o["contract"] + last_bid[1] - BID_BASE, row + o["declarer"] + ((last_bid[0] - k) & 3))
                 val += (0, 0)
+            if passes_before:
+                idx.append(passes + min(passes_before, 3))
+                val.append(0)
+            idx += (passes, row + o["bids"] + r * 35 + action - BID_BASE,
+                    row + o["contract"] + action - BID_BASE, row + o["declarer"] + r)
+            val += (1, 1, 1, 1)
         self._views.write(idx, val)
         return True
 
