@@ -1,5 +1,6 @@
 """Games, rubber and pass-out marks (RULES.md 2.3 items 6-8, 2.4), worked out by hand."""
 
+import numpy as np
 import pytest
 
 from vint_env.cards import parse_pbn
@@ -208,3 +209,28 @@ def test_game_race_needs_the_order_of_the_points():
         sheet.record_deal(deal, below_order=[(0, 10)] * 7 + [(1, 10)] * 7)
     with pytest.raises(ValueError, match="game_race must be one of"):
         Rubber(game_target=500, game_bonus=100, rubber_bonus=2000, game_race="last")
+
+
+@pytest.mark.parametrize("game_race, game_winner", [("first", 1), ("deal_end", 0)])
+def test_env_rubber_with_both_sides_reaching_500_on_one_deal(game_race, game_winner):
+    from vint_env.envs import vint_v0
+    env = vint_v0.env(episode="rubber", game_race=game_race, reward_scale=1.0)
+    env.reset(options={"deals": [pbn for _, _, pbn in RACE_DEALS], "dealer": 0})
+    raw = env.unwrapped
+    rewards = 0.0
+    for level, k, _ in RACE_DEALS:
+        deal = raw.deal
+        while deal.current_player != 0:
+            env.step(PASS)
+        env.step(bid_action(level, NT))
+        for _ in range(3):
+            env.step(PASS)
+        while raw.deal is deal and not any(env.terminations.values()):
+            env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+            rewards += env.rewards["player_0"]
+    info = env.infos["player_0"]["rubber"]
+    assert info["games_won"] == (1 - game_winner, game_winner) and info["below_line"] == (0, 0)
+    ns, ew = (sum(RACE_TOTALS["majority"][i][s] for i in range(3)) for s in (0, 1))
+    game = (100, 0) if game_winner == 0 else (0, 100)
+    assert (info["totals"]["NS"]["total"], info["totals"]["EW"]["total"]) == (ns + game[0], ew + game[1])
+    assert rewards == info["result"] == ns + game[0] - ew - game[1]
