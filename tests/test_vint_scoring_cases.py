@@ -17,6 +17,7 @@ from vint_env.cards import parse_card, parse_pbn
 from vint_env.envs import vint_v0
 from vint_env.rules import PASS, Contract
 from vint_env.rules.tricks import TrickPlay
+from vint_env.vector import VintEngine
 
 HONOURS_RULES = [("majority", "expected"), ("net", "expected_honours_net")]
 
@@ -160,3 +161,20 @@ def test_env_scores_every_worked_case(replays, rule, key):
         diff = case[key]["NS"]["total"] - case[key]["EW"]["total"]
         assert env.infos["player_0"]["points"] == diff
         assert env.rewards == {"player_0": diff, "player_1": -diff, "player_2": diff, "player_3": -diff}
+@pytest.mark.parametrize("rule, key", HONOURS_RULES)
+def test_engine_scores_every_worked_case(replays, rule, key):
+    engine = VintEngine(honours=rule, reward_scale=1.0, auto_reset=False)
+    state = engine.init(seed=0, deals=[c["deal"] for c, _, _, _ in replays], dealers=[d for _, d, _, _ in replays])
+    steps = {len(a) for _, _, a, _ in replays}
+    assert steps == {56}                      # 4 calls and 52 cards in every case
+    for i in range(56):
+        if i == 55:
+            for b, (_, _, _, won) in enumerate(replays):
+                if won is not None:
+                    state.tricks_won[b] = won
+        state = engine.step(state, np.array([a[i] for _, _, a, _ in replays]))
+    assert state.terminated.all() and (state.current_player == -1).all()
+    expected = np.array([c[key]["NS"]["total"] - c[key]["EW"]["total"] for c, _, _, _ in replays])
+    assert np.array_equal(state.points[:, 0], expected), [c["name"] for c, _, _, _ in replays]
+    assert np.array_equal(state.points[:, 1], -expected)
+    assert np.array_equal(state.rewards[:, 2], expected.astype(float))

@@ -46,7 +46,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.tricks import IllegalActionError
+from ..rules.rubber import GAME_RACE_VARIANTS
 from ..rules.vint import NUM_ACTIONS, PASSOUT_VARIANTS
+from ..rules.vint_scoring import HONOURS_VARIANTS
 from ..rules.vint import action_text as vint_action_text
 from ..rules.whist import action_text as whist_action_text
 from . import numba_backend
@@ -210,20 +212,31 @@ class VintEngine(BatchEngine):
     """Batched Vint deals (RULES.md section 2): ``vint_v0``'s observations (922), actions (88), rewards.
 
     ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
-    ``reward_scale``: default 0.001, as ``vint_v0``; the other options are
-    :class:`BatchEngine`'s.
+    ``honours``: ``"majority"`` (default) or ``"net"``, as ``vint_v0``
+    (RULES 2.3 item 4); ``game_race``: ``"first"`` (default) or
+    ``"deal_end"``, accepted and checked as ``vint_v0``'s but without effect:
+    the engine plays deal episodes, which have no game (the race decides games
+    within a rubber); ``reward_scale``: default 0.001, as ``vint_v0``; the
+    other options are :class:`BatchEngine`'s.
     """
 
     num_actions = NUM_ACTIONS
     observation_size = OBS_SIZE
 
     def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "numba",
-                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
+                 honours: str = "majority", game_race: str = "first"):
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        super().__init__(GameSpec(game=VINT, passout_play=passout == "play", reward_scale=reward_scale),
-                         backend, obs_dtype, auto_reset, parallel)
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        super().__init__(GameSpec(game=VINT, passout_play=passout == "play", honours_net=honours == "net",
+                                  reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
 
 
 class WhistEngine(BatchEngine):
