@@ -16,6 +16,11 @@ Options of ``env(...)`` / ``raw_env(...)``:
 
 - ``episode``: ``"deal"`` (default) or ``"rubber"``;
 - ``game_bonus``: 100 (default) or 1000; ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.3, 2.4);
+- ``honours``: ``"majority"`` (default: the honours majority side counts its honours, the aces
+  majority side its aces, compared) or ``"net"`` (the net difference of honours plus aces);
+- ``game_race``: ``"first"`` (default: the first side to reach 500 below the line, trick by
+  trick, wins the game) or ``"deal_end"`` (checked after the deal); rubber episodes only, a
+  deal episode has no game;
 - ``reward_scale``: reward = raw points x scale, default 0.001;
 - ``max_deals``: rubber mode truncates after this many deals (default 100);
 - ``viewer``: seat whose hand ``render`` shows (default all hands);
@@ -29,8 +34,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.rubber import GAME_RACE_VARIANTS
 from ..rules.vint import (GAME_BONUS_VARIANTS, NUM_ACTIONS, PASSOUT_VARIANTS, VintDeal,
                           VintRubber, action_text)
+from ..rules.vint_scoring import HONOURS_VARIANTS
 from .base import env_factories, take_dealer, take_deals
 from ..rules.vint import AUCTION, BID_BASE, PASS
 from .partnership import SIDE_NAMES, PartnershipEnv
@@ -52,15 +59,21 @@ class raw_env(PartnershipEnv):
 
     def __init__(self, episode: str = "deal", game_bonus: int = 100, passout: str = "mark",
                  reward_scale: float = 0.001, max_deals: int = 100, viewer: int | None = None,
-                 render_mode: str | None = None):
+                 render_mode: str | None = None, honours: str = "majority", game_race: str = "first"):
         if game_bonus not in GAME_BONUS_VARIANTS:
             raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
                          viewer=viewer, render_mode=render_mode)
         self.game_bonus = game_bonus
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:
@@ -68,10 +81,11 @@ class raw_env(PartnershipEnv):
         self._start_episode(queued, take_dealer(options, self._rng), options)
 
     def _new_deal(self, hands, dealer, options_left):
-        return VintDeal(hands, dealer, self.passout)
+        return VintDeal(hands, dealer, self.passout, self.honours)
 
     def _new_rubber(self, dealer):
-        return VintRubber(first_dealer=dealer, game_bonus=self.game_bonus, passout=self.passout)
+        return VintRubber(first_dealer=dealer, game_bonus=self.game_bonus, passout=self.passout,
+                          honours=self.honours, game_race=self.game_race)
 
     def _next_rubber_deal(self, hands, options_left):
         return self.rubber.new_deal(hands)
