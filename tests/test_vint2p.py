@@ -294,7 +294,6 @@ def play_out(deal, choose=min):
 
 # ------------------------------------------------------------------ way 4
 
-@pytest.mark.xfail(reason="the majority honours rule is not on this branch yet")
 def test_way_4_non_dealer_declares_with_the_adjacent_open_dummy():
     """Dealer player_0 (N), open dummy S; player_1 (E) declares 1D and takes S beside him:
     sides E & S against N & W; N, who did not name the game, leads from his own hand."""
@@ -472,7 +471,6 @@ def way2_deal(p0, p1, strain, level=1, declarer=0):
     return deal
 
 
-@pytest.mark.xfail(reason="the two-hand majority honours rule is not on this branch yet")
 def test_way_2_honours_two_against_one_score():
     deal = way2_deal([card("HK"), card("HQ")], [card("HJ")], H, level=1)
     p0, p1 = deal.scores
@@ -482,6 +480,29 @@ def test_way_2_honours_two_against_one_score():
 def test_way_2_honours_one_each_score_nothing():
     deal = way2_deal([card("HK")], [card("HQ")], H, level=2)
     assert deal.scores[0].honours == deal.scores[1].honours == 0
+
+
+def test_way_2_net_honours_variant():
+    deal = way2_deal([card("HK"), card("HQ")], [card("HJ")], H, level=1)
+    assert deal.honours == "majority"
+    rules = Vint2pDeal(deal.dealt, way=2, dealer=0, honours="net")
+    for a in (KEEP, KEEP, bid_action(1, H), PASS):
+        rules.apply(a)
+    play_out(rules)
+    assert rules.scores[0].honours == (2 - 1) * 10 * 10      # net: the difference of the counts
+
+
+def test_way_4_rubber_game_goes_to_the_first_to_reach_500():
+    """7NT taking all 13 tricks writes 13 x 70 = 910 below the line: a game at once."""
+    rubber = Vint2pRubber(way=4, first_dealer=0)
+    deal = rubber.new_deal(parse_pbn(SUITS_DEAL))
+    deal.apply(bid_action(7, NT))
+    deal.apply(PASS)
+    play_out(deal)
+    record = rubber.finish_deal()
+    winner = deal.player_tricks().index(13)
+    assert record.game_winner == winner and rubber.sheet.games_won[winner] == 1
+    assert rubber.sheet.below == [0, 0] and rubber.dealer == 1
 
 
 # ------------------------------------------------------------------ env

@@ -13,6 +13,7 @@ Options of ``env(...)`` / ``raw_env(...)``:
 - ``way``: 1..5 (default 4); ``auction``: way 1 only, ``"alternating"`` (default) or ``"single"``;
 - ``episode``: ``"deal"`` (default) or ``"rubber"``; ``max_deals`` (rubber mode, default 100);
 - ``game_bonus``: 100 (default) or 1000; ``passout``: ``"mark"`` (default) or ``"play"`` (not way 5);
+- ``honours``: ``"majority"`` (default) or ``"net"``; ``game_race``: ``"first"`` (default) or ``"deal_end"``;
 - ``reward_scale``: default 0.001; ``viewer``: player whose view ``render`` shows (default: all);
 - ``render_mode``: ``"ansi"`` or ``"human"``.
 
@@ -28,7 +29,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import hand_cards, parse_card
+from ..rules.rubber import GAME_RACE_VARIANTS
 from ..rules.vint import GAME_BONUS_VARIANTS, PASSOUT_VARIANTS
+from ..rules.vint_scoring import HONOURS_VARIANTS
 from ..rules.vint2p import AUCTION_VARIANTS, NUM_ACTIONS, WAYS, Vint2pDeal, Vint2pRubber, action_text
 from .base import env_factories, take_deals, take_option
 from .partnership import PartnershipEnv
@@ -54,7 +57,8 @@ class raw_env(PartnershipEnv):
     ACTION_TEXT = staticmethod(action_text)
 
     def __init__(self, way: int = 4, auction: str = "alternating", episode: str = "deal",
-                 game_bonus: int = 100, passout: str = "mark", reward_scale: float = 0.001,
+                 game_bonus: int = 100, passout: str = "mark", honours: str = "majority",
+                 game_race: str = "first", reward_scale: float = 0.001,
                  max_deals: int = 100, viewer: int | None = None, render_mode: str | None = None):
         if isinstance(way, bool) or way not in WAYS:
             raise ValueError(f"way must be one of {WAYS}, got {way!r}")
@@ -68,12 +72,18 @@ class raw_env(PartnershipEnv):
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
         if way == 5 and passout == "play":
             raise ValueError("way 5 has no passout='play': without the widow the hands hold 12 cards")
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
                          viewer=viewer, render_mode=render_mode)
         self.way = way
         self.auction = auction
         self.game_bonus = game_bonus
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:
@@ -113,11 +123,12 @@ class raw_env(PartnershipEnv):
         return {}
 
     def _new_deal(self, hands, dealer, options_left):
-        return Vint2pDeal(hands, self.way, dealer, self.passout, self.auction, **self._extras(hands, options_left))
+        return Vint2pDeal(hands, self.way, dealer, self.passout, self.auction, honours=self.honours,
+                          **self._extras(hands, options_left))
 
     def _new_rubber(self, dealer):
         return Vint2pRubber(self.way, first_dealer=dealer, game_bonus=self.game_bonus, passout=self.passout,
-                            auction=self.auction)
+                            auction=self.auction, honours=self.honours, game_race=self.game_race)
 
     def _next_rubber_deal(self, hands, options_left):
         return self.rubber.new_deal(hands, **self._extras(hands, options_left))

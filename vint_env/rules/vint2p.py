@@ -30,12 +30,12 @@ whole hand (way 2), 90 the widow to my hand, 91 the widow to my dummy (way 5).
 from __future__ import annotations
 
 from ..cards import DeckError, hand_cards, hand_size
-from .rubber import Rubber, SideScore
+from .rubber import GAME_RACE_VARIANTS, Rubber, SideScore
 from .tricks import FOUR_SEATS, NO_TRUMP, TrickPlay, illegal_action
 from .vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, NUM_ACTIONS as VINT_ACTIONS, OVER, PASS,
                    PASSOUT_VARIANTS, PLAY, Auction, Contract, action_contract, bid_action)
 from .vint import action_text as vint_action_text
-from .vint_scoring import NT, score_contract, score_passout_play
+from .vint_scoring import HONOURS_VARIANTS, NT, score_contract, score_passout_play, trick_value
 
 __all__ = ["Vint2pDeal", "Vint2pRubber", "WAYS", "AUCTION_VARIANTS", "KEEP", "EXCHANGE_HAND",
            "WIDOW_TO_HAND", "WIDOW_TO_DUMMY", "NUM_ACTIONS", "PLAYER_SEATS", "GAME_TARGET",
@@ -96,11 +96,14 @@ class Vint2pDeal:
     cards are given from), ``controller_of(seat)`` the player who decides
     for it.  ``visible_seats(player)`` are the seats whose cards that player
     sees now.  Once over, ``scores`` holds a :class:`SideScore` per
-    *player* (his own hand and his dummy together).
+    *player* (his own hand and his dummy together).  ``honours``: the
+    four-player honours rule, ``"majority"`` (default; in ways 2 and 3 over
+    the two played hands: more than the other player and at least two) or
+    ``"net"``.
     """
 
     def __init__(self, hands, way: int = 4, dealer: int = 0, passout: str = "mark",
-                 auction: str = "alternating", widow=None, piles=None):
+                 auction: str = "alternating", widow=None, piles=None, honours: str = "majority"):
         if way not in WAYS:
             raise ValueError(f"way must be one of {WAYS}, got {way!r}")
         if dealer not in (0, 1) or isinstance(dealer, bool):
@@ -113,11 +116,14 @@ class Vint2pDeal:
             raise ValueError(f"auction must be one of {AUCTION_VARIANTS}, got {auction!r}")
         if auction == "single" and way != 1:
             raise ValueError(f"auction='single' is a variant of way 1 only, not way {way}")
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
         from ..cards import validate_deal
         dealt = validate_deal(hands)
         self.way = way
         self.dealer = dealer
         self.passout = passout
+        self.honours = honours
         self.player_seats = PLAYER_SEATS[way]
         self.dealer_seat = self.player_seats[dealer]
         self.dealt = dealt                           # the 52 cards as dealt (before the widow)
@@ -419,6 +425,13 @@ class Vint2pDeal:
                 won[self.controllers[seat]] += n
         return won[0], won[1]
 
+    def below_order(self) -> list[tuple[int, int]]:
+        """Below-the-line entries in the order written: (player, T) per trick of a contract."""
+        if self.contract is None or self.play is None:
+            return []
+        t = trick_value(self.contract.level)
+        return [(self.controllers[seat], t) for seat in self.play.trick_winners]
+
     def _side_hands(self) -> list[int]:
         """The hands as play started, arranged for the four-player scoring: player 0's
         at positions 0 and 2, player 1's at 1 and 3 (ways 2 and 3: one hand each)."""
@@ -436,7 +449,7 @@ class Vint2pDeal:
             self.scores = score_passout_play(tricks)
         else:
             self.scores = score_contract(self._side_hands(), self.contract.level, self.contract.strain,
-                                         self.declaring_player, tricks)
+                                         self.declaring_player, tricks, self.honours)
         self.phase = OVER
 
     # ------------------------------------------------------------ text
@@ -452,22 +465,27 @@ class Vint2pRubber:
     """A rubber of two-player Vint: the players deal in turn; side = player.
 
     The score sheet is the four-player one (:class:`Rubber`) with the way's
-    game target (600 in way 5) and the pass-out marks of the ``"mark"`` variant.
+    game target (600 in way 5), the pass-out marks of the ``"mark"`` variant
+    and the game race (``"first"``: the first to reach the target trick by
+    trick wins the game; ``"deal_end"``: checked after the deal).
     """
 
     def __init__(self, way: int = 4, first_dealer: int = 0, game_bonus: int = 100, passout: str = "mark",
-                 auction: str = "alternating"):
+                 auction: str = "alternating", honours: str = "majority", game_race: str = "first"):
         if way not in WAYS:
             raise ValueError(f"way must be one of {WAYS}, got {way!r}")
         if game_bonus not in GAME_BONUS_VARIANTS:
             raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
         if first_dealer not in (0, 1):
             raise ValueError(f"first_dealer must be a player 0 or 1, got {first_dealer!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         self.way = way
         self.passout = passout
         self.auction = auction
+        self.honours = honours
         self.sheet = Rubber(game_target=GAME_TARGET[way], game_bonus=game_bonus, rubber_bonus=2000,
-                            mark_values=(500, 1000) if passout == "mark" else ())
+                            mark_values=(500, 1000) if passout == "mark" else (), game_race=game_race)
         self.dealer = first_dealer
         self.deal: Vint2pDeal | None = None
 
@@ -480,7 +498,8 @@ class Vint2pRubber:
             raise ValueError("the rubber is over")
         if self.deal is not None and not self.deal.is_over:
             raise ValueError("the current deal is not finished")
-        self.deal = Vint2pDeal(hands, self.way, self.dealer, self.passout, self.auction, widow, piles)
+        self.deal = Vint2pDeal(hands, self.way, self.dealer, self.passout, self.auction, widow, piles,
+                               self.honours)
         return self.deal
 
     def finish_deal(self):
@@ -488,7 +507,8 @@ class Vint2pRubber:
         if deal is None or not deal.is_over:
             raise ValueError("no finished deal to record")
         record = self.sheet.record_deal(deal.scores, tie_winner=deal.declaring_player
-                                        if deal.declarer >= 0 else None, passed_out=deal.passed_out)
+                                        if deal.declarer >= 0 else None, passed_out=deal.passed_out,
+                                        below_order=deal.below_order())
         self.dealer = 1 - self.dealer                 # the players deal in turn
         self.deal = None
         return record
