@@ -391,7 +391,7 @@ def test_way_5_widow_to_own_hand_gives_first_to_the_dummy():
 
 
 def test_way_5_game_needs_600():
-    five, four = Vint2pRubber(way=5), Vint2pRubber(way=4)
+    five, four = Vint2pRubber(way=5, game_race="deal_end"), Vint2pRubber(way=4, game_race="deal_end")
     assert five.sheet.game_target == 600 and four.sheet.game_target == 500
     for rubber in (five, four):
         rubber.sheet.record_deal((SideScore(tricks=520), SideScore(tricks=390)), tie_winner=0)
