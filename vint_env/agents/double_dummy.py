@@ -28,7 +28,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
 from ..cards import hand_to_pbn
-from ..envs.base import AGENT_SEAT
+from ..games import AGENT_SEAT
 from ..rules.tricks import NO_TRUMP, TrickPlay
 from ..rules.vint import AUCTION, BID_BASE, PASS
 from ..rules.vint_scoring import score_contract

@@ -1,28 +1,19 @@
 """The batched Vint and Whist rules as numba-compiled loops, game by game.
 
-Same functions, same state and same results as
-:mod:`vint_env.vector.numpy_backend` (the tests compare both with the
-reference rules and with each other); one pass over the games per step
-instead of dozens of whole-array NumPy operations, which is what makes the
-engine fast at every batch size.  Needs ``numba`` (``pip install
-'vint-env[vector]'``).  Kernels are compiled on first use and cached on disk.
+The second of the two implementations of these rules (the first is the
+readable reference in :mod:`vint_env.rules`; the differential tests play both
+action by action).  One pass over the games per step instead of dozens of
+whole-array NumPy operations, which is what makes the engine fast at every
+batch size.  Kernels are compiled on first use and cached on disk.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-try:
-    from numba import njit, prange
-except ImportError:     # importable without numba (docs, doctests); VintEngine refuses backend="numba" then
-    prange = range
+from numba import njit, prange
 
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
-
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, GameSpec,
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, KernelOptions,
                     VintBatchState)
 from .tables import (BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_LAST_TRICK,
                      O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK, O_TRICK_LEADER,
@@ -35,7 +26,6 @@ _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
 _TRUMP, _DECLARER, _LEADER, _TRICK_LEN = COL["trump"], COL["declarer"], COL["leader"], COL["trick_len"]
 _LAST_LEADER, _TRICKS_PLAYED, _TURNED = COL["last_leader"], COL["tricks_played"], COL["turned"]
-_NUM_ACTIONS = BID_BASE + NUM_BIDS
 
 
 @njit(cache=True, inline="always")
@@ -483,7 +473,7 @@ def _illegal(small, mask, actions, bad):
         if small[b, _PHASE] == OVER:
             continue
         a = actions[b]
-        if a < 0 or a >= _NUM_ACTIONS or mask[b, a] == 0:
+        if a < 0 or a >= mask.shape[1] or mask[b, a] == 0:     # the game's own action count
             bad[n] = b
             n += 1
     return n
@@ -491,7 +481,7 @@ def _illegal(small, mask, actions, bad):
 
 # ---------------------------------------------------------------- the backend interface
 
-def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset: bool,
+def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
          parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal)."""
     kernel = _step_parallel if parallel else _step_serial
@@ -501,7 +491,7 @@ def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset:
            TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
 
 
-def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, games=None) -> None:
+def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
     if games is not None:
         _views_subset(state.small, state.words, np.asarray(games, dtype=np.int64), state.observer,
@@ -513,7 +503,7 @@ def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, g
     kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True, spec.game)
 
 
-def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: GameSpec,
+def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: KernelOptions,
                       parallel: bool = False) -> np.ndarray:
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, seats, out, state.legal_action_mask, False, spec.game)
@@ -541,6 +531,13 @@ def _sample(mask, u, out):
                     out[b] = j
                     break
                 k -= 1
+
+
+def unpack_bits(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The low ``nbits`` bits of uint64 ``words`` as 0/1 uint8, shape ``words.shape + (nbits,)``."""
+    w = np.ascontiguousarray(words, dtype="<u8")
+    b = w.view(np.uint8).reshape(*w.shape, 8)
+    return np.unpackbits(b, axis=-1, bitorder="little")[..., :nbits]
 
 
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
