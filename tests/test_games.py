@@ -134,3 +134,14 @@ def test_layers_import_only_downwards(layer):
 def test_vector_imports_no_pettingzoo_module():
     for path in (ROOT / "vint_env" / "vector").rglob("*.py"):
         assert "pettingzoo" not in path.read_text(), path
+
+
+def test_one_no_trump_marker():
+    from vint_env import cards
+    from vint_env.agents import hand_eval
+    from vint_env.rules import tricks, vint, vint_scoring
+    from vint_env.vector import tables
+    assert cards.NO_TRUMP == tricks.NO_TRUMP == vint_scoring.NT == hand_eval.NT == tables.NT == 4
+    assert vint.Contract(3, cards.NO_TRUMP).trump == cards.NO_TRUMP
+    for g in games.all_games():           # the observation's trump column of no-trump is the marker itself
+        assert g.layout.blocks["trump"].shape == (cards.NO_TRUMP + 1,)

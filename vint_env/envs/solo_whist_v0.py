@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_text
+from ..cards import NO_TRUMP, card_text
 from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
 from ..rules.solo_whist_calls import action_text
@@ -95,7 +95,7 @@ class raw_env(CardGameEnv):
             "contract": action_text(deal.contract) if over else None,
             "declarer": deal.declarer if over else None,
             "partner": deal.partner if over and deal.partner >= 0 else None,
-            "trump": ("SCDH"[deal.trump] if deal.trump >= 0 else "NT") if over else None,
+            "trump": ("SCDH"[deal.trump] if deal.trump != NO_TRUMP else "NT") if over else None,
             "tricks": deal.tricks if over else None,
             "tricks_played": deal.play.tricks_played if deal.play is not None else 0,
             "made": deal.made,

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_text
+from ..cards import NO_TRUMP, card_text
 from ..games.whist import GAME, encode_observation, encode_state
 from ..rules.whist import WhistDeal, WhistRubber
 from .base import env_factories, random_turned_card, take_dealer, take_deals, take_turned_card
@@ -113,7 +113,7 @@ class raw_env(PartnershipEnv):
         return {
             "dealer": deal.dealer,
             "turned_card": card_text(deal.turned_card) if deal.turned_card is not None else None,
-            "trump": "SCDH"[deal.trump] if deal.trump >= 0 else "NT",
+            "trump": "SCDH"[deal.trump] if deal.trump != NO_TRUMP else "NT",
             "tricks": deal.play.side_tricks(),
             "scores": {SIDE_NAMES[s]: sheet_items(deal.scores[s]) for s in (0, 1)},
         }

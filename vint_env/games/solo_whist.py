@@ -84,7 +84,7 @@ def encode_observation(deal: SoloWhistDeal, seat: int, out: np.ndarray | None = 
             if (s in declaring) == mine:
                 obs[O["with_me"] + ((s - seat) & 3)] = 1
     if play is not None:
-        obs[O["trump"] + (4 if play.trump < 0 else play.trump)] = 1
+        obs[O["trump"] + play.trump] = 1
         if deal.hand_shown:
             obs[O["exposed_seat"] + ((deal.declarer - seat) & 3)] = 1
             obs[O["exposed"]:O["exposed"] + 52] = mask_bits(deal.exposed_hand)

@@ -66,7 +66,7 @@ def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray |
     elif play is not None:
         if phase == PLAY:
             obs[O["phase"] + 1] = 1
-        obs[O["trump"] + (4 if play.trump < 0 else play.trump)] = 1
+        obs[O["trump"] + play.trump] = 1
         obs[O["passout_play"]] = deal.passed_out
         obs[O["hand"]:O["hand"] + 52] = mask_bits(play.hands[seat])
         obs[O["pass_count"] + 3] = 1

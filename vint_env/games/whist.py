@@ -47,7 +47,7 @@ def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray 
         obs[O["to_move"] + ((deal.current_player - seat) & 3)] = 1
     obs[O["dealer"] + ((deal.dealer - seat) & 3)] = 1
     obs[O["hand"]:O["hand"] + 52] = mask_bits(play.hands[seat])
-    obs[O["trump"] + (4 if deal.trump < 0 else deal.trump)] = 1
+    obs[O["trump"] + deal.trump] = 1
     if deal.turned_card is not None:
         obs[O["turned_card"] + deal.turned_card] = 1
         if deal.turned_card_in_hand:
