@@ -11,16 +11,13 @@ does not load PettingZoo.
 
 __version__ = "0.1.0"
 
-import importlib as _importlib
-
+from . import games as _games
 from . import wrappers as _wrappers  # registers the Gymnasium ids (vint_env/Vint-v0, ...): numpy + gymnasium only
-
-_ENV_MODULES = ("vint_v0", "whist_v0", "solo_whist_v0")
 
 
 def __getattr__(name):
-    if name in _ENV_MODULES:
-        return _importlib.import_module(f"vint_env.envs.{name}")
+    if name in _games.env_names():
+        return _games.get(name).env_module()
     raise AttributeError(f"module 'vint_env' has no attribute {name!r}")
 
 

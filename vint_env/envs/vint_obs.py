@@ -4,4 +4,5 @@ This module re-exports them so that old imports keep working.
 """
 
 from ..games.vint import *  # noqa: F401,F403
-from ..games.vint import GAME_TARGET, MAX_MARKS, VINT_LAYOUT, D, O, STATE_LAYOUT, STATE_SIZE, encode_observation, encode_state  # noqa: F401
+from ..games.vint import (GAME_TARGET, MAX_MARKS, STATE_LAYOUT, STATE_SIZE, VINT_LAYOUT, D, O,  # noqa: F401
+                          encode_observation, encode_state)

@@ -4,4 +4,5 @@ This module re-exports them so that old imports keep working.
 """
 
 from ..games.whist import *  # noqa: F401,F403
-from ..games.whist import WHIST_LAYOUT, D, O, STATE_LAYOUT, STATE_SIZE, encode_observation, encode_state  # noqa: F401
+from ..games.whist import (STATE_LAYOUT, STATE_SIZE, WHIST_LAYOUT, D, O,  # noqa: F401
+                           encode_observation, encode_state)
