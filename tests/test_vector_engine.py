@@ -34,8 +34,8 @@ def biased_actions(mask, rng, pass_prob):
     return acts
 
 
-def reference_deal(state, b, passout):
-    return VintDeal(tuple(int(h) for h in state.dealt[b]), int(state.dealer[b]), passout)
+def reference_deal(state, b, passout, honours="majority"):
+    return VintDeal(tuple(int(h) for h in state.dealt[b]), int(state.dealer[b]), passout, honours)
 
 
 def check_views(engine, state, refs, all_seats):
@@ -57,10 +57,10 @@ def check_views(engine, state, refs, all_seats):
                 assert np.array_equal(seen[b], encode_observation(ref, seat)), (b, seat)
 
 
-def play_against_reference(passout, batch, games, seed, all_seats_every=7):
-    engine = VintEngine(passout=passout, reward_scale=SCALE)
+def play_against_reference(passout, batch, games, seed, all_seats_every=7, honours="majority"):
+    engine = VintEngine(passout=passout, reward_scale=SCALE, honours=honours)
     state = engine.init(seed=seed, batch_size=batch)
-    refs = [reference_deal(state, b, passout) for b in range(batch)]
+    refs = [reference_deal(state, b, passout, honours) for b in range(batch)]
     rng = np.random.default_rng(seed)
     pass_prob = rng.choice([0.0, 0.3, 0.7, 0.95], size=batch)
     finished = passed_out = steps = 0
@@ -81,26 +81,28 @@ def play_against_reference(passout, batch, games, seed, all_seats_every=7):
                 finished += 1
                 passed_out += ref.passed_out
                 contracts.add(str(ref.contract))
-                refs[b] = reference_deal(state, b, passout)
+                refs[b] = reference_deal(state, b, passout, honours)
             else:
                 assert not state.rewards[b].any()
     return finished, passed_out, contracts, steps * batch
 
 
-@pytest.mark.parametrize("passout", ["mark", "play"])
-def test_engine_matches_reference_rules_step_by_step(passout):
+@pytest.mark.parametrize("passout, honours", [("mark", "majority"), ("play", "majority"), ("mark", "net")])
+def test_engine_matches_reference_rules_step_by_step(passout, honours):
     finished, passed_out, contracts, steps = play_against_reference(passout, batch=96, games=1000,
-                                                                     seed=11 if passout == "mark" else 12)
+                                                                     seed=11 if passout == "mark" else 12,
+                                                                     honours=honours)
     assert finished >= 1000 and passed_out >= 20
     assert len(contracts) >= 30          # low and high contracts in every strain, and pass-outs
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("passout", ["mark", "play"])
-def test_engine_matches_reference_rules_many_games(passout):
+@pytest.mark.parametrize("honours", ["majority", "net"])
+def test_engine_matches_reference_rules_many_games(passout, honours):
     """The same check on 20,000 deals (opt-in: ``pytest -m slow``)."""
     finished, passed_out, contracts, _ = play_against_reference(passout, batch=256, games=20000,
-                                                                 seed=101, all_seats_every=40)
+                                                                 seed=101, all_seats_every=40, honours=honours)
     assert finished >= 20000 and len(contracts) == 36          # every contract and the pass-out
 
 

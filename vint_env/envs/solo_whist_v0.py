@@ -31,11 +31,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NO_TRUMP, card_text
-from ..games.solo_whist import GAME, SOLO_WHIST_LAYOUT, encode_observation, encode_seat_tricks, encode_state
+from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
-from ..rules.solo_whist_calls import OPEN_MISERE, action_text
+from ..rules.solo_whist_calls import action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from .base import (NOTHING, CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
+from .base import NOTHING
+from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
 
 
@@ -107,14 +108,18 @@ class raw_env(CardGameEnv):
         return encode_observation(self.deal, seat, out=out)
 
     def _write_trick_counts(self, rows: np.ndarray, play) -> None:
-        rows[:, SOLO_WHIST_LAYOUT.slice("tricks_taken")] = 0
+        # The `tricks_taken` block as the encoder writes it: each relative seat's tricks, one-hot.
+        start = self.LAYOUT.offset["tricks_taken"]
+        rows[:, start:start + 56] = 0
+        won = play.tricks_won
         for seat in range(4):
-            encode_seat_tricks(rows[seat], SOLO_WHIST_LAYOUT.offset, play.tricks_won, seat)
+            for r in range(4):
+                rows[seat, start + r * 14 + won[(seat + r) & 3]] = 1
 
     def _card_changes_more(self, card: int) -> bool:
-        # The dealer's turned card leaves the table; an open misère hand is shown and shrinks.
+        # The dealer's turned card leaves the table; an open misère hand is on show and shrinks.
         deal = self.deal
-        return card == deal.turned_card or deal.contract == OPEN_MISERE
+        return card == deal.turned_card or deal.hand_shown
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal)

@@ -47,7 +47,9 @@ import numpy as np
 
 from .. import games
 from ..rules.tricks import IllegalActionError
+from ..rules.rubber import GAME_RACE_VARIANTS
 from ..rules.vint import PASSOUT_VARIANTS
+from ..rules.vint_scoring import HONOURS_VARIANTS
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
 from .state import COL, KernelOptions, VintBatchState
@@ -160,9 +162,7 @@ class BatchEngine:
         0 when the deal is over), then seat 0's observation.
         """
         b = state.batch_size
-        layout = self.game.state_layout
-        out = np.zeros((b, layout.size), dtype=np.float32)
-        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
+    def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
         cur = state.current_player.astype(np.int64)
         moving = np.flatnonzero(cur >= 0)
         out[moving, layout.offset["to_move"] + cur[moving]] = 1
@@ -211,19 +211,31 @@ class VintEngine(BatchEngine):
     """Batched Vint deals (RULES.md section 2): ``vint_v0``'s observations (922), actions (88), rewards.
 
     ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
-    ``reward_scale``: default 0.001, as ``vint_v0``; the other options are
-    :class:`BatchEngine`'s.
+    ``honours``: ``"majority"`` (default) or ``"net"``, as ``vint_v0``
+    (RULES 2.3 item 4); ``game_race``: ``"first"`` (default) or
+    ``"deal_end"``, accepted and checked as ``vint_v0``'s but without effect:
+    the engine plays deal episodes, which have no game (the race decides games
+    within a rubber); ``reward_scale``: default 0.001, as ``vint_v0``; the
+    other options are :class:`BatchEngine`'s.
     """
 
     game = games.get("vint")
 
     def __init__(self, passout: str = "mark", reward_scale: float = game.reward_scale, backend: str = "numba",
-                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
+                 honours: str = "majority", game_race: str = "first"):
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play", reward_scale=reward_scale),
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play",
+                                       honours_net=honours == "net", reward_scale=reward_scale),
                          backend, obs_dtype, auto_reset, parallel)
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
 
 
 class WhistEngine(BatchEngine):
@@ -240,7 +252,8 @@ class WhistEngine(BatchEngine):
     game = games.get("whist")
 
     def __init__(self, no_trump: bool = False, ten_is_honour: bool = False,
-                 reward_scale: float = game.reward_scale, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+                 reward_scale: float = game.reward_scale, backend: str = "numba", obs_dtype=np.float32,
+                 auto_reset: bool = True, parallel: bool = False):
         if not isinstance(no_trump, bool) or not isinstance(ten_is_honour, bool):
             raise ValueError(f"no_trump and ten_is_honour must be booleans, got {no_trump!r}, {ten_is_honour!r}")
         super().__init__(KernelOptions(game=self.game.engine_code, no_trump=no_trump, ten_is_honour=ten_is_honour,
