@@ -162,7 +162,9 @@ class BatchEngine:
         0 when the deal is over), then seat 0's observation.
         """
         b = state.batch_size
-    def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
+        layout = self.game.state_layout
+        out = np.zeros((b, layout.size), dtype=np.float32)
+        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
         cur = state.current_player.astype(np.int64)
         moving = np.flatnonzero(cur >= 0)
         out[moving, layout.offset["to_move"] + cur[moving]] = 1
