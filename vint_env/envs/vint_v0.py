@@ -39,6 +39,7 @@ from ..rules.vint import (GAME_BONUS_VARIANTS, NUM_ACTIONS, PASSOUT_VARIANTS, Vi
                           VintRubber, action_text)
 from ..rules.vint_scoring import HONOURS_VARIANTS
 from .base import env_factories, take_dealer, take_deals
+from ..rules.vint import AUCTION, BID_BASE, PASS
 from .partnership import SIDE_NAMES, PartnershipEnv
 from .vint_obs import STATE_SIZE, VINT_LAYOUT, encode_observation, encode_state
 
@@ -102,6 +103,41 @@ class raw_env(PartnershipEnv):
 
     def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
         return encode_observation(self.deal, seat, self.rubber, out=out)
+
+    def _write_call(self, seat: int, action: int) -> bool:
+        """A call that leaves the auction open changes only its blocks: write them in the four rows."""
+        deal = self.deal
+        if deal.phase != AUCTION:
+            return False                   # play starts or the deal is passed out: re-encode
+        # The state before the call, read back from the calls (bids only rise).
+        passes_before, last_bid = 0, None
+        for s, a in reversed(deal.calls[:-1]):
+            if a != PASS:
+                last_bid = (s, a)
+                break
+            passes_before += 1
+        o, size = self.LAYOUT.offset, self.LAYOUT.size
+        idx, val = [], []
+        for k in range(4):                 # observer k's row; the caller's seat relative to k
+            row, r = k * size, (seat - k) & 3
+            move, passes = row + o["to_move"], row + o["pass_count"]
+            idx += (move + r, move + ((r + 1) & 3))
+            val += (0, 1)
+            if action == PASS:
+                idx += (passes + min(passes_before, 3), passes + min(passes_before + 1, 3))
+                val += (0, 1)
+                continue
+            if last_bid is not None:
+                idx += (row + o["contract"] + last_bid[1] - BID_BASE, row + o["declarer"] + ((last_bid[0] - k) & 3))
+                val += (0, 0)
+            if passes_before:
+                idx.append(passes + min(passes_before, 3))
+                val.append(0)
+            idx += (passes, row + o["bids"] + r * 35 + action - BID_BASE,
+                    row + o["contract"] + action - BID_BASE, row + o["declarer"] + r)
+            val += (1, 1, 1, 1)
+        self._views.write(idx, val)
+        return True
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)
