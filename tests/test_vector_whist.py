@@ -140,7 +140,7 @@ def test_whist_injection_and_errors():
     with pytest.raises(ValueError, match="no card is turned"):
         WhistEngine(no_trump=True).init(seed=0, deals=[pbn], dealers=[0], turned=[0])
     state = engine.init(seed=0, batch_size=2)
-    with pytest.raises(IllegalActionError, match="may not take action 52"):
+    with pytest.raises(MalformedActionError, match=r"out of range \(action ids are 0..51\): game 0: 52"):
         engine.step(state, np.array([52, 52]))
 
 
