@@ -102,6 +102,10 @@ class PlaySession:
         except ValueError:
             return str(action)
 
+    def legal_text(self, legal: list[int]) -> str:
+        names = [self.action_name(a) for a in legal]
+        return (", " if any(" " in n for n in names) else " ").join(names)
+
     def show_table(self) -> None:
         self.print(self.raw.render())
 
@@ -167,7 +171,7 @@ class PlaySession:
         legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
         self.print("")
         self.show_table()
-        self.print("Your legal actions: " + " ".join(self.action_name(a) for a in legal))
+        self.print("Your legal actions: " + self.legal_text(legal))
         prompt = f"{SEAT_LETTERS[self.seating.human]} (you)> "
         while True:
             try:
@@ -190,18 +194,18 @@ class PlaySession:
                 self.show_table()
                 continue
             if word == "legal":
-                self.print("legal: " + " ".join(self.action_name(a) for a in legal))
+                self.print("legal: " + self.legal_text(legal))
                 continue
             if not word:
                 continue
             try:
                 action = int(self.parse(typed.strip()))
-            except (ValueError, KeyError) as exc:
-                self.print(f"not understood: {typed.strip()!r} ({exc}). Type help for the syntax.")
+            except (ValueError, KeyError):
+                self.print(f"not understood: {typed.strip()!r} names no call or card; legal now: "
+                           f"{self.legal_text(legal)} (type help for the syntax)")
                 continue
             if action not in legal:
-                self.print(f"{self.action_name(action)} is not legal now; legal: "
-                           + " ".join(self.action_name(a) for a in legal))
+                self.print(f"{self.action_name(action)} is not legal now; legal: {self.legal_text(legal)}")
                 continue
             return action
 
