@@ -20,7 +20,8 @@ import sys
 
 from ..agents.registry import load_agent
 from ..cards import SEAT_LETTERS
-from ..evaluation.games import GAMES, PARTNERSHIP, game_spec
+from ..evaluation.games import PARTNERSHIP
+from .game import game_names, game_record
 from .session import PlaySession, Seating, seat_number
 
 
@@ -44,7 +45,7 @@ def _seat(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-play", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=sorted(GAMES), default="vint")
+    p.add_argument("--game", choices=game_names(), default="vint")
     p.add_argument("--seat", type=_seat, default=2, help="your seat: N, E, S or W (default S)")
     p.add_argument("--partner", default=None,
                    help="agent spec of your partner, opposite you (partnership games; default rule)")
@@ -58,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
-    spec = game_spec(args.game)
+    spec = game_record(args.game)
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
     human = args.seat

@@ -18,9 +18,10 @@ from typing import Callable
 from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_cards
 from ..evaluation.deals import generate_board
-from ..evaluation.games import PARTNERSHIP, game_spec
+from ..evaluation.games import PARTNERSHIP
 from ..evaluation.replay import DealRecord, TableRecorder
 from .actions import action_codec
+from .game import game_record, make_env, reset_options
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -75,13 +76,13 @@ class PlaySession:
     def __init__(self, game: str, seating: Seating, episode: str = "deal", deals: int = 1, seed: int = 0,
                  hint_agent: Agent | None = None, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[..., None] = print):
-        self.spec = game_spec(game)
+        self.spec = game_record(game)
         self.game = game
         self.seating = seating
         self.episode = episode
         self.deals = deals
         self.seed = seed
-        self.env = self.spec.make_env(episode)
+        self.env = make_env(game, episode)
         self.raw = self.env.unwrapped
         if hasattr(self.raw, "viewer"):
             self.raw.viewer = seating.human
@@ -126,7 +127,7 @@ class PlaySession:
 
     def play_episode(self, number: int) -> None:
         board = generate_board(self.seed, number)
-        options = self.spec.reset_options(board) if self.episode == "deal" else {"dealer": board.dealer}
+        options = reset_options(self.game, board) if self.episode == "deal" else {"dealer": board.dealer}
         for seat, bot in self.seating.bots.items():
             bot.reset(self.seed * 10 + seat)
         if self.hint_agent is not None:
