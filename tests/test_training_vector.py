@@ -11,9 +11,8 @@ from vint_env.agents.networks import build_network
 from vint_env.agents.registry import load_agent
 
 
-def rollout(source, mix, seed=4, backend="numpy"):
-    kwargs = {"backend": backend} if source == "vector" else {}
-    batch = make_game_batch(source, "vint_v0", 6, kwargs)
+def rollout(source, mix, seed=4):
+    batch = make_game_batch(source, "vint_v0", 6, {})
     torch.manual_seed(0)
     net = build_network("mlp", batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
     col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game="vint"))

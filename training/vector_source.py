@@ -37,7 +37,7 @@ class VectorGameBatch:
             raise ValueError("env_source 'vector' plays deal episodes only (episode='deal')")
         self.engine = VintEngine(passout=kwargs.get("passout", "mark"),
                                  reward_scale=kwargs.get("reward_scale", 0.001),
-                                 backend=kwargs.get("backend", "auto"), auto_reset=False)
+                                 backend=kwargs.get("backend", "numba"), auto_reset=False)
         self.game = game
         self.num_envs = int(num_envs)
         self.obs_size = int(self.engine.observation_size)

@@ -32,12 +32,12 @@ import numpy as np
 
 from ..cards import card_text
 from ..rules.solo_whist import SoloWhistDeal
-from ..rules.solo_whist_calls import NUM_ACTIONS, OPEN_MISERE, action_text
+from ..rules.solo_whist_calls import NUM_ACTIONS, action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from .base import (NOTHING, CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
+from .base import NOTHING
+from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
-from .solo_whist_obs import (SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_seat_tricks,
-                             encode_state)
+from .solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_state
 
 
 class raw_env(CardGameEnv):
@@ -107,14 +107,18 @@ class raw_env(CardGameEnv):
         return encode_observation(self.deal, seat, out=out)
 
     def _write_trick_counts(self, rows: np.ndarray, play) -> None:
-        rows[:, SOLO_WHIST_LAYOUT.slice("tricks_taken")] = 0
+        # The `tricks_taken` block as the encoder writes it: each relative seat's tricks, one-hot.
+        start = self.LAYOUT.offset["tricks_taken"]
+        rows[:, start:start + 56] = 0
+        won = play.tricks_won
         for seat in range(4):
-            encode_seat_tricks(rows[seat], SOLO_WHIST_LAYOUT.offset, play.tricks_won, seat)
+            for r in range(4):
+                rows[seat, start + r * 14 + won[(seat + r) & 3]] = 1
 
     def _card_changes_more(self, card: int) -> bool:
-        # The dealer's turned card leaves the table; an open misère hand is shown and shrinks.
+        # The dealer's turned card leaves the table; an open misère hand is on show and shrinks.
         deal = self.deal
-        return card == deal.turned_card or deal.contract == OPEN_MISERE
+        return card == deal.turned_card or deal.hand_shown
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal)

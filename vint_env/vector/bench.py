@@ -8,7 +8,7 @@ of about ``--seconds`` each, all in one run so the figures share the
 machine's conditions) for:
 
 - the batched engine (:class:`~vint_env.vector.VintEngine`) at several batch
-  sizes and backends (numba on all its threads and on one, NumPy);
+  sizes (numba on all its threads and on one);
 - `vint_v0`, `whist_v0` and `solo_whist_v0` through PettingZoo's AEC API
   (``env.agent_iter()`` / ``env.last()`` / ``env.step``, an action drawn from
   ``np.flatnonzero(obs["action_mask"])``), interleaved round by round with
@@ -302,8 +302,6 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m vint_env.vector.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--batch-sizes", default="1,64,1024,4096,16384",
                    help="comma-separated batch sizes of the batched engine (default %(default)s)")
-    p.add_argument("--numpy-batch-sizes", default="64,1024,4096",
-                   help="batch sizes for the NumPy backend (default %(default)s; empty to skip)")
     p.add_argument("--repeats", type=int, default=5, help="runs per measurement; the median is printed")
     p.add_argument("--seconds", type=float, default=1.0, help="length of one run in seconds")
     p.add_argument("--obs-dtype", choices=("float32", "uint8"), default="float32")
@@ -317,18 +315,17 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.quick:
         args.repeats, args.seconds = 3, 0.3
-        args.batch_sizes, args.numpy_batch_sizes = "1,1024", "1024"
+        args.batch_sizes = "1,1024"
     if args.repeats < 1 or args.seconds <= 0:
         p.error("--repeats must be >= 1 and --seconds > 0")
     try:
         sizes = [int(x) for x in args.batch_sizes.split(",") if x]
-        np_sizes = [int(x) for x in args.numpy_batch_sizes.split(",") if x]
     except ValueError:
         p.error("batch sizes must be comma-separated integers")
-    if any(b < 1 for b in sizes + np_sizes):
+    if any(b < 1 for b in sizes):
         p.error("batch sizes must be positive")
 
-    from .engine import numba_available
+    import numba
     rows: list[tuple[str, float, float, str]] = []
     print("# vint_env.vector.bench: random legal play, observation + mask of the player to move every step")
     print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, "
@@ -342,17 +339,10 @@ def main(argv=None) -> int:
         return med
 
     configs = []
-    if args.no_engine:
-        pass
-    elif numba_available():
-        import numba
+    if not args.no_engine:
         threads = numba.get_num_threads()
         configs += [("numba", b, True, f"numba, {threads} threads") for b in sizes if b >= 256]
         configs += [("numba", b, False, "numba, 1 thread") for b in sizes]
-    else:
-        print("# numba is not installed (pip install 'vint-env[vector]'): numba backend skipped")
-    if not args.no_engine:
-        configs += [("numpy", b, False, "numpy") for b in np_sizes]
     best = 0.0
     floor_row = None
     for backend, b, parallel, label in configs:
@@ -365,9 +355,8 @@ def main(argv=None) -> int:
 
     if not args.no_whist and not args.no_engine:
         b = max(sizes) if sizes else 1024
-        backend = "numba" if numba_available() else "numpy"
-        run, _, _ = engine_runner(backend, b, False, args.obs_dtype, game="whist")
-        report(f"WhistEngine {backend}, 1 thread, B={b}", run)
+        run, _, _ = engine_runner("numba", b, False, args.obs_dtype, game="whist")
+        report(f"WhistEngine numba, 1 thread, B={b}", run)
     ratios = []
     if not args.no_peers:
         ratios = compare_aec_with_openspiel(args, rows)
@@ -376,8 +365,7 @@ def main(argv=None) -> int:
         except ImportError:
             print(f"{'RLCard bridge':<58} {'skipped':>13}   (not importable: pip install rlcard)")
     if args.profile:
-        for backend in (["numba"] if numba_available() else []) + ["numpy"]:
-            profile_engine(backend, 1024, args.obs_dtype)
+        profile_engine("numba", 1024, args.obs_dtype)
         if not args.no_peers:
             profile_aec(args.seconds * 2)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

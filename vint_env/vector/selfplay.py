@@ -6,7 +6,7 @@ Every step, each of the B games has exactly one player to move, whatever
 its seat; the one policy acts for all of them:
 
 >>> import numpy as np
->>> env = SelfPlayVecEnv(num_envs=4, seed=0, backend="numpy")
+>>> env = SelfPlayVecEnv(num_envs=4, seed=0)
 >>> step = env.reset()
 >>> step.obs.shape, step.mask.shape, step.seat.shape
 ((4, 922), (4, 88), (4,))
@@ -71,7 +71,7 @@ class SelfPlayVecEnv:
     ``num_envs``: B; ``seed``: an integer; ``game``: ``"vint"`` (default) or
     ``"whist"``; other keyword options go to
     :class:`~vint_env.vector.VintEngine` (``passout``, ``reward_scale``,
-    ``backend``, ``obs_dtype``, ``parallel``) or
+    ``obs_dtype``, ``parallel``) or
     :class:`~vint_env.vector.WhistEngine` (``no_trump``, ``ten_is_honour`` ...).
     """
 

@@ -43,6 +43,7 @@ class GameSpec(NamedTuple):
     passout_play: bool = False     # Vint, RULES 2.4 variant "play"
     no_trump: bool = False         # Whist, RULES 3 variant no_trump
     ten_is_honour: bool = False    # Whist, RULES 3 variant ten_is_honour
+    honours_net: bool = False      # Vint, RULES 2.3 item 4 variant honours="net" (default "majority")
     reward_scale: float = 0.001
 
 # int8 columns of ``small``.
