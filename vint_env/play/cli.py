@@ -20,8 +20,7 @@ import sys
 
 from ..agents.registry import load_agent
 from ..cards import SEAT_LETTERS
-from ..evaluation.games import PARTNERSHIP
-from .game import game_names, game_record
+from .. import games
 from .session import PlaySession, Seating, seat_number
 
 
@@ -45,7 +44,7 @@ def _seat(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-play", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=game_names(), default="vint")
+    p.add_argument("--game", choices=games.names(), default="vint")
     p.add_argument("--seat", type=_seat, default=2, help="your seat: N, E, S or W (default S)")
     p.add_argument("--partner", default=None,
                    help="agent spec of your partner, opposite you (partnership games; default rule)")
@@ -59,12 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
-    spec = game_record(args.game)
+    spec = games.get(args.game)
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
     human = args.seat
     bots, labels = {}, {human: "you"}
-    if spec.format == PARTNERSHIP:
+    if spec.partnership:
         partner = args.partner or "rule"
         bots[(human + 2) % 4] = load_agent(partner, game=args.game)
         labels[(human + 2) % 4] = f"partner, {partner}"

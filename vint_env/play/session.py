@@ -18,10 +18,10 @@ from typing import Callable
 from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_cards
 from ..evaluation.deals import generate_board
-from ..evaluation.games import PARTNERSHIP
+from .. import games
+from ..evaluation.games import make_env, reset_options
 from ..evaluation.replay import DealRecord, TableRecorder
 from .actions import action_codec
-from .game import game_record, make_env, reset_options
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -76,7 +76,7 @@ class PlaySession:
     def __init__(self, game: str, seating: Seating, episode: str = "deal", deals: int = 1, seed: int = 0,
                  hint_agent: Agent | None = None, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[..., None] = print):
-        self.spec = game_record(game)
+        self.spec = games.get(game)
         self.game = game
         self.seating = seating
         self.episode = episode
@@ -218,7 +218,7 @@ class PlaySession:
             won = [0, 0, 0, 0]
             for w in winners:
                 won[w] += 1
-            if self.spec.format == PARTNERSHIP:
+            if self.spec.partnership:
                 count = f"N/S {won[0] + won[2]}, E/W {won[1] + won[3]}"
             else:
                 count = ", ".join(f"{SEAT_LETTERS[s]} {won[s]}" for s in range(4))
