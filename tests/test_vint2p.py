@@ -11,8 +11,9 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from card_game_checks import legal_cards_by_rules, random_episode
 from vint_env import vint2p_v0
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
-from vint_env.envs.vint2p_obs import VINT2P_LAYOUT, encode_observation
+from vint_env.games.vint2p import VINT2P_LAYOUT, encode_observation
 from vint_env.rules import IllegalActionError, SideScore
+from vint_env.rules.tricks import NO_TRUMP
 from vint_env.rules.vint import bid_action
 from vint_env.rules.vint2p import (EXCHANGE_HAND, KEEP, NT, PASS, WIDOW_TO_DUMMY, WIDOW_TO_HAND,
                                    Vint2pDeal, Vint2pRubber)
@@ -329,7 +330,7 @@ def test_way_4_passout_play():
     deal = Vint2pDeal(parse_pbn(SUITS_DEAL), way=4, dealer=1, passout="play")
     deal.apply(PASS)
     deal.apply(PASS)
-    assert deal.phase == "play" and deal.play.trump == -1
+    assert deal.phase == "play" and deal.play.trump == NO_TRUMP
     assert deal.controllers == [0, 1, 0, 1] and deal.play.leader == 0    # the dealer keeps the open dummy
     play_out(deal)
     assert deal.player_tricks() == (13, 0) and deal.scores[0].passout_tricks == 500 * 7

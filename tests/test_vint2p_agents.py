@@ -9,7 +9,7 @@ import pytest
 
 from vint_env import vint2p_v0
 from vint_env.agents.registry import load_agent
-from vint_env.envs.vint2p_obs import VINT2P_LAYOUT
+from vint_env.games.vint2p import VINT2P_LAYOUT
 from vint_env.evaluation.deals import generate_boards
 from vint_env.evaluation.match import run_match
 

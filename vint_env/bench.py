@@ -16,7 +16,6 @@ repeats and the spread.  This is a benchmark, not a test: the machine's load mov
 from __future__ import annotations
 
 import argparse
-import importlib
 import platform
 import statistics
 import sys
@@ -24,30 +23,9 @@ import time
 
 import numpy as np
 
-GAMES = ("vint_v0", "whist_v0", "solo_whist_v0", "vint2p_v0")
+from . import games as _games
 
-
-def split_spec(spec: str) -> tuple[str, dict]:
-    """``"vint2p_v0:way=1"`` -> ``("vint2p_v0", {"way": 1})`` (integer values become ints)."""
-    name, _, rest = spec.partition(":")
-    options = {}
-    for item in filter(None, rest.split(",")):
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"env option {item!r} in {spec!r}: expected KEY=VALUE")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
-    return name, options
-
-
-def available_games() -> list[str]:
-    out = []
-    for name in GAMES:
-        try:
-            importlib.import_module(f"vint_env.envs.{name}")
-        except ImportError:
-            continue
-        out.append(name)
-    return out
+GAMES = _games.env_names()
 
 
 def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
@@ -73,10 +51,8 @@ def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
     return done_steps, episodes, time.perf_counter() - start, time.process_time() - cpu_start
 
 
-def bench_game(spec: str, steps: int, repeats: int, seed: int = 0) -> dict:
-    name, options = split_spec(spec)
-    module = importlib.import_module(f"vint_env.envs.{name}")
-    env = module.env(**options)
+def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
+    env = _games.get(name).env()
     run_random(env, min(steps, 2000), seed)            # warm-up
     sps, cps, eps, lengths = [], [], [], []
     for r in range(repeats):
@@ -102,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="repeats; the median is reported")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    games = args.games or available_games()
+    games = args.games or list(GAMES)
     for g in games:
         if split_spec(g)[0] not in GAMES:
             parser.error(f"unknown game {g!r}; choose from {GAMES}")

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..envs.vint2p_obs import VINT2P_LAYOUT
+from ..games.vint2p import VINT2P_LAYOUT
 from ..rules.vint import BID_BASE, PASS, bid_action
 from ..rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
 from .base import Agent, legal_actions

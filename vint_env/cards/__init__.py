@@ -20,11 +20,12 @@ compact, hashable, and fast to query by suit.
 from __future__ import annotations
 
 from enum import IntEnum
+from numbers import Integral
 from typing import Iterable, Iterator, Sequence
 
 __all__ = [
     "Suit", "Rank", "Card", "DeckError", "SEATS", "SEAT_LETTERS",
-    "NUM_CARDS", "FULL_DECK", "SUIT_MASK",
+    "NUM_CARDS", "NO_TRUMP", "FULL_DECK", "SUIT_MASK",
     "card_suit", "card_rank", "card_text", "parse_card",
     "hand_from_cards", "hand_cards", "hand_size", "hand_suit_ranks",
     "hand_to_text", "hand_to_pbn", "parse_hand_pbn",
@@ -32,6 +33,9 @@ __all__ = [
 ]
 
 NUM_CARDS = 52
+#: The no-trump marker everywhere (trump of a deal, strain of a Vint bid, observation column):
+#: the fifth strain, after the suits 0..3.
+NO_TRUMP = 4
 FULL_DECK = (1 << NUM_CARDS) - 1
 SEATS = (0, 1, 2, 3)
 SEAT_LETTERS = "NESW"
@@ -228,11 +232,19 @@ Deal = tuple  # tuple of four hand masks, indexed by seat
 
 
 def validate_deal(hands: Sequence[int]) -> tuple[int, int, int, int]:
-    """Check four hands of 13 distinct cards covering the deck."""
+    """Check four hands of 13 distinct cards covering the deck (integer card masks, no bit outside the 52 cards)."""
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
+        raise DeckError(f"a deal is 4 hand masks or a PBN string, got {hands!r}")
     if len(hands) != 4:
         raise DeckError(f"a deal has 4 hands, got {len(hands)}")
     seen = 0
     for seat, h in enumerate(hands):
+        if isinstance(h, bool) or not isinstance(h, Integral):
+            raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} must be an integer card mask, got {h!r}")
+        h = int(h)
+        if h < 0 or h & ~FULL_DECK:
+            raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} ({h:#x}) has bits outside the 52-card deck "
+                            f"(card ids 0..51)")
         n = hand_size(h)
         if n != 13:
             raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} has {n} cards, expected 13")

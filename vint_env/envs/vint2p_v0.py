@@ -35,7 +35,7 @@ from ..rules.vint_scoring import HONOURS_VARIANTS
 from ..rules.vint2p import AUCTION_VARIANTS, NUM_ACTIONS, WAYS, Vint2pDeal, Vint2pRubber, action_text
 from .base import env_factories, take_deals, take_option
 from .partnership import PartnershipEnv
-from .vint2p_obs import STATE_SIZE, VINT2P_LAYOUT, encode_observation, encode_state
+from ..games.vint2p import STATE_SIZE, VINT2P_LAYOUT, encode_observation, encode_state
 
 PLAYERS = ("player_0", "player_1")
 

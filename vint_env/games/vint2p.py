@@ -1,4 +1,4 @@
-"""Observation and state encoding of `vint2p_v0` (two-player Vint, five ways).
+"""Two-player Vint's record (:data:`GAME`) and its observation and state encoding (`vint2p_v0`, five ways).
 
 Player-relative: every block indexed by a seat uses the seat relative to the
 observing player's own seat (0 his own hand, 1 the seat on his left, 2 the
@@ -17,9 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.vint import AUCTION, BID_BASE, PLAY
-from ..rules.vint2p import EXCHANGE, FINAL, GIVE, GAME_TARGET, WAYS, WIDOW, Vint2pDeal
+from ..rules.vint2p import (EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
+                            Vint2pRubber, action_text, parse_action)
 from .layout import Layout, mask_bits
 from .obs_blocks import hands_bits
+from .record import TWO_PLAYER, Game
 
 MAX_MARKS = 7
 PHASES = (EXCHANGE, AUCTION, WIDOW, GIVE, FINAL, PLAY)
@@ -178,4 +180,36 @@ def encode_state(deal: Vint2pDeal, rubber=None) -> np.ndarray:
     return state
 
 
-__all__ = ["VINT2P_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS"]
+STATE_LAYOUT = Layout("vint2p_v0 state", [
+    ("hands", (4, 52), "present hands of the four seats, absolute seats"),
+    ("widow", (52,), "way 5: the widow while it lies face down"),
+    ("discards", (2, 52), "ways 2 and 3: each player's discards"),
+    ("to_move", (4,), "the seat to act, absolute"),
+    ("player_0_view", (D,), "player 0's observation"),
+])
+assert STATE_LAYOUT.size == STATE_SIZE
+
+
+def deal_details(deal: Vint2pDeal) -> dict:
+    """Way, dealer, contract, declaring player and tricks per player (for the reports)."""
+    out = {"way": deal.way, "dealer": deal.dealer, "passed_out": bool(deal.passed_out)}
+    if deal.contract is not None:
+        out.update(contract=str(deal.contract), level=deal.contract.level, strain=deal.contract.strain,
+                   declarer=deal.declaring_player)
+    if deal.play is not None:
+        out["player_tricks"] = list(deal.player_tricks())
+    return out
+
+
+GAME = Game(
+    name="vint2p", title="Vint2p", format=TWO_PLAYER, episodes=("deal", "rubber"),
+    num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
+    layout=VINT2P_LAYOUT, state_layout=STATE_LAYOUT,
+    encode_observation=encode_observation, encode_state=encode_state,
+    points_unit="points", reward_scale=0.001, points_scale=1.0,
+    new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
+    rule_bot="vint_env.agents.vint2p_rule:Vint2pRuleAgent",
+)
+
+__all__ = ["VINT2P_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS",
+           "GAME"]
