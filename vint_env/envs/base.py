@@ -18,12 +18,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from ..games import AGENT_SEAT, AGENTS
 from ..rules.tricks import IllegalActionError
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
-
-AGENTS = tuple(f"player_{i}" for i in range(4))
-AGENT_SEAT = {a: i for i, a in enumerate(AGENTS)}
 
 
 @dataclass
@@ -154,9 +152,10 @@ class CardGameEnv(AECEnv):
                 self._infos_set = False
             self._seat = nxt = self._current_seat()
             self.agent_selection = AGENTS[nxt]
-            if a < 52 and self.deal is deal and not self._card_changes_more(a):
+            # Keep the seats' observations up to date: a card or a call in place, else re-encode.
+            if self.deal is deal and a < 52 and not self._card_changes_more(a):
                 self._views.card_played(seat, a, deal, nxt)
-            else:
+            elif not (self.deal is deal and a >= 52 and self._write_call(seat, a)):
                 self._views.invalidate()
             if self.render_mode == "human":
                 self.render()
@@ -258,6 +257,11 @@ class CardGameEnv(AECEnv):
     def _write_trick_counts(self, rows: np.ndarray, play) -> None:
         """Clear and rewrite the trick-count block of the four seats' observation ``rows``."""
         raise NotImplementedError
+
+    def _write_call(self, seat: int, action: int) -> bool:
+        """Write ``seat``'s call ``action`` (just applied) into ``self._views.rows`` and return True,
+        or return False to have every seat's observation re-encoded."""
+        return False
 
     def _card_changes_more(self, card: int) -> bool:
         """Whether playing ``card`` (just applied, deal not over) changes the observations

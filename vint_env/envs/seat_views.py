@@ -123,6 +123,10 @@ class SeatViews:
             self._stale[seat] = False
         return row.copy()
 
+    def write(self, indices, values) -> None:
+        """Set entries of the ``[4, size]`` rows, by flat index (a game's own incremental writes)."""
+        self._flat[indices] = values
+
     def card_played(self, seat: int, card: int, deal, next_seat: int) -> None:
         """Write ``seat``'s play of ``card`` (already applied to ``deal``; the deal goes on)."""
         t, flat = self._t, self._flat
