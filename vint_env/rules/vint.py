@@ -1,6 +1,6 @@
-"""Vint: one deal (auction and play) and a rubber of deals, RULES.md section 2.
+"""Vint: one deal (auction and play) and a rubber of deals, docs/rules/vint.md.
 
-Actions (DESIGN.md): 0..51 play that card, 52 pass, 53..87 the 35 bids in
+Actions (docs/envs/index.md, Conventions): 0..51 play that card, 52 pass, 53..87 the 35 bids in
 the order 1S 1C 1D 1H 1NT 2S ... 7NT.
 
 >>> from vint_env.cards import parse_pbn
@@ -88,7 +88,7 @@ def parse_action(text: str) -> int:
 
 
 class Auction:
-    """Vint's auction (RULES.md 2.1) for any order of callers.
+    """Vint's auction (docs/rules/vint.md, Auction) for any order of callers.
 
     ``callers``: the seats that call, in calling order, the dealer first.
     Four-player Vint: the four seats clockwise from the dealer, and the
@@ -159,7 +159,7 @@ class Auction:
 
 
 def four_player_callers(dealer: int) -> tuple[int, int, int, int]:
-    """The dealer calls first, then clockwise (RULES 2.1)."""
+    """The dealer calls first, then clockwise (docs/rules/vint.md, Auction)."""
     return tuple((dealer + i) % 4 for i in range(4))
 
 
@@ -169,7 +169,7 @@ class VintDeal:
     ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``
     and, once over, ``scores`` (a :class:`SideScore` per side, premiums of
     the rubber not included).  ``hands`` are the hands as dealt.  Variants
-    (RULES 2.3 item 4, 2.4): ``passout`` ``"mark"`` (default) or ``"play"``;
+    (docs/rules/vint.md, Scoring item 4 and Pass-out): ``passout`` ``"mark"`` (default) or ``"play"``;
     ``honours`` ``"majority"`` (default) or ``"net"``.  The auction is an
     :class:`Auction` (``calls``, ``highest``, ``highest_bidder`` and
     ``passes`` read through to it).
@@ -190,7 +190,7 @@ class VintDeal:
         self.passout = passout
         self.honours = honours
         self.phase = AUCTION
-        self.auction = Auction(four_player_callers(dealer))   # RULES 2.1: the dealer calls first
+        self.auction = Auction(four_player_callers(dealer))   # the dealer calls first
         self.contract: Contract | None = None
         self.declarer = -1
         self.play: TrickPlay | None = None
@@ -244,7 +244,7 @@ class VintDeal:
         """The deal's below-the-line entries in the order they were written: (side, T) per trick taken.
 
         Only tricks of a contract count below the line (a pass-out scores
-        nothing there); RULES 2.3 item 6 decides the game race on this order.
+        nothing there); docs/rules/vint.md, Scoring item 6 decides the game race on this order.
         """
         if self.contract is None or self.play is None:
             return []
@@ -291,7 +291,7 @@ class VintDeal:
     def _pass_out(self) -> None:
         self.passed_out = True
         if self.passout == "play":
-            # RULES 2.4 "play": no-trump, the player left of the dealer leads.
+            # docs/rules/vint.md, Pass-out "play": no-trump, the player left of the dealer leads.
             self.play = TrickPlay(self.hands, NO_TRUMP, (self.dealer + 1) % 4)
             self.phase = PLAY
         else:
@@ -319,7 +319,7 @@ class VintDeal:
 class VintRubber:
     """A rubber of Vint deals: dealer rotation, games, rubber, pass-out marks.
 
-    Variants (RULES 2.3 items 4 and 6, 2.4): ``game_bonus`` 100 (default) or
+    Variants (docs/rules/vint.md, Scoring items 4 and 6, and Pass-out): ``game_bonus`` 100 (default) or
     1000; ``passout`` ``"mark"`` (default) or ``"play"``; ``honours``
     ``"majority"`` (default) or ``"net"``; ``game_race`` ``"first"``
     (default: the first side to reach 500 below the line, trick by trick,
@@ -359,7 +359,7 @@ class VintRubber:
         return self.deal
 
     def finish_deal(self) -> DealRecord:
-        """Write the finished deal on the sheet; the deal passes clockwise (RULES 1)."""
+        """Write the finished deal on the sheet; the deal passes clockwise (docs/rules/index.md)."""
         deal = self.deal
         if deal is None or not deal.is_over:
             raise ValueError("no finished deal to record")
