@@ -19,17 +19,17 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
 def test_registry_names_each_game_once_and_finds_it_by_either_name():
-    assert games.names() == ("vint", "whist", "solo_whist")
-    assert games.env_names() == ("vint_v0", "whist_v0", "solo_whist_v0")
+    assert games.names() == ("vint", "whist", "solo_whist", "vint2p")
+    assert games.env_names() == ("vint_v0", "whist_v0", "solo_whist_v0", "vint2p_v0")
     for g in games.all_games():
         assert games.get(g.name) is g and games.get(g.env_name) is g and games.get(g) is g
-    with pytest.raises(ValueError, match=r"unknown game 'bridge'; known games: vint, whist, solo_whist"):
+    with pytest.raises(ValueError, match=r"unknown game 'bridge'; known games: vint, whist, solo_whist, vint2p"):
         games.get("bridge")
     with pytest.raises(ValueError, match="unknown game"):
         games.get(None)
 
 
-@pytest.mark.parametrize("name", ["vint", "whist", "solo_whist"])
+@pytest.mark.parametrize("name", ["vint", "whist", "solo_whist", "vint2p"])
 def test_record_agrees_with_its_env(name):
     g = games.get(name)
     raw = g.raw_env()

@@ -185,7 +185,7 @@ STATE_LAYOUT = Layout("vint2p_v0 state", [
     ("widow", (52,), "way 5: the widow while it lies face down"),
     ("discards", (2, 52), "ways 2 and 3: each player's discards"),
     ("to_move", (4,), "the seat to act, absolute"),
-    ("player_0_view", (D,), "player 0's observation"),
+    ("seat0_view", (D,), "player 0's observation"),
 ])
 assert STATE_LAYOUT.size == STATE_SIZE
 
