@@ -284,7 +284,7 @@ class VintDeal:
     def _start_play(self) -> None:
         self.contract = action_contract(self.auction.highest)
         self.declarer = self.auction.highest_bidder
-        # RULES 2.2: the player left of the declarer leads.
+        # docs/rules/vint.md, Play: the player left of the declarer leads.
         self.play = TrickPlay(self.hands, self.contract.trump, (self.declarer + 1) % 4)
         self.phase = PLAY
 
