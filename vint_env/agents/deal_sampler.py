@@ -131,30 +131,33 @@ class DealSampler:
         self.suit_cards = [hand_cards(unknown & SUIT_MASK[s]) for s in range(4)]
         self.need = tuple(knowledge.size[s] - knowledge.known[s].bit_count() for s in self.seats)
         self._memo: dict = {}
+        self.splits = [self._suit_splits(suit) for suit in range(4)]
         self.total = self._count(0, self.need)
         if self.total == 0:
             raise ImpossibleKnowledge("no deal is consistent with the knowledge (bounds too tight)")
 
-    def _options(self, suit: int, need):
+    def _suit_splits(self, suit: int) -> dict:
+        """split -> ways, for every split of the suit's unknown cards within the bounds."""
         n = len(self.suit_cards[suit])
         lows = [self.k.low[s][suit] for s in self.seats]
         highs = [self.k.high[s][suit] for s in self.seats]
-        return n, _splits(n, lows, highs, need)
+        return {split: _ways(n, split) for split in _splits(n, lows, highs, [13] * len(self.seats))}
 
     def _count(self, suit: int, need) -> int:
-        if suit == 4:
-            return 1 if not any(need) else 0
+        """Deals of suits ``suit``..3 that give each hidden seat ``need`` cards."""
+        if suit == 3:
+            return self.splits[3].get(need, 0)
         key = (suit, need)
         found = self._memo.get(key)
         if found is not None:
             return found
-        n, splits = self._options(suit, need)
         total = 0
-        for split in splits:
+        for split, ways in self.splits[suit].items():
             rest = tuple(a - b for a, b in zip(need, split))
-            sub = self._count(suit + 1, rest)
-            if sub:
-                total += _ways(n, split) * sub
+            if min(rest, default=0) >= 0:
+                sub = self._count(suit + 1, rest)
+                if sub:
+                    total += ways * sub
         self._memo[key] = total
         return total
 
@@ -162,11 +165,12 @@ class DealSampler:
         key = ("choices", suit, need)
         found = self._memo.get(key)
         if found is None:
-            n, splits = self._options(suit, need)
             options, weights = [], []
-            for split in splits:
+            for split, ways in self.splits[suit].items():
                 rest = tuple(a - b for a, b in zip(need, split))
-                w = _ways(n, split) * self._count(suit + 1, rest)
+                if min(rest, default=0) < 0:
+                    continue
+                w = ways * (self._count(suit + 1, rest) if suit < 3 else (not any(rest)))
                 if w:
                     options.append((split, rest))
                     weights.append(w)
