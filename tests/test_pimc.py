@@ -76,7 +76,7 @@ def assert_sample_consistent(pos: Position, hands: list[int]) -> None:
     assert union | gone == FULL_DECK
 
 
-@pytest.mark.parametrize("game,deals", [("vint", 6), ("whist", 6),
+@pytest.mark.parametrize("game,deals", [("vint", 4), ("whist", 4),
                                         pytest.param("vint", 50, marks=pytest.mark.slow),
                                         pytest.param("whist", 50, marks=pytest.mark.slow)])
 def test_samples_never_contradict_what_the_player_knows(game, deals):
@@ -208,7 +208,9 @@ def test_pimc_last_tricks_are_dd_optimal_from_its_own_view():
     agrees with double-dummy on the real deal (checked over random deals)."""
     rng = np.random.default_rng(6)
     agree = total = 0
-    for pos, true, obs in play_positions("whist", deals=20, seed=31):
+    for pos, true, obs in play_positions("whist", deals=12, seed=31):
+        if pos.gone.bit_count() < 40:
+            continue                          # the last three tricks only
         hidden = [r for r in (1, 2, 3) if true[r].bit_count() > 0]
         k = knowledge(pos, use_auction=False)
         if DealSampler(k).total != 1:
@@ -219,16 +221,16 @@ def test_pimc_last_tricks_are_dd_optimal_from_its_own_view():
         total += 1
         agree += values[decision.card] == max(values[c] for c in legal)
 
-    assert total > 20 and agree == total
+    assert total > 10 and agree == total
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_same_seed_same_play(game):
     from vint_env.evaluation.deals import generate_boards
     from vint_env.evaluation.match import run_match
-    boards = generate_boards(2, seed=3)
-    a = run_match(game, "pimc:samples=3", "rule", boards, seed=9, analysis=False)
-    b = run_match(game, "pimc:samples=3", "rule", boards, seed=9, analysis=False)
+    boards = generate_boards(1, seed=3)
+    a = run_match(game, "pimc:samples=2", "rule", boards, seed=9, analysis=False)
+    b = run_match(game, "pimc:samples=2", "rule", boards, seed=9, analysis=False)
     assert a.scores == b.scores
     assert [t.details for r in a.boards for t in r.tables] == [t.details for r in b.boards for t in r.tables]
 

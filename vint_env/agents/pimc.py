@@ -37,8 +37,9 @@ Options (spec ``pimc:samples=16,time=0.5,auction=1,seed=7``):
   contradicts the play;
 - ``seed``: the seed when the harness gives none (it gives one per deal).
 
-``agent.stats`` counts decisions, sampled decisions, samples and seconds
-(decisions per second: ``stats["decisions"] / stats["seconds"]``).
+``agent.stats`` counts card decisions, sampled decisions (not forced),
+deals solved, and the wall and CPU seconds spent deciding (decisions per
+second: ``stats["decisions"] / stats["cpu_seconds"]``).
 """
 
 from __future__ import annotations
@@ -314,7 +315,7 @@ class PIMCAgent(Agent):
             from ..envs.whist_obs import WHIST_LAYOUT
             self.layout = WHIST_LAYOUT
             self.bidder = None
-        self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0}
+        self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -332,7 +333,7 @@ class PIMCAgent(Agent):
             return self.bidder.act(observation)
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
-        start = _time.perf_counter()
+        start, cpu = _time.perf_counter(), _time.process_time()
         pos = self.position_of(o, self.memory)
         decision = decide(pos, legal, self.rng, self.samples, self.budget, self.auction)
         self.last = decision
@@ -341,6 +342,7 @@ class PIMCAgent(Agent):
         s["sampled"] += decision.samples > 0
         s["samples"] += decision.samples
         s["seconds"] += _time.perf_counter() - start
+        s["cpu_seconds"] += _time.process_time() - cpu
         if decision.card not in legal:
             raise RuntimeError(f"pimc chose {decision.card}, not legal ({legal})")
         return decision.card

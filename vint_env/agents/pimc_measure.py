@@ -28,7 +28,7 @@ from ..evaluation.report import summarize, summary_markdown
 
 
 def _pimc_stats() -> dict:
-    out = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0}
+    out = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
     for table in match_mod._WORKER_TABLE.values():
         for agents in table.agents.values():
             for agent in agents:
@@ -69,7 +69,7 @@ def _plain(o):
 
 def load(log) -> tuple[MatchResult, dict]:
     boards, wall, cpu = [], 0.0, 0.0
-    stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0}
+    stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
     head = None
     for line in Path(log).read_text().splitlines():
         row = json.loads(line)
@@ -95,8 +95,10 @@ def summary(args) -> None:
     if stats["seconds"]:
         text += (f"- PIMC: {stats['decisions']} card decisions ({stats['sampled']} sampled, "
                  f"{stats['samples']} deals solved) in {stats['seconds']:.0f} s: "
-                 f"{stats['decisions'] / stats['seconds']:.2f} decisions/s, "
-                 f"{stats['sampled'] / stats['seconds']:.2f} sampled decisions/s\n")
+                 f"{stats['decisions'] / stats['seconds']:.2f} decisions/s wall"
+                 + (f", {stats['decisions'] / stats['cpu_seconds']:.2f} decisions per CPU-second, "
+                    f"{stats['sampled'] / stats['cpu_seconds']:.2f} sampled decisions per CPU-second"
+                    if stats.get("cpu_seconds") else "") + "\n")
     print(text)
 
 
