@@ -199,9 +199,14 @@ def run(args) -> int:
             bar.close()
         trainer.logger.close()
 
+    st = trainer.state
+    if final.get("already_finished"):
+        print(f"\n{run_dir} had finished: {st.update} updates, {st.global_step} env steps, its final evaluation "
+              f"logged in {run_dir / 'metrics.csv'}; nothing to do. To train on: vint-train --resume {run_dir} "
+              f"--set total_timesteps=<more> (or max_minutes=<more>)")
+        return 0
     plot = plot_learning_curves(trainer.logger, cfg.eval_opponents, run_dir / "learning_curves.png",
                                 f"{cfg.name} ({cfg.game})")
-    st = trainer.state
     print(f"\ntrained {st.update} updates, {st.global_step} env steps, {st.samples} PPO samples "
           f"in {st.train_seconds / 60:.1f} min"
           + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"

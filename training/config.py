@@ -43,9 +43,11 @@ class PPOConfig:
     game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
-    total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the learning
-                                         # rate anneals over them and the run stops past them
-    max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit
+    total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops
+                                         # past them
+    max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit.
+                                         # Schedules anneal by the share of the budget used: the larger of
+                                         # steps / total_timesteps and minutes / max_minutes
     torch_threads: int = 1               # torch.set_num_threads; 1 leaves the other core to the envs
 
     # --- collection -----------------------------------------------------------
@@ -67,15 +69,17 @@ class PPOConfig:
 
     # --- PPO ------------------------------------------------------------------
     learning_rate: float = 3e-4
-    anneal_lr: bool = True               # linear decay to 0 over the run
+    anneal_lr: bool = True               # linear decay to 0 over the budget (see max_minutes)
     gamma: float = 1.0                   # discount per decision of the same seat (deals are short)
     gae_lambda: float = 0.95
     num_minibatches: int = 4
     update_epochs: int = 4
     norm_adv: bool = True                # normalise advantages per minibatch
     clip_coef: float = 0.2
+    clip_coef_final: float | None = None  # anneal clip_coef linearly to this over the budget; None = constant
     clip_vloss: bool = True              # clipped value loss (as in CleanRL)
     ent_coef: float = 0.01
+    ent_coef_final: float | None = None  # anneal ent_coef linearly to this over the budget; None = constant
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
@@ -106,6 +110,10 @@ class PPOConfig:
         need(0 <= self.gamma <= 1, f"gamma must be in [0, 1], got {self.gamma!r}")
         need(0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}")
         need(self.clip_coef > 0, f"clip_coef must be > 0, got {self.clip_coef!r}")
+        need(self.clip_coef_final is None or self.clip_coef_final > 0,
+             f"clip_coef_final must be > 0 (or null: constant), got {self.clip_coef_final!r}")
+        need(self.ent_coef_final is None or self.ent_coef_final >= 0,
+             f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         unknown = set(self.opponent_mix) - set(OPPONENT_KINDS)
         need(not unknown, f"opponent_mix has unknown kind(s) {sorted(unknown)}; known: {OPPONENT_KINDS}")
@@ -146,6 +154,8 @@ def _check_type(key: str, value: Any) -> Any:
     hint = _HINTS[key]
     origin = typing.get_origin(hint) or hint
     if origin is types.UnionType or origin is typing.Union:
+        if value is None and type(None) in typing.get_args(hint):
+            return None
         origin = next(a for a in typing.get_args(hint) if a is not type(None))
     if origin is bool:
         ok = isinstance(value, bool)

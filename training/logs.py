@@ -54,6 +54,17 @@ class RunLogger:
         if self.writer is not None:
             self.writer.flush()
 
+    def drop_rows(self, update: int, prefix: str) -> None:
+        """Remove the rows of ``update`` whose scalars all start with ``prefix`` (an evaluation's row,
+        to be logged again)."""
+        def only_prefixed(r: dict) -> bool:
+            keys = [k for k, v in r.items() if k not in ("update", "global_step") and v not in ("", None)]
+            return bool(keys) and all(k.startswith(prefix) for k in keys)
+        kept = [r for r in self.rows if not (int(r["update"]) == update and only_prefixed(r))]
+        if len(kept) != len(self.rows):
+            self.rows = kept
+            self._rewrite()
+
     def _rewrite(self) -> None:
         """Rewrite the CSV (atomically) with every row so far; columns grow as new scalars appear."""
         columns: list[str] = []

@@ -28,6 +28,7 @@ from vint_env.agents.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
 from .evaluation import harness_game
+from .schedule import budget_fraction, budget_spent, linear
 from .selfplay import Rollout, SelfPlayCollector
 from .sources import make_game_batch
 
@@ -63,8 +64,14 @@ def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next
 
 # --------------------------------------------------------------------------- update
 def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, advantages: np.ndarray,
-               returns: np.ndarray, cfg: PPOConfig, rng: np.random.Generator) -> dict:
-    """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures."""
+               returns: np.ndarray, cfg: PPOConfig, rng: np.random.Generator, clip_coef: float | None = None,
+               ent_coef: float | None = None) -> dict:
+    """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures.
+
+    ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients;
+    the config's when not given."""
+    clip_coef = cfg.clip_coef if clip_coef is None else clip_coef
+    ent_coef = cfg.ent_coef if ent_coef is None else ent_coef
     b_adv = torch.as_tensor(advantages, dtype=torch.float32)
     b_ret = torch.as_tensor(returns, dtype=torch.float32)
     b_val = rollout.values
@@ -82,7 +89,7 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
             ratio = log_ratio.exp()
             with torch.no_grad():
                 epoch_kls.append(((ratio - 1) - log_ratio).mean().item())
-                clipfracs.append(((ratio - 1.0).abs() > cfg.clip_coef).float().mean().item())
+                clipfracs.append(((ratio - 1.0).abs() > clip_coef).float().mean().item())
 
             mb_adv = b_adv[mb]
             if cfg.norm_adv and len(mb) > 1:
@@ -90,17 +97,17 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
 
             # Clipped policy objective
             pg_loss = torch.max(-mb_adv * ratio,
-                                -mb_adv * torch.clamp(ratio, 1 - cfg.clip_coef, 1 + cfg.clip_coef)).mean()
+                                -mb_adv * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
 
             # Value loss, optionally clipped around the rollout's values
             if cfg.clip_vloss:
-                v_clipped = b_val[mb] + torch.clamp(new_value - b_val[mb], -cfg.clip_coef, cfg.clip_coef)
+                v_clipped = b_val[mb] + torch.clamp(new_value - b_val[mb], -clip_coef, clip_coef)
                 v_loss = 0.5 * torch.max((new_value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
             else:
                 v_loss = 0.5 * ((new_value - b_ret[mb]) ** 2).mean()
 
             entropy_loss = entropy.mean()
-            loss = pg_loss - cfg.ent_coef * entropy_loss + cfg.vf_coef * v_loss
+            loss = pg_loss - ent_coef * entropy_loss + cfg.vf_coef * v_loss
 
             optimizer.zero_grad()
             loss.backward()
@@ -147,6 +154,12 @@ class TrainState:
     global_step: int = 0       # env steps taken
     samples: int = 0           # learner transitions trained on
     train_seconds: float = 0.0  # wall time spent in train() so far (all sessions)
+    # An evaluation saves a checkpoint before it plays (the harness plays that file) and again after it
+    # is logged; a checkpoint saved before carries the evaluation as pending, so a run killed while
+    # evaluating plays it again on --resume instead of losing its row.
+    pending_eval_deals: int = 0     # deals of the evaluation in progress at this checkpoint; 0 = none
+    pending_eval_final: bool = False
+    final_eval_update: int = -1     # the update whose final evaluation is logged; -1 = none yet
 
 
 class Trainer:
@@ -197,6 +210,9 @@ class Trainer:
                 "global_step": self.state.global_step,
                 "samples": self.state.samples,
                 "train_seconds": self.state.train_seconds,
+                "pending_eval_deals": self.state.pending_eval_deals,
+                "pending_eval_final": self.state.pending_eval_final,
+                "final_eval_update": self.state.final_eval_update,
                 "last_eval": self.last_eval,
             },
         }
@@ -229,7 +245,10 @@ class Trainer:
         self.optimizer.load_state_dict(t["optimizer"])
         self.pool_weights = list(t["pool"])
         self.state = TrainState(update=t["update"], global_step=t["global_step"], samples=t["samples"],
-                                train_seconds=t["train_seconds"])
+                                train_seconds=t["train_seconds"],
+                                pending_eval_deals=int(t.get("pending_eval_deals", 0)),
+                                pending_eval_final=bool(t.get("pending_eval_final", False)),
+                                final_eval_update=int(t.get("final_eval_update", -1)))
         self.last_eval = dict(t.get("last_eval") or {})
 
     # -- opponent pool --------------------------------------------------------
@@ -245,11 +264,32 @@ class Trainer:
         del self.pool_weights[:-self.cfg.pool_size]
 
     # -- one update -----------------------------------------------------------
+    def budget_fraction(self) -> float:
+        """Share of the run's budget used so far (``training/schedule.py``)."""
+        cfg, st = self.cfg, self.state
+        return budget_fraction(st.global_step, cfg.total_timesteps, st.train_seconds, cfg.max_minutes)
+
+    def budget_spent(self) -> bool:
+        cfg, st = self.cfg, self.state
+        return budget_spent(st.global_step, cfg.total_timesteps, st.train_seconds, cfg.max_minutes)
+
+    def coefficients(self) -> dict:
+        """This update's learning rate, clip and entropy coefficients, annealed by the budget used."""
+        cfg = self.cfg
+        frac = self.budget_fraction()
+        return {
+            "budget_fraction": frac,
+            "learning_rate": linear(cfg.learning_rate, 0.0, frac) if cfg.anneal_lr else cfg.learning_rate,
+            "clip_coef": cfg.clip_coef if cfg.clip_coef_final is None else linear(cfg.clip_coef,
+                                                                                   cfg.clip_coef_final, frac),
+            "ent_coef": cfg.ent_coef if cfg.ent_coef_final is None else linear(cfg.ent_coef,
+                                                                                cfg.ent_coef_final, frac),
+        }
+
     def update_once(self) -> dict:
         cfg, st = self.cfg, self.state
-        if cfg.anneal_lr:
-            frac = max(0.0, 1.0 - st.global_step / cfg.total_timesteps)
-            self.optimizer.param_groups[0]["lr"] = frac * cfg.learning_rate
+        coefs = self.coefficients()
+        self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
         rng, gen = _seeded(cfg.seed, st.update, 0)
 
         t0 = time.perf_counter()
@@ -260,7 +300,8 @@ class Trainer:
         advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
                                           rollout.dones, rollout.next_index, cfg.gamma, cfg.gae_lambda)
         self.net.train()
-        losses = ppo_update(self.net, self.optimizer, rollout, advantages, returns, cfg, rng)
+        losses = ppo_update(self.net, self.optimizer, rollout, advantages, returns, cfg, rng,
+                            clip_coef=coefs["clip_coef"], ent_coef=coefs["ent_coef"])
         self.net.eval()
         t2 = time.perf_counter()
 
@@ -270,7 +311,7 @@ class Trainer:
         if st.update % cfg.pool_add_every == 0:
             self._snapshot()
         return {
-            "learning_rate": self.optimizer.param_groups[0]["lr"],
+            **coefs,
             **losses,
             **rollout.stats,
             "rollout_env_steps": rollout.env_steps,
@@ -281,42 +322,61 @@ class Trainer:
         }
 
     # -- the loop -------------------------------------------------------------
-    def run_evaluation(self, deals: int) -> dict:
-        """Save a checkpoint and have ``evaluate`` play it; log and return its scalars."""
+    def run_evaluation(self, deals: int, final: bool = False) -> dict:
+        """Have ``evaluate`` play the current weights; log and return its scalars.
+
+        The checkpoint saved before playing (the file the harness loads) marks the evaluation
+        pending, the one saved after it is logged clears that, so ``--resume`` after a kill in
+        between plays it again (:meth:`train`) and its row is neither lost nor doubled."""
+        st = self.state
         if self.evaluate is None:
+            if final:
+                st.final_eval_update = st.update
             return {}
+        st.pending_eval_deals, st.pending_eval_final = deals, final
         path = self.save()
-        scalars = self.evaluate(path, self.state.update, deals)
+        if self.logger is not None and hasattr(self.logger, "drop_rows"):
+            # a row of this very evaluation, logged by a run killed before its checkpoint: replaced
+            self.logger.drop_rows(st.update, prefix="eval/")
+        scalars = self.evaluate(path, st.update, deals)
         self.last_eval = dict(scalars)
         if self.logger is not None:
-            self.logger.log(self.state.update, self.state.global_step, scalars)
+            self.logger.log(st.update, st.global_step, scalars)
+        st.pending_eval_deals, st.pending_eval_final = 0, False
+        if final:
+            st.final_eval_update = st.update
+        self.save()
         return scalars
 
     def train(self, progress=None) -> dict:
-        """Run updates until ``total_timesteps`` (or ``max_minutes``); returns the final evaluation."""
+        """Run updates until ``total_timesteps`` or ``max_minutes``; returns the final evaluation.
+
+        A resumed run first plays the evaluation it was killed in (if any); a run resumed with no
+        budget left and its final evaluation logged does nothing (``already_finished`` in the result)."""
         cfg, st = self.cfg, self.state
         session_start = time.perf_counter()
         base_seconds = st.train_seconds
-        stopped_early = False
-        while st.global_step < cfg.total_timesteps:
+        if st.pending_eval_deals:
+            self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+        while not self.budget_spent():
             scalars = self.update_once()
             st.train_seconds = base_seconds + time.perf_counter() - session_start
             scalars["elapsed_minutes"] = st.train_seconds / 60
             scalars["process_cpu_minutes"] = time.process_time() / 60   # this process, this session
             if self.logger is not None:
                 self.logger.log(st.update, st.global_step, scalars)
-            out_of_time = cfg.max_minutes > 0 and st.train_seconds >= cfg.max_minutes * 60
-            last = st.global_step >= cfg.total_timesteps or out_of_time
+            last = self.budget_spent()
             if not last and cfg.eval_every and st.update % cfg.eval_every == 0:
                 scalars.update(self.run_evaluation(cfg.eval_deals))
             if progress is not None:
                 progress(st, scalars, self.last_eval)
             if last or st.update % cfg.checkpoint_every == 0:
                 self.save()
-            if out_of_time:
-                stopped_early = True
-                break
-        final = self.run_evaluation(cfg.final_eval_deals)
-        self.save()
+        stopped_early = st.global_step < cfg.total_timesteps
+        if st.final_eval_update == st.update:
+            final = {**self.last_eval, "already_finished": True}
+        else:
+            final = self.run_evaluation(cfg.final_eval_deals, final=True)
+            self.save()
         final["stopped_early"] = stopped_early
         return final
