@@ -57,6 +57,7 @@ from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
 from .play_view import TrickMemory, mask_of
 
 DEFAULT_SAMPLES = 12
+BIDDING = ("rule", "dd")
 GAMES = ("vint", "whist")
 NO_TRUMP = -1
 
@@ -251,6 +252,70 @@ def _solve_within(sampler, rng, samples, budget, start, trump, leader, trick_car
     return out
 
 
+# ----------------------------------------------------------------- Vint bidding (option bid=dd)
+
+def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: int) -> int:
+    """The rule bot's call, or a higher bid in a strain the rule bot or our
+    side named, whichever has the best mean score over sampled deals if the
+    auction ended with it (contracts scored by the rules engine with the
+    sample's double-dummy tricks, honours and coronets included).
+
+    Samples: the player's hand, and every suit bid by a player at least four
+    cards long in that player's hand (dropped if impossible).  Only the call
+    the rule bot would make and raises over it are considered: the rule
+    bot's judgement decides whether the side enters the auction at all.
+    """
+    from ..rules.vint import BID_BASE, PASS, bid_action
+    from ..rules.vint_scoring import score_contract
+    from .double_dummy import _ep_denom, _pbn
+    from .vint_rule import VintRuleAgent
+    from endplay.dds import calc_all_tables
+    from endplay.types import Deal as EPDeal
+
+    view = VintRuleAgent.auction_view(o)
+    strains = {strain for seat in (0, 2) for _, strain in view.bids_of(seat)}
+    if rule_call >= BID_BASE:
+        strains.add((rule_call - BID_BASE) % 5)
+    if not strains:
+        return rule_call
+    candidates = {rule_call}
+    for strain in strains:
+        for level in range(view.min_level(strain), 8):
+            candidates.add(bid_action(level, strain))
+    if view.highest is not None:
+        strains.add((view.highest - BID_BASE) % 5)
+    k = Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13])
+    for seat in (1, 2, 3):
+        for _, strain in view.bids_of(seat):
+            if strain != 4:
+                k.at_least(seat, strain, 4)
+    try:
+        sampler = DealSampler(k)
+    except ImpossibleKnowledge:
+        sampler = DealSampler(Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13]))
+    deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
+    exclude = [_ep_denom(s) for s in range(5) if s not in strains]
+    tables = calc_all_tables([EPDeal(_pbn(h)) for h in deals], exclude=exclude)
+    totals = {c: 0.0 for c in candidates}
+    for hands, table in zip(deals, tables):
+        tricks = table.to_list()
+        for call in candidates:
+            if call == PASS:
+                if view.highest is None:
+                    continue
+                action, declarer = view.highest, view.highest_by
+            else:
+                action, declarer = call, 0
+            level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+            t = tricks[int(_ep_denom(strain))][declarer]
+            ours = t if declarer % 2 == 0 else 13 - t
+            a, b = score_contract(hands, level, strain, declarer, (ours, 13 - ours))
+            totals[call] += a.total - b.total
+    if rule_call == PASS and view.highest is None:
+        return rule_call
+    return max(candidates, key=lambda c: (totals[c], c == rule_call, -c))
+
+
 # ----------------------------------------------------------------- the agent
 
 POSITION_OF = {"vint": vint_position, "whist": whist_position}
@@ -274,10 +339,14 @@ def parse_options(text: str) -> dict:
                 out[key] = bool(int(value))
             elif key == "seed":
                 out[key] = int(value)
+            elif key == "bid":
+                if value not in BIDDING:
+                    raise ValueError(f"unknown pimc option bid={value!r}; known: {', '.join(BIDDING)}")
+                out[key] = value
             else:
-                raise ValueError(f"unknown pimc option {key!r}; known: samples, time, auction, seed")
+                raise ValueError(f"unknown pimc option {key!r}; known: samples, time, auction, bid, seed")
         except ValueError as exc:
-            if "unknown pimc option" in str(exc):
+            if "unknown pimc option" in str(exc) or key == "bid":
                 raise
             raise ValueError(f"pimc option {key}={value!r}: not a number") from exc
     return out
@@ -289,7 +358,7 @@ class PIMCAgent(Agent):
     name = "pimc"
 
     def __init__(self, game: str = "vint", samples: int = DEFAULT_SAMPLES, time: float | None = None,
-                 auction: bool = False, seed: int | None = None):
+                 auction: bool = False, bid: str = "rule", seed: int | None = None):
         if game not in GAMES:
             raise ValueError(f"the PIMC agent plays {', '.join(GAMES)}, not {game!r}")
         if not isinstance(samples, int) or samples < 1:
@@ -298,6 +367,11 @@ class PIMCAgent(Agent):
             raise ValueError(f"pimc time budget must be positive seconds, got {time!r}")
         if auction and game != "vint":
             raise ValueError("pimc option auction=1 needs an auction: Vint only")
+        if bid not in BIDDING:
+            raise ValueError(f"pimc bid must be one of {BIDDING}, got {bid!r}")
+        if bid != "rule" and game != "vint":
+            raise ValueError("pimc option bid=dd needs an auction: Vint only")
+        self.bid = bid
         self.game = game
         self.samples = samples
         self.budget = time
@@ -330,7 +404,12 @@ class PIMCAgent(Agent):
         o = self.layout.decode(observation["observation"])
         if self.game == "vint" and o["phase"][0]:
             self.memory.reset()
-            return self.bidder.act(observation)
+            call = self.bidder.act(observation)
+            if self.bid == "dd":
+                call = sampled_dd_call(o, call, self.rng, self.samples)
+                if call not in legal:
+                    raise RuntimeError(f"pimc bid {call}, not legal ({legal})")
+            return call
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
         start, cpu = _time.perf_counter(), _time.process_time()
