@@ -267,3 +267,24 @@ def test_time_budget_bounds_the_samples():
     obs = env.observe(env.agent_selection)
     agent.act(obs)
     assert 1 <= agent.last.samples < 10_000
+
+
+def test_sampled_dd_bidding_bids_the_grand_slam_with_thirteen_trumps():
+    """bid=dd: with all thirteen spades every sample makes 7S, which outscores
+    the rule bot's lower bid; the plain agent keeps the rule bot's call."""
+    from vint_env.rules.vint import bid_action
+    env = make_env("vint")
+    env.reset(seed=0, options={"deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. "
+                                       "...AKQJT98765432", "dealer": 0})
+    obs = env.observe(env.agent_selection)
+    rule_call = load_agent("rule", game="vint").act(obs)
+    assert load_agent("pimc:samples=2", game="vint", seed=1).act(obs) == rule_call
+    assert load_agent("pimc:bid=dd,samples=2", game="vint", seed=1).act(obs) == bid_action(7, 0)
+
+
+def test_bid_option_errors():
+    assert load_agent("pimc:bid=dd", game="vint").bid == "dd"
+    with pytest.raises(ValueError, match="bid"):
+        load_agent("pimc:bid=par", game="vint")
+    with pytest.raises(ValueError, match="Vint only"):
+        load_agent("pimc:bid=dd", game="whist")
