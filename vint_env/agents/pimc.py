@@ -22,7 +22,9 @@ At each of its turns in the play the agent
 
 A card that is forced, or equal to every other legal card (touching cards
 with nothing live between them), is played without sampling.  The Vint
-auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`).
+auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
+or with ``bid=dd`` the rule bot's call or a raise chosen by sampled
+double-dummy scores.
 
 Options (spec ``pimc:samples=16,time=0.5,auction=1,seed=7``):
 
@@ -35,6 +37,10 @@ Options (spec ``pimc:samples=16,time=0.5,auction=1,seed=7``):
   taken to be at least four cards long in their hand as dealt (the rule
   bot's bidding never names a shorter suit); dropped for a seat where it
   contradicts the play;
+- ``bid`` (``rule`` or ``dd``, default ``rule``): Vint only: ``dd`` replaces
+  the rule bot's call by a higher bid in a strain the side named when that
+  has the better mean score over sampled deals solved double-dummy
+  (:func:`sampled_dd_call`);
 - ``seed``: the seed when the harness gives none (it gives one per deal).
 
 ``agent.stats`` counts card decisions, sampled decisions (not forced),

@@ -8,7 +8,7 @@ spec                  agent
 ``dd``                :class:`DoubleDummyAgent` (cheats; Vint and Whist)
 ``pimc[:OPTIONS]``    :class:`~vint_env.agents.pimc.PIMCAgent`: sampled deals
                       solved double-dummy (fair; Vint and Whist); options
-                      ``samples=N,time=SECONDS,auction=0|1,seed=N``
+                      ``samples=N,time=SECONDS,auction=0|1,bid=rule|dd,seed=N``
 ``ppo:PATH``          a trained PPO policy from checkpoint PATH
                       (``vint_env.agents.policy.PPOAgent.load(PATH, game=...)``)
 ``human``             a person at the terminal
