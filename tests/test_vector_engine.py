@@ -19,10 +19,9 @@ from vint_env.envs.vint_obs import D, encode_observation, encode_state
 from vint_env.envs.vint_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.rules.vint import PASS, VintDeal
-from vint_env.vector import VintEngine, numba_available
+from vint_env.vector import VintEngine
 from vint_env.vector.engine import random_legal_actions
 
-BACKENDS = ["numpy"] + (["numba"] if numba_available() else [])
 SCALE = 0.001
 
 
@@ -35,8 +34,8 @@ def biased_actions(mask, rng, pass_prob):
     return acts
 
 
-def reference_deal(state, b, passout):
-    return VintDeal(tuple(int(h) for h in state.dealt[b]), int(state.dealer[b]), passout)
+def reference_deal(state, b, passout, honours="majority"):
+    return VintDeal(tuple(int(h) for h in state.dealt[b]), int(state.dealer[b]), passout, honours)
 
 
 def check_views(engine, state, refs, all_seats):
@@ -58,10 +57,10 @@ def check_views(engine, state, refs, all_seats):
                 assert np.array_equal(seen[b], encode_observation(ref, seat)), (b, seat)
 
 
-def play_against_reference(backend, passout, batch, games, seed, all_seats_every=7):
-    engine = VintEngine(backend=backend, passout=passout, reward_scale=SCALE)
+def play_against_reference(passout, batch, games, seed, all_seats_every=7, honours="majority"):
+    engine = VintEngine(passout=passout, reward_scale=SCALE, honours=honours)
     state = engine.init(seed=seed, batch_size=batch)
-    refs = [reference_deal(state, b, passout) for b in range(batch)]
+    refs = [reference_deal(state, b, passout, honours) for b in range(batch)]
     rng = np.random.default_rng(seed)
     pass_prob = rng.choice([0.0, 0.3, 0.7, 0.95], size=batch)
     finished = passed_out = steps = 0
@@ -82,35 +81,34 @@ def play_against_reference(backend, passout, batch, games, seed, all_seats_every
                 finished += 1
                 passed_out += ref.passed_out
                 contracts.add(str(ref.contract))
-                refs[b] = reference_deal(state, b, passout)
+                refs[b] = reference_deal(state, b, passout, honours)
             else:
                 assert not state.rewards[b].any()
     return finished, passed_out, contracts, steps * batch
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-@pytest.mark.parametrize("passout", ["mark", "play"])
-def test_engine_matches_reference_rules_step_by_step(backend, passout):
-    finished, passed_out, contracts, steps = play_against_reference(backend, passout, batch=96, games=1000,
-                                                                     seed=11 if passout == "mark" else 12)
+@pytest.mark.parametrize("passout, honours", [("mark", "majority"), ("play", "majority"), ("mark", "net")])
+def test_engine_matches_reference_rules_step_by_step(passout, honours):
+    finished, passed_out, contracts, steps = play_against_reference(passout, batch=96, games=1000,
+                                                                     seed=11 if passout == "mark" else 12,
+                                                                     honours=honours)
     assert finished >= 1000 and passed_out >= 20
     assert len(contracts) >= 30          # low and high contracts in every strain, and pass-outs
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("passout", ["mark", "play"])
-def test_engine_matches_reference_rules_many_games(backend, passout):
+@pytest.mark.parametrize("honours", ["majority", "net"])
+def test_engine_matches_reference_rules_many_games(passout, honours):
     """The same check on 20,000 deals (opt-in: ``pytest -m slow``)."""
-    finished, passed_out, contracts, _ = play_against_reference(backend, passout, batch=256, games=20000,
-                                                                 seed=101, all_seats_every=40)
+    finished, passed_out, contracts, _ = play_against_reference(passout, batch=256, games=20000,
+                                                                 seed=101, all_seats_every=40, honours=honours)
     assert finished >= 20000 and len(contracts) == 36          # every contract and the pass-out
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_engine_matches_vint_v0_env(backend):
+def test_engine_matches_vint_v0_env():
     """Rewards (points x reward_scale, per seat) and every agent's observation equal the AEC env's."""
-    engine = VintEngine(backend=backend, reward_scale=SCALE, auto_reset=False)
+    engine = VintEngine(reward_scale=SCALE, auto_reset=False)
     batch = 24
     state = engine.init(seed=5, batch_size=batch)
     envs = []
@@ -145,9 +143,8 @@ def test_engine_matches_vint_v0_env(backend):
                 assert state.rewards[b].tolist() == [env.rewards[f"player_{s}"] for s in range(4)]
 
 
-@pytest.mark.skipif(not numba_available(), reason="numba not installed")
-def test_numba_and_numpy_backends_agree_exactly():
-    engines = [VintEngine(backend="numpy"), VintEngine(backend="numba"), VintEngine(backend="numba", parallel=True)]
+def test_serial_and_parallel_kernels_agree_exactly():
+    engines = [VintEngine(), VintEngine(parallel=True)]
     states = [e.init(seed=3, batch_size=64) for e in engines]
     rng = np.random.default_rng(3)
     pass_prob = rng.choice([0.0, 0.6, 0.95], size=64)
@@ -162,9 +159,8 @@ def test_numba_and_numpy_backends_agree_exactly():
     assert states[0].deal_index.min() >= 3      # new deals after auto-reset were compared too
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_same_seed_same_games_whatever_the_batch(backend):
-    engine = VintEngine(backend=backend)
+def test_same_seed_same_games_whatever_the_batch():
+    engine = VintEngine()
 
     def run(seeds, steps=150):
         state = engine.init(seed=np.array(seeds))
@@ -187,7 +183,7 @@ def test_same_seed_same_games_whatever_the_batch(backend):
 
 def test_random_deals_are_uniform_enough():
     """Every card lands in every seat about equally often, and dealers are spread evenly."""
-    engine = VintEngine(backend="numpy")
+    engine = VintEngine()
     state = engine.init(seed=0, batch_size=20000)
     bits = np.unpackbits(state.dealt.astype("<u8").view(np.uint8).reshape(-1, 4, 8), axis=2,
                          bitorder="little")[:, :, :52]
@@ -197,11 +193,10 @@ def test_random_deals_are_uniform_enough():
     assert np.abs(np.bincount(state.dealer, minlength=4) / 20000 - 0.25).max() < 0.02
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_deal_injection_and_manual_reset(backend):
+def test_deal_injection_and_manual_reset():
     pbn = ["N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
            "E:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]
-    engine = VintEngine(backend=backend, auto_reset=False)
+    engine = VintEngine(auto_reset=False)
     state = engine.init(seed=0, deals=pbn, dealers=[0, 3])
     assert state.dealt[0].tolist() == list(parse_pbn(pbn[0]))
     assert state.dealt[1].tolist() == list(parse_pbn(pbn[1]))
@@ -232,9 +227,8 @@ def test_deal_injection_and_manual_reset(backend):
         engine.init(seed=0, deals=pbn, dealers=[0, 4])
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_reset_of_some_games_leaves_the_others_alone(backend):
-    engine = VintEngine(backend=backend, auto_reset=False)
+def test_reset_of_some_games_leaves_the_others_alone():
+    engine = VintEngine(auto_reset=False)
     state = engine.init(seed=2, batch_size=6)
     rng = np.random.default_rng(2)
     for _ in range(20):
@@ -251,9 +245,8 @@ def test_reset_of_some_games_leaves_the_others_alone(backend):
         assert state.legal_action_mask[b].sum() == 36 and state.deal_index[b] == before.deal_index[b] + 1
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_bad_actions_fail_loudly(backend):
-    engine = VintEngine(backend=backend)
+def test_bad_actions_fail_loudly():
+    engine = VintEngine()
     state = engine.init(seed=0, batch_size=3)
     with pytest.raises(IllegalActionError, match=r"game 1: seat \d may not take action 5 \(S7\)"):
         engine.step(state, np.array([PASS, 5, PASS]))
@@ -264,17 +257,17 @@ def test_bad_actions_fail_loudly(backend):
     with pytest.raises(IllegalActionError, match="integer"):
         engine.step(state, np.array([52.0, 52.0, 52.0]))
     assert state.phase.tolist() == [0, 0, 0] and state.passes.tolist() == [0, 0, 0]   # nothing applied
-    with pytest.raises(ValueError):
-        VintEngine(backend="cuda")
+    for backend in ("cuda", "numpy", "auto"):          # the NumPy backend is gone; numba is the one kernel
+        with pytest.raises(ValueError, match="backend must be 'numba'"):
+            VintEngine(backend=backend)
     with pytest.raises(ValueError):
         VintEngine(passout="replay")
     with pytest.raises(ValueError):
         engine.init(seed=0)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_uint8_observations_equal_float32(backend):
-    engines = [VintEngine(backend=backend, obs_dtype=t) for t in (np.float32, np.uint8)]
+def test_uint8_observations_equal_float32():
+    engines = [VintEngine(obs_dtype=t) for t in (np.float32, np.uint8)]
     states = [e.init(seed=4, batch_size=16) for e in engines]
     rng = np.random.default_rng(4)
     for _ in range(80):
@@ -284,9 +277,8 @@ def test_uint8_observations_equal_float32(backend):
         states = [e.step(s, a) for e, s in zip(engines, states)]
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_memory_does_not_grow_with_games_played(backend):
-    engine = VintEngine(backend=backend)
+def test_memory_does_not_grow_with_games_played():
+    engine = VintEngine()
     state = engine.init(seed=0, batch_size=256)
     rng = np.random.default_rng(0)
     uniform = rng.random((256, 88))
@@ -310,7 +302,7 @@ def test_memory_does_not_grow_with_games_played(backend):
 
 
 def test_state_views_are_named_columns():
-    engine = VintEngine(backend="numpy")
+    engine = VintEngine()
     state = engine.init(seed=0, batch_size=2)
     assert state.observation.shape == (2, D) and state.legal_action_mask.dtype == np.int8
     state.current_player[:] = 3              # views write through

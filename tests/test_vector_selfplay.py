@@ -6,10 +6,9 @@ import numpy as np
 import pytest
 
 from vint_env.rules.tricks import IllegalActionError
-from vint_env.vector import SelfPlayVecEnv, numba_available, seat_gae
+from vint_env.vector import SelfPlayVecEnv, seat_gae
 from vint_env.vector.engine import random_legal_actions
 
-BACKENDS = ["numpy"] + (["numba"] if numba_available() else [])
 
 
 def rollout(env, steps, rng):
@@ -26,9 +25,8 @@ def rollout(env, steps, rng):
     return (np.array(seats), np.array(dones), np.array(rewards), np.array(actor_rewards), np.array(deal_no))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_step_contract(backend):
-    env = SelfPlayVecEnv(num_envs=32, seed=1, backend=backend)
+def test_step_contract():
+    env = SelfPlayVecEnv(num_envs=32, seed=1)
     rng = np.random.default_rng(1)
     seats, dones, rewards, actor_rewards, _ = rollout(env, 300, rng)
     assert dones.sum() > 100
@@ -47,11 +45,11 @@ def test_step_contract(backend):
 
 
 def test_reset_is_seeded_and_bad_input_fails():
-    a, b = SelfPlayVecEnv(4, seed=9, backend="numpy"), SelfPlayVecEnv(4, seed=9, backend="numpy")
+    a, b = SelfPlayVecEnv(4, seed=9), SelfPlayVecEnv(4, seed=9)
     assert np.array_equal(a.reset().obs, b.reset().obs)
     assert not np.array_equal(a.reset(seed=10).obs, b.reset().obs)
     with pytest.raises(RuntimeError, match="reset"):
-        SelfPlayVecEnv(2, backend="numpy").step(np.array([52, 52]))
+        SelfPlayVecEnv(2).step(np.array([52, 52]))
     with pytest.raises(IllegalActionError, match="game 0"):
         a.step(np.array([0, 52, 52, 52]))
     with pytest.raises(ValueError):
@@ -90,10 +88,9 @@ def test_seat_gae_truncated_seat_bootstraps_from_its_own_next_value():
         seat_gae(seats, values[:2], dones, np.zeros((3, 1, 4)))
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_seat_gae_monte_carlo_returns_are_each_seats_deal_result(backend):
+def test_seat_gae_monte_carlo_returns_are_each_seats_deal_result():
     """With gamma = lam = 1 and zero values, a complete transition's return is its seat's deal reward."""
-    env = SelfPlayVecEnv(num_envs=16, seed=2, backend=backend)
+    env = SelfPlayVecEnv(num_envs=16, seed=2)
     rng = np.random.default_rng(2)
     seats, dones, rewards, _, deal_no = rollout(env, 400, rng)
     adv, ret, complete = seat_gae(seats, np.zeros(seats.shape), dones, rewards, gamma=1.0, lam=1.0)

@@ -15,10 +15,9 @@ from vint_env.envs.whist_obs import D, encode_observation, encode_state
 from vint_env.envs.whist_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.rules.whist import WhistDeal
-from vint_env.vector import SelfPlayVecEnv, WhistEngine, numba_available
+from vint_env.vector import SelfPlayVecEnv, WhistEngine
 from vint_env.vector.engine import random_legal_actions
 
-BACKENDS = ["numpy"] + (["numba"] if numba_available() else [])
 VARIANTS = [dict(), dict(ten_is_honour=True), dict(no_trump=True)]
 
 
@@ -27,10 +26,9 @@ def reference(state, b, variant):
     return WhistDeal(tuple(int(h) for h in state.dealt[b]), int(state.dealer[b]), turned, **variant)
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
 @pytest.mark.parametrize("variant", VARIANTS, ids=["turned-trump", "ten-is-honour", "no-trump"])
-def test_whist_engine_matches_reference_step_by_step(backend, variant):
-    engine = WhistEngine(backend=backend, **variant)
+def test_whist_engine_matches_reference_step_by_step(variant):
+    engine = WhistEngine(**variant)
     batch = 64
     state = engine.init(seed=21, batch_size=batch)
     refs = [reference(state, b, variant) for b in range(batch)]
@@ -70,9 +68,8 @@ def test_whist_engine_matches_reference_step_by_step(backend, variant):
     assert honours_scored > 50
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_whist_engine_matches_whist_v0_env(backend):
-    engine = WhistEngine(backend=backend, auto_reset=False)
+def test_whist_engine_matches_whist_v0_env():
+    engine = WhistEngine(auto_reset=False)
     batch = 16
     state = engine.init(seed=8, batch_size=batch)
     envs = []
@@ -99,10 +96,9 @@ def test_whist_engine_matches_whist_v0_env(backend):
         assert state.rewards[b].tolist() == [env.rewards[f"player_{s}"] for s in range(4)]
 
 
-@pytest.mark.skipif(not numba_available(), reason="numba not installed")
 @pytest.mark.parametrize("variant", VARIANTS, ids=["turned-trump", "ten-is-honour", "no-trump"])
-def test_whist_backends_agree_exactly(variant):
-    engines = [WhistEngine(backend="numpy", **variant), WhistEngine(backend="numba", **variant)]
+def test_whist_serial_and_parallel_kernels_agree_exactly(variant):
+    engines = [WhistEngine(**variant), WhistEngine(parallel=True, **variant)]
     states = [e.init(seed=6, batch_size=32) for e in engines]
     rng = np.random.default_rng(6)
     for _ in range(170):                     # three deals and more: auto-reset deals and turned cards too
@@ -114,7 +110,7 @@ def test_whist_backends_agree_exactly(variant):
 
 
 def test_turned_card_is_a_uniform_card_of_the_dealers_hand():
-    state = WhistEngine(backend="numpy").init(seed=0, batch_size=20000)
+    state = WhistEngine().init(seed=0, batch_size=20000)
     turned = state.turned.astype(np.int64)
     dealer_hand = state.dealt[np.arange(20000), state.dealer]
     assert ((dealer_hand >> turned.astype(np.uint64)) & np.uint64(1)).all()
@@ -123,13 +119,12 @@ def test_turned_card_is_a_uniform_card_of_the_dealers_hand():
     # the rank of the turned card within the dealer's hand is uniform over 0..12
     below = np.array([bin(int(h) & ((1 << int(t)) - 1)).count("1") for h, t in zip(dealer_hand, turned)])
     assert np.abs(np.bincount(below, minlength=13) / 20000 - 1 / 13).max() < 0.012
-    assert (WhistEngine(backend="numpy", no_trump=True).init(seed=0, batch_size=50).turned == -1).all()
+    assert (WhistEngine(no_trump=True).init(seed=0, batch_size=50).turned == -1).all()
 
 
-@pytest.mark.parametrize("backend", BACKENDS)
-def test_whist_injection_and_errors(backend):
+def test_whist_injection_and_errors():
     pbn = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-    engine = WhistEngine(backend=backend, auto_reset=False)
+    engine = WhistEngine(auto_reset=False)
     state = engine.init(seed=0, deals=[pbn], dealers=[3], turned=["C2"])
     assert state.trump.tolist() == [1] and state.current_player.tolist() == [0]
     assert state.observation.shape == (1, D) and state.legal_action_mask.shape == (1, 52)
@@ -143,14 +138,30 @@ def test_whist_injection_and_errors(backend):
     with pytest.raises(ValueError, match="not in the dealer's hand"):
         engine.init(seed=0, deals=[pbn], dealers=[0], turned=["C2"])
     with pytest.raises(ValueError, match="no card is turned"):
-        WhistEngine(backend=backend, no_trump=True).init(seed=0, deals=[pbn], dealers=[0], turned=[0])
+        WhistEngine(no_trump=True).init(seed=0, deals=[pbn], dealers=[0], turned=[0])
     state = engine.init(seed=0, batch_size=2)
     with pytest.raises(IllegalActionError, match="may not take action 52"):
         engine.step(state, np.array([52, 52]))
 
 
+@pytest.mark.parametrize("batch", [1, 2, 5, 64])
+def test_whist_engine_refuses_actions_outside_its_52_at_every_batch_size(batch):
+    """Regression: the kernel checked against Vint's 88 actions, so 52..87 went through (a phantom card
+    57 played; at B=1 a read past the mask).  Now every out-of-range action gets the same error."""
+    engine = WhistEngine()
+    for bad in (52, 57, 87, 88, 1000, -1):
+        state = engine.init(seed=3, batch_size=batch)
+        before = state.copy()
+        actions = random_legal_actions(state.legal_action_mask, np.random.default_rng(0))
+        actions[batch - 1] = bad
+        with pytest.raises(IllegalActionError, match=rf"game {batch - 1}: seat \d may not take action "
+                                                     rf"{bad} \(out of range\)"):
+            engine.step(state, actions)
+        assert np.array_equal(state.small, before.small) and np.array_equal(state.words, before.words)
+
+
 def test_whist_self_play_adapter():
-    env = SelfPlayVecEnv(num_envs=8, seed=0, game="whist", backend="numpy")
+    env = SelfPlayVecEnv(num_envs=8, seed=0, game="whist")
     step = env.reset()
     rng = np.random.default_rng(0)
     done = 0

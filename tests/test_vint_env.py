@@ -170,6 +170,8 @@ def test_illegal_action_error_names_agent_action_and_legal_ones():
     ({"episode": "match"}, "episode"), ({"game_bonus": 500}, "game_bonus"),
     ({"passout": "skip"}, "passout"), ({"reward_scale": 0}, "reward_scale"),
     ({"viewer": 4}, "viewer"), ({"render_mode": "rgb_array"}, "render_mode"),
+    ({"honours": "sum"}, r"honours must be one of \('majority', 'net'\), got 'sum'"),
+    ({"game_race": "last"}, r"game_race must be one of \('first', 'deal_end'\), got 'last'"),
 ])
 def test_bad_constructor_options(kwargs, message):
     with pytest.raises(ValueError, match=message):

@@ -22,11 +22,12 @@ SEVEN_SPADES = parse_action("7S")
 # 7S by N on ONE_SUIT_EACH: N holds only trumps, so N/S take all 13 tricks whatever is played.
 # Worked by hand from RULES.md 2.3 (T = 70):
 #   N/S: tricks 13 x 70 = 910; 13 tricks 2,000 + grand slam declared and made 10,000;
-#        honours: S A K Q J 10 (5) + aces SA, DA (2) = 7 against E/W's CA, HA = 2:
-#        (7 - 2) x 10 x 70 = 3,500; coronets: N's 13 trumps from the ace 1,000 + 10 x 1,000
-#        = 11,000, S's 13 plain diamonds 500 + 10 x 500 = 5,500.  Total 32,910.
+#        honours: N/S hold all five (S A K Q J 10); aces 2-2 (N/S SA, DA; E/W CA, HA) and N/S
+#        took seven or more tricks, so their two aces count: (5 + 2) x 10 x 70 = 4,900;
+#        coronets: N's 13 trumps from the ace 1,000 + 10 x 1,000 = 11,000, S's 13 plain
+#        diamonds 500 + 10 x 500 = 5,500.  Total 34,310.
 #   E/W: coronets: 13 plain clubs 5,500 + 13 plain hearts 5,500 = 11,000.  Total 11,000.
-NS_MINUS_EW = 32_910 - 11_000
+NS_MINUS_EW = 34_310 - 11_000
 SCALE = 0.001
 
 

@@ -387,12 +387,12 @@ class PIMCAgent(Agent):
         self.memory = TrickMemory()
         self.position_of = POSITION_OF[game]
         if game == "vint":
-            from ..envs.vint_obs import VINT_LAYOUT
+            from ..games.vint import VINT_LAYOUT
             from .vint_rule import VintRuleAgent
             self.layout = VINT_LAYOUT
             self.bidder: Agent | None = VintRuleAgent()
         else:
-            from ..envs.whist_obs import WHIST_LAYOUT
+            from ..games.whist import WHIST_LAYOUT
             self.layout = WHIST_LAYOUT
             self.bidder = None
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}

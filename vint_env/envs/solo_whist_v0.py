@@ -30,29 +30,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_text
+from ..cards import NO_TRUMP, card_text
+from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
-from ..rules.solo_whist_calls import NUM_ACTIONS, action_text
+from ..rules.solo_whist_calls import action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
+from .base import NOTHING
 from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
-from .solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_state
 
 
 class raw_env(CardGameEnv):
     metadata = {
-        "name": "solo_whist_v0",
+        "name": GAME.env_name,
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
         "render_fps": 1,
     }
-    NUM_ACTIONS = NUM_ACTIONS
+    GAME = GAME
+    NUM_ACTIONS = GAME.num_actions
     RESET_OPTIONS = ("deal", "dealer", "turned_card")
-    LAYOUT = SOLO_WHIST_LAYOUT
-    STATE_SIZE = STATE_SIZE
-    ACTION_TEXT = staticmethod(action_text)
+    LAYOUT = GAME.layout
+    STATE_SIZE = GAME.state_size
+    ACTION_TEXT = staticmethod(GAME.action_text)
 
-    def __init__(self, payments: str = "symmetric", reward_scale: float = 0.25,
+    def __init__(self, payments: str = "symmetric", reward_scale: float = GAME.reward_scale,
                  viewer: int | None = None, render_mode: str | None = None):
         if payments not in PAYMENT_VARIANTS:
             raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
@@ -79,7 +81,7 @@ class raw_env(CardGameEnv):
         deal = self.deal
         deal.apply(action)
         if not deal.is_over:
-            return Outcome()
+            return NOTHING
         info = self._deal_info(deal)
         return Outcome(points=list(deal.payments), terminated=True,
                        infos={"deal": info, "payments": list(deal.payments)})
@@ -94,7 +96,7 @@ class raw_env(CardGameEnv):
             "contract": action_text(deal.contract) if over else None,
             "declarer": deal.declarer if over else None,
             "partner": deal.partner if over and deal.partner >= 0 else None,
-            "trump": ("SCDH"[deal.trump] if deal.trump >= 0 else "NT") if over else None,
+            "trump": ("SCDH"[deal.trump] if deal.trump != NO_TRUMP else "NT") if over else None,
             "tricks": deal.tricks if over else None,
             "tricks_played": deal.play.tricks_played if deal.play is not None else 0,
             "made": deal.made,
@@ -102,8 +104,22 @@ class raw_env(CardGameEnv):
             "payments": list(deal.payments),      # quarter points per seat
         }
 
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.deal, seat)
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_observation(self.deal, seat, out=out)
+
+    def _write_trick_counts(self, rows: np.ndarray, play) -> None:
+        # The `tricks_taken` block as the encoder writes it: each relative seat's tricks, one-hot.
+        start = self.LAYOUT.offset["tricks_taken"]
+        rows[:, start:start + 56] = 0
+        won = play.tricks_won
+        for seat in range(4):
+            for r in range(4):
+                rows[seat, start + r * 14 + won[(seat + r) & 3]] = 1
+
+    def _card_changes_more(self, card: int) -> bool:
+        # The dealer's turned card leaves the table; an open misère hand is on show and shrinks.
+        deal = self.deal
+        return card == deal.turned_card or deal.hand_shown
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal)

@@ -16,6 +16,11 @@ Options of ``env(...)`` / ``raw_env(...)``:
 
 - ``episode``: ``"deal"`` (default) or ``"rubber"``;
 - ``game_bonus``: 100 (default) or 1000; ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.3, 2.4);
+- ``honours``: ``"majority"`` (default: the honours majority side counts its honours, the aces
+  majority side its aces, compared) or ``"net"`` (the net difference of honours plus aces);
+- ``game_race``: ``"first"`` (default: the first side to reach 500 below the line, trick by
+  trick, wins the game) or ``"deal_end"`` (checked after the deal); rubber episodes only, a
+  deal episode has no game;
 - ``reward_scale``: reward = raw points x scale, default 0.001;
 - ``max_deals``: rubber mode truncates after this many deals (default 100);
 - ``viewer``: seat whose hand ``render`` shows (default all hands);
@@ -29,37 +34,46 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..rules.vint import (GAME_BONUS_VARIANTS, NUM_ACTIONS, PASSOUT_VARIANTS, VintDeal,
-                          VintRubber, action_text)
+from ..games.vint import GAME, encode_observation, encode_state
+from ..rules.rubber import GAME_RACE_VARIANTS
+from ..rules.vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, PASS, PASSOUT_VARIANTS, VintDeal, VintRubber,
+                          action_text)
+from ..rules.vint_scoring import HONOURS_VARIANTS
 from .base import env_factories, take_dealer, take_deals
 from .partnership import SIDE_NAMES, PartnershipEnv
-from .vint_obs import STATE_SIZE, VINT_LAYOUT, encode_observation, encode_state
 
 
 class raw_env(PartnershipEnv):
     metadata = {
-        "name": "vint_v0",
+        "name": GAME.env_name,
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
         "render_fps": 1,
     }
-    NUM_ACTIONS = NUM_ACTIONS
+    GAME = GAME
+    NUM_ACTIONS = GAME.num_actions
     RESET_OPTIONS = ("deal", "deals", "dealer")
-    LAYOUT = VINT_LAYOUT
-    STATE_SIZE = STATE_SIZE
-    ACTION_TEXT = staticmethod(action_text)
+    LAYOUT = GAME.layout
+    STATE_SIZE = GAME.state_size
+    ACTION_TEXT = staticmethod(GAME.action_text)
 
     def __init__(self, episode: str = "deal", game_bonus: int = 100, passout: str = "mark",
-                 reward_scale: float = 0.001, max_deals: int = 100, viewer: int | None = None,
-                 render_mode: str | None = None):
+                 reward_scale: float = GAME.reward_scale, max_deals: int = 100, viewer: int | None = None,
+                 render_mode: str | None = None, honours: str = "majority", game_race: str = "first"):
         if game_bonus not in GAME_BONUS_VARIANTS:
             raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
                          viewer=viewer, render_mode=render_mode)
         self.game_bonus = game_bonus
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:
@@ -67,10 +81,11 @@ class raw_env(PartnershipEnv):
         self._start_episode(queued, take_dealer(options, self._rng), options)
 
     def _new_deal(self, hands, dealer, options_left):
-        return VintDeal(hands, dealer, self.passout)
+        return VintDeal(hands, dealer, self.passout, self.honours)
 
     def _new_rubber(self, dealer):
-        return VintRubber(first_dealer=dealer, game_bonus=self.game_bonus, passout=self.passout)
+        return VintRubber(first_dealer=dealer, game_bonus=self.game_bonus, passout=self.passout,
+                          honours=self.honours, game_race=self.game_race)
 
     def _next_rubber_deal(self, hands, options_left):
         return self.rubber.new_deal(hands)
@@ -86,8 +101,43 @@ class raw_env(PartnershipEnv):
             "scores": {SIDE_NAMES[s]: deal.scores[s].as_dict() for s in (0, 1)},
         }
 
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.deal, seat, self.rubber)
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_observation(self.deal, seat, self.rubber, out=out)
+
+    def _write_call(self, seat: int, action: int) -> bool:
+        """A call that leaves the auction open changes only its blocks: write them in the four rows."""
+        deal = self.deal
+        if deal.phase != AUCTION:
+            return False                   # play starts or the deal is passed out: re-encode
+        # The state before the call, read back from the calls (bids only rise).
+        passes_before, last_bid = 0, None
+        for s, a in reversed(deal.calls[:-1]):
+            if a != PASS:
+                last_bid = (s, a)
+                break
+            passes_before += 1
+        o, size = self.LAYOUT.offset, self.LAYOUT.size
+        idx, val = [], []
+        for k in range(4):                 # observer k's row; the caller's seat relative to k
+            row, r = k * size, (seat - k) & 3
+            move, passes = row + o["to_move"], row + o["pass_count"]
+            idx += (move + r, move + ((r + 1) & 3))
+            val += (0, 1)
+            if action == PASS:
+                idx += (passes + min(passes_before, 3), passes + min(passes_before + 1, 3))
+                val += (0, 1)
+                continue
+            if last_bid is not None:
+                idx += (row + o["contract"] + last_bid[1] - BID_BASE, row + o["declarer"] + ((last_bid[0] - k) & 3))
+                val += (0, 0)
+            if passes_before:
+                idx.append(passes + min(passes_before, 3))
+                val.append(0)
+            idx += (passes, row + o["bids"] + r * 35 + action - BID_BASE,
+                    row + o["contract"] + action - BID_BASE, row + o["declarer"] + r)
+            val += (1, 1, 1, 1)
+        self._views.write(idx, val)
+        return True
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)

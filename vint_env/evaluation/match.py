@@ -14,18 +14,21 @@ match gives the same results whatever the number of worker processes.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import multiprocessing as mp
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import games
 from ..agents.base import Agent
 from ..agents.registry import load_agent
 from .deals import Board
-from .games import PARTNERSHIP, GameSpec, game_spec
+from .games import PARTNERSHIP, make_env, reset_options, table_details
+from .replay import DealRecord, TableRecorder
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
 
@@ -37,6 +40,7 @@ class TableResult:
     seats: list[str]            # "A" / "B" per seat
     points: list[float]         # raw points per seat over the episode
     details: dict = field(default_factory=dict)
+    replay: list[DealRecord] = field(default_factory=list)   # what happened, action by action
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo
@@ -64,13 +68,14 @@ def seat_plans(fmt: str) -> list[list[str]]:
 
 
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
-               agent_seeds: list[int]) -> tuple[list[float], int]:
+               agent_seeds: list[int], recorder: TableRecorder | None = None) -> tuple[list[float], int]:
     """Play one episode; returns the points per seat (the sum of each agent's
     rewards: make the env with the reward scale that gives points) and the
-    number of steps."""
+    number of steps.  A ``recorder`` keeps every deal's actions for replays."""
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
+    raw = env.unwrapped
     points = [0.0, 0.0, 0.0, 0.0]
     steps = 0
     while env.agents:
@@ -83,7 +88,11 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
         observation = env.observe(name)
         agent = seat_agents[seat]
         action = agent.act(observation, env if agent.needs_env else None, name)
+        if recorder is not None:
+            recorder.before(raw)
         env.step(action)
+        if recorder is not None:
+            recorder.after(raw, seat, action)
         steps += 1
     return points, steps
 
@@ -92,10 +101,10 @@ class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
     def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True):
-        self.spec: GameSpec = game_spec(game)
+        self.record = games.get(game)
         self.game = game
         self.episode = episode
-        self.env = self.spec.make_env(episode)
+        self.env = make_env(self.record, episode)
         # one agent object per seat and team (rule bots keep per-deal memory)
         self.agents = {team: [load_agent(s, game=game) for _ in range(4)]
                        for team, s in (("A", spec_a), ("B", spec_b))}
@@ -103,16 +112,17 @@ class Table:
 
     def play_board(self, board: Board, seed: int) -> BoardResult:
         tables = []
-        options = self.spec.reset_options(board)
-        for t, plan in enumerate(seat_plans(self.spec.format)):
+        options = reset_options(self.record, board)
+        for t, plan in enumerate(seat_plans(self.record.format)):
             seat_agents = [self.agents[team][seat] for seat, team in enumerate(plan)]
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
-            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds)
-            details = self.spec.details(self.env.unwrapped) if self.spec.details else {}
+            recorder = TableRecorder()
+            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
+            details = table_details(self.record, self.env.unwrapped)
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
-            tables.append(TableResult(plan, points, details))
+            tables.append(TableResult(plan, points, details, recorder.deals))
         if self.extra is not None and self.episode == "deal":
             self.extra(board, tables)
         score = sum(t.team_points("A") for t in tables)
@@ -128,17 +138,31 @@ def _rubber_details(raw) -> dict:
 
 
 def _extra_metrics(game: str):
-    """Per-board analysis added to the tables (Vint: double-dummy par)."""
-    if game != "vint":
-        return None
+    """Per-board analysis added to the tables (the game record's ``analysis``: Vint's double-dummy par)."""
     try:
-        from .vint_analysis import add_dd_analysis
+        return games.get(game).analysis_function()
     except ImportError:        # endplay missing: reports leave the double-dummy columns out
         return None
-    return add_dd_analysis
 
 
 # ------------------------------------------------------------------ workers
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_pool(workers: int):
+    """A pool of spawned workers that ignore SIGINT from their first instruction: the parent
+    ignores it while it starts them (an ignored signal stays ignored in a new process), and
+    the initializer covers workers the pool starts later."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return mp.get_context("spawn").Pool(workers, initializer=_ignore_sigint)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
 
 _WORKER_TABLE: dict = {}
 
@@ -184,9 +208,9 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     double-dummy analysis (Vint par, declarer play), the slow part of a
     match between fast agents.
     """
-    spec = game_spec(game)
-    if episode not in spec.episodes:
-        raise ValueError(f"{game}: episode must be one of {spec.episodes}, got {episode!r}")
+    record = games.get(game)
+    if episode not in record.episodes:
+        raise ValueError(f"{game}: episode must be one of {record.episodes}, got {episode!r}")
     if not boards:
         raise ValueError("no boards to play")
     if not isinstance(workers, int) or workers < 1:
@@ -201,24 +225,32 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     start = time.perf_counter()
     results: list[BoardResult] = []
     cpu = 0.0
-    if workers == 1:
-        # A new match loads its agents afresh: a checkpoint may have changed since the last one.
-        _WORKER_TABLE.clear()
-        for job in jobs:
-            res, c = _play_chunk(job)
-            results.extend(res)
-            cpu += c
-            bar.update(len(res))
-    else:
-        ctx = mp.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_play_chunk, job) for job in jobs]
-            for fut in cf.as_completed(futures):
-                res, c = fut.result()
+    try:
+        if workers == 1:
+            # A new match loads its agents afresh: a checkpoint may have changed since the last one.
+            _WORKER_TABLE.clear()
+            for job in jobs:
+                res, c = _play_chunk(job)
                 results.extend(res)
                 cpu += c
                 bar.update(len(res))
-    bar.close()
+        else:
+            # Workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
+            # handles it and stops the pool at once, instead of each worker failing its job.
+            pool = _start_pool(workers)
+            try:
+                for res, c in pool.imap_unordered(_play_chunk, jobs):
+                    results.extend(res)
+                    cpu += c
+                    bar.update(len(res))
+                pool.close()
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+    finally:
+        bar.close()
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
                        time.perf_counter() - start, cpu, workers)

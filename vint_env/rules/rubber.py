@@ -5,12 +5,20 @@ deal's entries for side 0 (seats 0 & 2) and side 1 (seats 1 & 3), below the
 line (toward the game) and above it; a side reaching the game target below
 the line wins a game and its bonus, two games win the rubber and its bonus,
 and the rubber is settled on the difference of all entries.
+
+When both sides can reach the game target on one deal, ``game_race`` says
+who wins the game: ``"first"``, the side that reaches it first in the order
+the deal's below-the-line points were written (Vint writes trick points
+trick by trick), or ``"deal_end"``, the side with the higher total after the
+deal (equal totals: the ``tie_winner`` the caller names).
 """
 
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field, fields
+
+GAME_RACE_VARIANTS = ("first", "deal_end")
 
 
 def side_of(seat: int) -> int:
@@ -80,13 +88,17 @@ class Rubber:
 
     ``game_target``: below-the-line points that win a game (Vint 500,
     Whist 10).  ``mark_values``: the premiums of pass-out marks, paid in
-    order, cycling, to the rubber winner (Vint: 500, 1000).
+    order, cycling, to the rubber winner (Vint: 500, 1000).  ``game_race``:
+    ``"deal_end"`` (default; Whist scores below the line only at the end of
+    a deal) or ``"first"`` (Vint's default, see the module docstring; every
+    deal with below-the-line points then needs their ``below_order``).
     """
 
     game_target: int
     game_bonus: int
     rubber_bonus: int
     mark_values: tuple[int, ...] = ()
+    game_race: str = "deal_end"
     games_won: list[int] = field(default_factory=lambda: [0, 0])
     below: list[int] = field(default_factory=lambda: [0, 0])
     totals: tuple[SideScore, SideScore] = field(default_factory=lambda: (SideScore(), SideScore()))
@@ -103,12 +115,21 @@ class Rubber:
         """Settlement: side 0's total minus side 1's (RULES 2.3 item 8)."""
         return self.totals[0].total - self.totals[1].total
 
+    def __post_init__(self):
+        if self.game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {self.game_race!r}")
+
     def record_deal(self, deal_scores, tie_winner: int | None = None,
-                    passed_out: bool = False) -> DealRecord:
+                    passed_out: bool = False, below_order=None) -> DealRecord:
         """Write a deal's entries; adds game, rubber and mark premiums it earns.
 
         ``tie_winner`` is the side that wins the game when both reach the
-        target with equal totals (Vint: the declaring side).
+        target with equal totals (Vint: the declaring side; ``"deal_end"``
+        only).  ``below_order``: the deal's below-the-line entries as
+        ``(side, points)`` in the order they were written (Vint: one per
+        trick, to the side that took it); needed by ``game_race="first"``.
+        A side that wins the game ends it: the next game starts from zero
+        after this deal, and the rest of the deal still counts in the totals.
         """
         if self.is_over:
             raise ValueError("the rubber is over; start a new one")
@@ -116,18 +137,14 @@ class Rubber:
         record = DealRecord(scores=scores, passed_out=passed_out)
         if passed_out and self.mark_values:
             self.marks += 1
-        for side in (0, 1):
-            self.below[side] += scores[side].below
-        reached = [side for side in (0, 1) if self.below[side] >= self.game_target]
-        if reached:
-            if len(reached) == 1:
-                winner = reached[0]
-            elif self.below[0] != self.below[1]:
-                winner = 0 if self.below[0] > self.below[1] else 1
-            else:
-                if tie_winner is None:
-                    raise ValueError("both sides reached the game with equal totals and no tie winner")
-                winner = tie_winner
+        if self.game_race == "first":
+            winner = self._first_to_reach(scores, below_order)
+        else:
+            winner = self._higher_at_deal_end(scores, tie_winner)
+        if winner is None:
+            for side in (0, 1):
+                self.below[side] += scores[side].below
+        else:
             scores[winner].game += self.game_bonus
             self.games_won[winner] += 1
             self.below = [0, 0]
@@ -143,3 +160,35 @@ class Rubber:
             self.totals[side].add(scores[side])
         self.records.append(record)
         return record
+
+    def _first_to_reach(self, scores, below_order) -> int | None:
+        """The side whose running below-the-line total reaches the target first, or None."""
+        order = list(below_order or ())
+        written = [0, 0]
+        for side, points in order:
+            if side not in (0, 1):
+                raise ValueError(f"below_order entries must be (side 0 or 1, points), got {(side, points)!r}")
+            written[side] += points
+        if written != [scores[0].below, scores[1].below]:
+            raise ValueError(f"below_order adds up to {written}, but the deal scores "
+                             f"{[scores[0].below, scores[1].below]} below the line")
+        below = list(self.below)
+        for side, points in order:
+            below[side] += points
+            if below[side] >= self.game_target:
+                return side
+        return None
+
+    def _higher_at_deal_end(self, scores, tie_winner: int | None) -> int | None:
+        """The side that reached the target after the deal; both: the higher total, else ``tie_winner``."""
+        below = [self.below[side] + scores[side].below for side in (0, 1)]
+        reached = [side for side in (0, 1) if below[side] >= self.game_target]
+        if not reached:
+            return None
+        if len(reached) == 1:
+            return reached[0]
+        if below[0] != below[1]:
+            return 0 if below[0] > below[1] else 1
+        if tie_winner is None:
+            raise ValueError("both sides reached the game with equal totals and no tie winner")
+        return tie_winner

@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import card_text, validate_deal
-from .rubber import DealRecord, Rubber, SideScore, side_of
+from .rubber import GAME_RACE_VARIANTS, DealRecord, Rubber, SideScore, side_of
 from .tricks import NO_TRUMP, TrickPlay, illegal_action
-from .vint_scoring import NT, score_contract, score_passout_play
+from .vint_scoring import HONOURS_VARIANTS, NT, score_contract, score_passout_play, trick_value
 
 PASS = 52
 BID_BASE = 53
@@ -43,7 +43,7 @@ class Contract(NamedTuple):
 
     @property
     def trump(self) -> int:
-        return NO_TRUMP if self.strain == NT else self.strain
+        return self.strain      # suits 0..3, or NT, which is NO_TRUMP
 
     def __str__(self) -> str:
         return f"{self.level}{STRAIN_TEXT[self.strain]}"
@@ -92,20 +92,25 @@ class VintDeal:
 
     ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``
     and, once over, ``scores`` (a :class:`SideScore` per side, premiums of
-    the rubber not included).  ``hands`` are the hands as dealt.
+    the rubber not included).  ``hands`` are the hands as dealt.  Variants
+    (RULES 2.3 item 4, 2.4): ``passout`` ``"mark"`` (default) or ``"play"``;
+    ``honours`` ``"majority"`` (default) or ``"net"``.
     """
 
-    __slots__ = ("hands", "dealer", "passout", "phase", "calls", "highest", "highest_bidder",
+    __slots__ = ("hands", "dealer", "passout", "honours", "phase", "calls", "highest", "highest_bidder",
                  "passes", "_to_call", "contract", "declarer", "play", "passed_out", "scores")
 
-    def __init__(self, hands, dealer: int = 0, passout: str = "mark"):
+    def __init__(self, hands, dealer: int = 0, passout: str = "mark", honours: str = "majority"):
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
         if dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
         self.hands = validate_deal(hands)
         self.dealer = dealer
         self.passout = passout
+        self.honours = honours
         self.phase = AUCTION
         self.calls: list[tuple[int, int]] = []     # (seat, action)
         self.highest = -1                          # highest bid action so far, -1 none
@@ -144,6 +149,17 @@ class VintDeal:
     @property
     def declaring_side(self) -> int:
         return side_of(self.declarer) if self.declarer >= 0 else -1
+
+    def below_order(self) -> list[tuple[int, int]]:
+        """The deal's below-the-line entries in the order they were written: (side, T) per trick taken.
+
+        Only tricks of a contract count below the line (a pass-out scores
+        nothing there); RULES 2.3 item 6 decides the game race on this order.
+        """
+        if self.contract is None or self.play is None:
+            return []
+        t = trick_value(self.contract.level)
+        return [(side_of(seat), t) for seat in self.play.trick_winners]
 
     def legal_actions(self) -> list[int]:
         if self.phase == AUCTION:
@@ -209,7 +225,7 @@ class VintDeal:
             self.scores = score_passout_play(tricks)
         else:
             self.scores = score_contract(self.hands, self.contract.level, self.contract.strain,
-                                         self.declarer, tricks)
+                                         self.declarer, tricks, self.honours)
         self.phase = OVER
 
     # ------------------------------------------------------------ text
@@ -224,19 +240,30 @@ class VintDeal:
 class VintRubber:
     """A rubber of Vint deals: dealer rotation, games, rubber, pass-out marks.
 
-    Variants (RULES 2.3 item 6, 2.4): ``game_bonus`` 100 (default) or 1000;
-    ``passout`` ``"mark"`` (default) or ``"play"``.
+    Variants (RULES 2.3 items 4 and 6, 2.4): ``game_bonus`` 100 (default) or
+    1000; ``passout`` ``"mark"`` (default) or ``"play"``; ``honours``
+    ``"majority"`` (default) or ``"net"``; ``game_race`` ``"first"``
+    (default: the first side to reach 500 below the line, trick by trick,
+    wins the game) or ``"deal_end"`` (checked after the deal: the higher
+    total, equal totals the declaring side).
     """
 
-    def __init__(self, first_dealer: int = 0, game_bonus: int = 100, passout: str = "mark"):
+    def __init__(self, first_dealer: int = 0, game_bonus: int = 100, passout: str = "mark",
+                 honours: str = "majority", game_race: str = "first"):
         if game_bonus not in GAME_BONUS_VARIANTS:
             raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         self.game_bonus = game_bonus
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
         self.sheet = Rubber(game_target=500, game_bonus=game_bonus, rubber_bonus=2000,
-                            mark_values=(500, 1000) if passout == "mark" else ())
+                            mark_values=(500, 1000) if passout == "mark" else (), game_race=game_race)
         self.dealer = first_dealer
         self.deal: VintDeal | None = None
 
@@ -249,7 +276,7 @@ class VintRubber:
             raise ValueError("the rubber is over")
         if self.deal is not None and not self.deal.is_over:
             raise ValueError("the current deal is not finished")
-        self.deal = VintDeal(hands, self.dealer, self.passout)
+        self.deal = VintDeal(hands, self.dealer, self.passout, self.honours)
         return self.deal
 
     def finish_deal(self) -> DealRecord:
@@ -259,7 +286,7 @@ class VintRubber:
             raise ValueError("no finished deal to record")
         record = self.sheet.record_deal(deal.scores, tie_winner=deal.declaring_side
                                         if deal.declarer >= 0 else None,
-                                        passed_out=deal.passed_out)
+                                        passed_out=deal.passed_out, below_order=deal.below_order())
         self.dealer = (self.dealer + 1) % 4
         self.deal = None
         return record

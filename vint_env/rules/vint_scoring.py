@@ -7,10 +7,10 @@ rubber and live in :mod:`vint_env.rules.rubber`.
 
 from __future__ import annotations
 
-from ..cards import hand_suit_ranks
+from ..cards import NO_TRUMP, hand_suit_ranks
 from .rubber import SideScore, side_of
 
-NT = 4  # strain index of no-trump; suits 0..3 as in vint_env.cards.Suit
+NT = NO_TRUMP  # the strain of a no-trump bid: the package's one no-trump marker (suits 0..3 as in Suit)
 ACE_BITS = tuple(1 << (13 * s + 12) for s in range(4))
 ALL_ACES = sum(ACE_BITS)
 
@@ -49,46 +49,116 @@ def hand_coronets(hand: int, strain: int) -> int:
     return points
 
 
-def honour_counts(hands, strain: int) -> tuple[int, int]:
-    """Each side's honour count (RULES 2.3 item 4).
+HONOURS_VARIANTS = ("majority", "net")
 
-    Trump contract: trump A, K, Q, J, 10 plus every ace (the trump ace twice).
-    No-trump: the aces only.
+
+def honour_holdings(hands, strain: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Each side's trump honours and aces in the hands as dealt (RULES 2.3 item 4).
+
+    Returns ``(honours, aces)``, each a pair (side 0, side 1).  The honours
+    are the trump A, K, Q, J, 10 (none at no-trump); the aces are the four
+    aces, so the trump ace is counted in both.
     """
-    counts = [0, 0]
+    honours = [0, 0]
+    aces = [0, 0]
     for seat, hand in enumerate(hands):
-        n = (hand & ALL_ACES).bit_count()
+        aces[seat & 1] += (hand & ALL_ACES).bit_count()
         if strain != NT:
-            n += (hand_suit_ranks(hand, strain) >> 8).bit_count()   # 10, J, Q, K, A
-        counts[seat & 1] += n
-    return counts[0], counts[1]
+            honours[seat & 1] += (hand_suit_ranks(hand, strain) >> 8).bit_count()   # 10, J, Q, K, A
+    return (honours[0], honours[1]), (aces[0], aces[1])
 
 
-def honour_points(counts: tuple[int, int], level: int, strain: int) -> tuple[int, int]:
-    """Honour premiums of both sides from their counts: the net-difference rule.
+def majority_side(counts: tuple[int, int]) -> int:
+    """The side holding the majority of a set of cards, or -1 (a tie, or fewer than two).
 
-    The side with the larger count scores the difference x 10 x T (trump
-    contract) or x 25 x T (no-trump, aces only).
-
-    >>> honour_points((3, 4), 3, 0)   # 002: "two honours and one ace" vs "one honour and three aces"
-    (0, 300)
-    >>> honour_points((4, 4), 3, 0)   # 002: "three honours and one ace" vs "one and three": nothing
-    (0, 0)
+    A majority is more than the other side and at least two.  With four
+    hands in play every honour and ace is held, so this is "three or more of
+    the five honours" and "three or more aces"; two-player ways that play
+    only two hands use the same words.
     """
     a, b = counts
-    per = (25 if strain == NT else 10) * trick_value(level)
-    if a > b:
-        return (a - b) * per, 0
-    return 0, (b - a) * per
+    if a > b and a >= 2:
+        return 0
+    if b > a and b >= 2:
+        return 1
+    return -1
 
 
-def score_contract(hands, level: int, strain: int, declarer: int,
-                   side_tricks: tuple[int, int]) -> tuple[SideScore, SideScore]:
+def honour_points(honours: tuple[int, int], aces: tuple[int, int], side_tricks: tuple[int, int],
+                  level: int, strain: int, rule: str = "majority") -> tuple[int, int]:
+    """Honour premiums of side 0 and side 1 (RULES 2.3 item 4).
+
+    ``honours``: trump A K Q J 10 held by each side (ignored at no-trump);
+    ``aces``: aces held by each side; ``side_tricks``: tricks each side took
+    (decides tied aces); ``level``/``strain``: the contract (T = 10 x level).
+
+    ``rule="majority"`` (default).  Trump contract: the honours majority side
+    counts its honours h, the aces majority side its aces a; aces tied: the
+    aces of the side that took seven or more tricks count.  One side with
+    both: it scores (h + a) x 10 x T; different sides: the larger count
+    scores the difference x 10 x T, equal counts nothing.  No-trump: the
+    aces majority side scores its aces x 25 x T, a tie nothing.
+
+    ``rule="net"``: each side's count is honours + aces (aces only at
+    no-trump); the larger count scores the difference x 10 x T (x 25 x T at
+    no-trump).
+
+    Examples of the rule books, spades trump at level 3 (10 x T = 300):
+
+    >>> honour_points((3, 2), (1, 3), (7, 6), 3, 0)   # 3 honours + 1 ace against 2 honours + 3 aces
+    (0, 0)
+    >>> honour_points((2, 3), (1, 3), (7, 6), 3, 0)   # 2 + 1 against 3 + 3: one side has both
+    (0, 1800)
+    >>> honour_points((3, 2), (2, 2), (8, 5), 3, 0)   # 3 honours, aces 2-2 and the majority of tricks
+    (1500, 0)
+    >>> honour_points((3, 2), (2, 2), (5, 8), 3, 0)   # 3 honours, aces 2-2, the other side took 8
+    (300, 0)
+    >>> honour_points((3, 2), (2, 2), (5, 8), 3, 0, rule="net")
+    (300, 0)
+    """
+    if rule not in HONOURS_VARIANTS:
+        raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {rule!r}")
+    t = trick_value(level)
+    if strain == NT:
+        per = 25 * t
+        if rule == "net":
+            return _difference(aces, per)
+        side = majority_side(aces)
+        if side < 0:
+            return 0, 0
+        return (aces[0] * per, 0) if side == 0 else (0, aces[1] * per)
+    per = 10 * t
+    if rule == "net":
+        return _difference((honours[0] + aces[0], honours[1] + aces[1]), per)
+    counts = [0, 0]                      # what each side's majorities are worth
+    h_side = majority_side(honours)
+    if h_side >= 0:
+        counts[h_side] += honours[h_side]
+    a_side = majority_side(aces)
+    if a_side < 0 and aces[0] == aces[1]:
+        # tied aces: those of the side that took seven or more tricks count
+        a_side = 0 if side_tricks[0] >= 7 else (1 if side_tricks[1] >= 7 else -1)
+    if a_side >= 0:
+        counts[a_side] += aces[a_side]
+    return _difference((counts[0], counts[1]), per)
+
+
+def _difference(counts: tuple[int, int], per: int) -> tuple[int, int]:
+    """The larger count scores the difference x ``per``; equal counts nothing."""
+    a, b = counts
+    return ((a - b) * per, 0) if a >= b else (0, (b - a) * per)
+
+
+def score_contract(hands, level: int, strain: int, declarer: int, side_tricks: tuple[int, int],
+                   honours: str = "majority") -> tuple[SideScore, SideScore]:
     """Score a played Vint contract (RULES 2.3 items 1-5).
 
     ``hands`` are the four hands as dealt; ``side_tricks`` the tricks taken
-    by side 0 and side 1.
+    by side 0 and side 1; ``honours`` the honours rule, ``"majority"``
+    (default) or ``"net"`` (see :func:`honour_points`).
     """
+    if honours not in HONOURS_VARIANTS:
+        raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
     if not (1 <= level <= 7 and 0 <= strain <= NT):
         raise ValueError(f"no Vint contract at level {level!r}, strain {strain!r}")
     if sum(side_tricks) != 13:
@@ -117,7 +187,8 @@ def score_contract(hands, level: int, strain: int, declarer: int,
         else:
             scores[defn].slam_declared = premium
     # 4. honours
-    scores[0].honours, scores[1].honours = honour_points(honour_counts(hands, strain), level, strain)
+    held, aces = honour_holdings(hands, strain)
+    scores[0].honours, scores[1].honours = honour_points(held, aces, side_tricks, level, strain, honours)
     # 5. coronets
     for seat, hand in enumerate(hands):
         scores[side_of(seat)].coronets += hand_coronets(hand, strain)

@@ -1,4 +1,4 @@
-"""Fast batched Vint and Whist: B deals at once in NumPy arrays (or numba-compiled loops).
+"""Fast batched Vint and Whist: B deals at once in NumPy arrays, stepped by numba-compiled loops.
 
 - :class:`VintEngine` and :class:`WhistEngine` (``init`` / ``step`` / ``reset``
   / ``observe``, PGX-style) play B games; observations, masks and rewards are
@@ -9,9 +9,9 @@
   rollout into per-seat advantages.
 """
 
-from .engine import BACKENDS, BatchEngine, VintEngine, WhistEngine, numba_available
+from .engine import BACKENDS, BatchEngine, VintEngine, WhistEngine
 from .selfplay import SelfPlayStep, SelfPlayVecEnv, seat_gae
 from .state import VintBatchState
 
 __all__ = ["VintEngine", "WhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep",
-           "seat_gae", "BACKENDS", "numba_available"]
+           "seat_gae", "BACKENDS"]

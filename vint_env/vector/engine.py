@@ -1,7 +1,7 @@
 """`VintEngine` and `WhistEngine`: B deals at once, PGX-style ``init`` / ``step``.
 
 >>> import numpy as np
->>> engine = VintEngine(backend="numpy")
+>>> engine = VintEngine()
 >>> state = engine.init(seed=0, batch_size=3)
 >>> state.observation.shape, state.legal_action_mask.shape, state.rewards.shape
 ((3, 922), (3, 88), (3, 4))
@@ -38,39 +38,31 @@ replay exact deals for evaluation.
 
 Randomness: game ``b``'s deals depend only on its key (from ``seed``) and on
 how many deals it has played, so same seeds give the same games, and a game
-is the same whatever the batch size and backend.
+is the same whatever the batch size.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from .. import games
 from ..rules.tricks import IllegalActionError
-from ..rules.vint import NUM_ACTIONS, PASSOUT_VARIANTS
-from ..rules.vint import action_text as vint_action_text
-from ..rules.whist import action_text as whist_action_text
-from . import numpy_backend
+from ..rules.rubber import GAME_RACE_VARIANTS
+from ..rules.vint import PASSOUT_VARIANTS
+from ..rules.vint_scoring import HONOURS_VARIANTS
+from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
-from .state import COL, VINT, WHIST, GameSpec, VintBatchState
-from .tables import OBS_SIZE, WHIST_NUM_ACTIONS, WHIST_OBS_SIZE
+from .state import COL, KernelOptions, VintBatchState
 
-BACKENDS = ("auto", "numba", "numpy")
-
-
-def numba_available() -> bool:
-    try:
-        import numba  # noqa: F401
-    except ImportError:
-        return False
-    return True
+#: The engine's one implementation: the numba kernel (the NumPy backend was removed, see docs/architecture.md).
+BACKENDS = ("numba",)
 
 
 class BatchEngine:
-    """What the batched Vint and Whist engines share: backends, init / reset / step / observe.
+    """What the batched Vint and Whist engines share: init / reset / step / observe.
 
-    ``reward_scale``: reward = points x scale; ``backend``: ``"numba"``
-    (compiled loops, needs ``pip install 'vint-env[vector]'``), ``"numpy"``
-    (vectorised NumPy) or ``"auto"`` (numba when installed); ``obs_dtype``:
+    ``reward_scale``: reward = points x scale; ``backend``: ``"numba"``, the
+    one backend (kept as an argument for old callers); ``obs_dtype``:
     ``float32`` (default, the env's) or ``uint8`` (same 0/1 values, a
     quarter of the memory traffic); ``auto_reset``: deal again as soon as a
     deal ends (default True); ``parallel`` (numba): run the kernels on all
@@ -80,31 +72,20 @@ class BatchEngine:
     for each other cost more than they save).
     """
 
-    num_actions: int
-    observation_size: int
-    _action_text = staticmethod(vint_action_text)
+    game: games.Game     # the game's record: action count, observation size, action text, kernel number
 
-    def __init__(self, spec: GameSpec, backend: str = "auto", obs_dtype=np.float32, auto_reset: bool = True,
+    def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
                  parallel: bool = False):
         scale = spec.reward_scale
         if not isinstance(scale, (int, float)) or isinstance(scale, bool) or scale <= 0:
             raise ValueError(f"reward_scale must be a positive number, got {scale!r}")
         if backend not in BACKENDS:
-            raise ValueError(f"backend must be one of {BACKENDS}, got {backend!r}")
+            raise ValueError(f"backend must be 'numba' (the NumPy backend was removed), got {backend!r}")
         if np.dtype(obs_dtype) not in (np.dtype(np.float32), np.dtype(np.uint8)):
             raise ValueError(f"obs_dtype must be float32 or uint8, got {obs_dtype!r}")
         if parallel not in (True, False):
             raise ValueError(f"parallel must be True or False, got {parallel!r}")
-        if backend == "auto":
-            backend = "numba" if numba_available() else "numpy"
-        if backend == "numba":
-            if not numba_available():
-                raise ImportError("backend='numba' needs numba: pip install 'vint-env[vector]' "
-                                  "(or use backend='numpy')")
-            from . import numba_backend
-            self._impl = numba_backend
-        else:
-            self._impl = numpy_backend
+        self._impl = numba_backend
         self.spec = spec._replace(reward_scale=float(scale))
         self.backend = backend
         self.reward_scale = float(scale)
@@ -115,6 +96,14 @@ class BatchEngine:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(reward_scale={self.reward_scale}, backend={self.backend!r}, "
                 f"obs_dtype={self.obs_dtype.name}, auto_reset={self.auto_reset})")
+
+    @property
+    def num_actions(self) -> int:
+        return self.game.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self.game.observation_size
 
     # ------------------------------------------------------------ API
     def init(self, seed=0, batch_size: int | None = None, deals=None, dealers=None, **deal_options) -> VintBatchState:
@@ -166,23 +155,24 @@ class BatchEngine:
         return self._impl.write_observation(state, seats.astype(np.int8), out, self.spec, self.parallel)
 
     def global_state(self, state: VintBatchState) -> np.ndarray:
-        """A new ``[B, 212 + D]`` float32 array: the env's ``state()`` for centralised critics, per game.
+        """A new ``[B, S]`` float32 array: the env's ``state()`` for centralised critics, per game.
 
-        As ``encode_state``: the four current hands by absolute seat (4 x 52),
-        the seat to move one-hot (4, all 0 when the deal is over), then seat
-        0's observation.
+        Laid out as the game's ``state_layout`` (the env's ``encode_state``):
+        the four current hands by absolute seat, the seat to move one-hot (all
+        0 when the deal is over), then seat 0's observation.
         """
         b = state.batch_size
-        out = np.zeros((b, 212 + self.observation_size), dtype=np.float32)
-        out[:, :208] = numpy_backend.unpack_bits(state.hands, 52).reshape(b, 208)
+        layout = self.game.state_layout
+        out = np.zeros((b, layout.size), dtype=np.float32)
+        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
         cur = state.current_player.astype(np.int64)
         moving = np.flatnonzero(cur >= 0)
-        out[moving, 208 + cur[moving]] = 1
-        out[:, 212:] = self.observe(state, np.zeros(b, dtype=np.int8))
+        out[moving, layout.offset["to_move"] + cur[moving]] = 1
+        out[:, layout.slice("seat0_view")] = self.observe(state, np.zeros(b, dtype=np.int8))
         return out
 
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action for every game (the same on both backends); -1 where a deal is over."""
+        """A uniformly random legal action for every game; -1 where a deal is over."""
         return self._impl.sample_legal(state.legal_action_mask, rng.random(state.batch_size))
 
     # ------------------------------------------------------------ internals
@@ -210,14 +200,10 @@ class BatchEngine:
             lines = []
             for g in bad[:5]:
                 a = int(acts[g])
-                try:
-                    what = self._action_text(a)
-                except ValueError:
-                    what = "out of range"
                 legal = np.flatnonzero(state.legal_action_mask[g])
                 lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action "
-                             f"{a} ({what}); legal: "
-                             + " ".join(f"{x} ({self._action_text(int(x))})" for x in legal))
+                             f"{a} ({self.game.action_name(a)}); legal: "
+                             + " ".join(f"{x} ({self.game.action_text(int(x))})" for x in legal))
             more = f" (and {bad.size - 5} more games)" if bad.size > 5 else ""
             raise IllegalActionError("illegal actions" + more + ":\n" + "\n".join(lines))
         return acts
@@ -227,20 +213,31 @@ class VintEngine(BatchEngine):
     """Batched Vint deals (RULES.md section 2): ``vint_v0``'s observations (922), actions (88), rewards.
 
     ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
-    ``reward_scale``: default 0.001, as ``vint_v0``; the other options are
-    :class:`BatchEngine`'s.
+    ``honours``: ``"majority"`` (default) or ``"net"``, as ``vint_v0``
+    (RULES 2.3 item 4); ``game_race``: ``"first"`` (default) or
+    ``"deal_end"``, accepted and checked as ``vint_v0``'s but without effect:
+    the engine plays deal episodes, which have no game (the race decides games
+    within a rubber); ``reward_scale``: default 0.001, as ``vint_v0``; the
+    other options are :class:`BatchEngine`'s.
     """
 
-    num_actions = NUM_ACTIONS
-    observation_size = OBS_SIZE
+    game = games.get("vint")
 
-    def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "auto",
-                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+    def __init__(self, passout: str = "mark", reward_scale: float = game.reward_scale, backend: str = "numba",
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
+                 honours: str = "majority", game_race: str = "first"):
         if passout not in PASSOUT_VARIANTS:
             raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        super().__init__(GameSpec(game=VINT, passout_play=passout == "play", reward_scale=reward_scale),
+        if honours not in HONOURS_VARIANTS:
+            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        if game_race not in GAME_RACE_VARIANTS:
+            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play",
+                                       honours_net=honours == "net", reward_scale=reward_scale),
                          backend, obs_dtype, auto_reset, parallel)
         self.passout = passout
+        self.honours = honours
+        self.game_race = game_race
 
 
 class WhistEngine(BatchEngine):
@@ -254,15 +251,14 @@ class WhistEngine(BatchEngine):
     leads, so the first player to move in a deal is never the dealer.
     """
 
-    num_actions = WHIST_NUM_ACTIONS
-    observation_size = WHIST_OBS_SIZE
-    _action_text = staticmethod(whist_action_text)
+    game = games.get("whist")
 
-    def __init__(self, no_trump: bool = False, ten_is_honour: bool = False, reward_scale: float = 0.1,
-                 backend: str = "auto", obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+    def __init__(self, no_trump: bool = False, ten_is_honour: bool = False,
+                 reward_scale: float = game.reward_scale, backend: str = "numba", obs_dtype=np.float32,
+                 auto_reset: bool = True, parallel: bool = False):
         if not isinstance(no_trump, bool) or not isinstance(ten_is_honour, bool):
             raise ValueError(f"no_trump and ten_is_honour must be booleans, got {no_trump!r}, {ten_is_honour!r}")
-        super().__init__(GameSpec(game=WHIST, no_trump=no_trump, ten_is_honour=ten_is_honour,
+        super().__init__(KernelOptions(game=self.game.engine_code, no_trump=no_trump, ten_is_honour=ten_is_honour,
                                   reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.no_trump = no_trump
         self.ten_is_honour = ten_is_honour
@@ -284,4 +280,4 @@ def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
     counts = mask.sum(axis=1, dtype=np.int64)
     if (counts == 0).any():
         raise ValueError(f"rows {np.flatnonzero(counts == 0)[:5].tolist()} of the mask have no legal action")
-    return numpy_backend.sample_legal(mask, rng.random(mask.shape[0]))
+    return numba_backend.sample_legal(mask, rng.random(mask.shape[0]))

@@ -1,28 +1,19 @@
 """The batched Vint and Whist rules as numba-compiled loops, game by game.
 
-Same functions, same state and same results as
-:mod:`vint_env.vector.numpy_backend` (the tests compare both with the
-reference rules and with each other); one pass over the games per step
-instead of dozens of whole-array NumPy operations, which is what makes the
-engine fast at every batch size.  Needs ``numba`` (``pip install
-'vint-env[vector]'``).  Kernels are compiled on first use and cached on disk.
+The second of the two implementations of these rules (the first is the
+readable reference in :mod:`vint_env.rules`; the differential tests play both
+action by action).  One pass over the games per step instead of dozens of
+whole-array NumPy operations, which is what makes the engine fast at every
+batch size.  Kernels are compiled on first use and cached on disk.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-try:
-    from numba import njit, prange
-except ImportError:     # importable without numba (docs, doctests); VintEngine refuses backend="numba" then
-    prange = range
+from numba import njit, prange
 
-    def njit(*args, **kwargs):
-        if args and callable(args[0]):
-            return args[0]
-        return lambda f: f
-
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, GameSpec,
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, KernelOptions,
                     VintBatchState)
 from .tables import (BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_LAST_TRICK,
                      O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK, O_TRICK_LEADER,
@@ -35,7 +26,6 @@ _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
 _TRUMP, _DECLARER, _LEADER, _TRICK_LEN = COL["trump"], COL["declarer"], COL["leader"], COL["trick_len"]
 _LAST_LEADER, _TRICKS_PLAYED, _TURNED = COL["last_leader"], COL["tricks_played"], COL["turned"]
-_NUM_ACTIONS = BID_BASE + NUM_BIDS
 
 
 @njit(cache=True, inline="always")
@@ -43,8 +33,45 @@ def _ranks(hand, suit):
     return np.int64((hand >> np.uint64(13 * suit)) & np.uint64(0x1FFF))
 
 
+@njit(cache=True, inline="always")
+def _honours_vint(h0, h1, a0, a1, t0, t1, strain, t, honours_net):
+    """Side 0's honour points minus side 1's, as ``rules.vint_scoring.honour_points`` (RULES 2.3 item 4).
+
+    ``h0, h1``: trump honours held by each side; ``a0, a1``: aces; ``t0, t1``: tricks taken.
+    A majority is more than the other side and at least two.
+    """
+    if strain == 4:                                      # no-trump: the aces, 25 x T each
+        per = 25 * t
+        if honours_net:
+            return (a0 - a1) * per
+        if a0 > a1 and a0 >= 2:
+            return a0 * per
+        if a1 > a0 and a1 >= 2:
+            return -a1 * per
+        return 0
+    per = 10 * t
+    if honours_net:                                      # "net": honours + aces, the difference
+        return (h0 + a0 - h1 - a1) * per
+    c0 = 0                                               # "majority": each side's majorities
+    c1 = 0
+    if h0 > h1 and h0 >= 2:
+        c0 += h0
+    elif h1 > h0 and h1 >= 2:
+        c1 += h1
+    if a0 > a1 and a0 >= 2:
+        c0 += a0
+    elif a1 > a0 and a1 >= 2:
+        c1 += a1
+    elif a0 == a1:                                       # tied aces: the side with seven tricks or more
+        if t0 >= 7:
+            c0 += a0
+        elif t1 >= 7:
+            c1 += a1
+    return (c0 - c1) * per
+
+
 @njit(cache=True)
-def _score_vint(words, small, b, run_tab, top_tab):
+def _score_vint(words, small, b, honours_net, run_tab, top_tab):
     """Side 0's points minus side 1's for finished Vint deal ``b`` (RULES 2.3 items 1-5, 2.4)."""
     t0 = np.int64(small[b, WON]) + small[b, WON + 2]
     t1 = np.int64(small[b, WON + 1]) + small[b, WON + 3]
@@ -63,7 +90,10 @@ def _score_vint(words, small, b, run_tab, top_tab):
     if level >= 6:                                       # 3. slams declared
         premium = 5000 if level == 6 else 10000
         diff += sign * premium if short <= 0 else -sign * premium
-    honours = 0                                          # side 0's count minus side 1's
+    h0 = 0                                               # trump honours and aces of each side
+    h1 = 0
+    a0 = 0
+    a1 = 0
     for s in range(4):
         hand = words[b, DEALT + s]
         aces = 0
@@ -82,17 +112,18 @@ def _score_vint(words, small, b, run_tab, top_tab):
             if strain == 4:
                 v *= 2
             coronets += v
-        count = aces
+        held = 0
         if strain != 4:
-            count += np.int64(top_tab[_ranks(hand, strain)])
+            held = np.int64(top_tab[_ranks(hand, strain)])
         if s & 1:
             diff -= coronets
-            honours -= count
+            h1 += held
+            a1 += aces
         else:
             diff += coronets
-            honours += count
-    per = 25 * t if strain == 4 else 10 * t              # 4. honours, the net difference
-    return diff + honours * per
+            h0 += held
+            a0 += aces
+    return diff + _honours_vint(h0, h1, a0, a1, t0, t1, strain, t, honours_net)   # 4. honours
 
 
 @njit(cache=True)
@@ -145,8 +176,8 @@ def _finish(small, b, diff, scale, points, rewards, terminated):
 
 
 @njit(cache=True)
-def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, scale, points, rewards, terminated,
-               run_tab, top_tab, pop_tab, coronet_tab):
+def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_net, scale, points, rewards,
+               terminated, run_tab, top_tab, pop_tab, coronet_tab):
     """One action in game ``b`` (legality checked before)."""
     one = np.uint64(1)
     phase = small[b, _PHASE]
@@ -218,7 +249,7 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, scale, poi
         if game == WHIST:
             diff = _score_whist(words, small, b, ten_is_honour, run_tab, pop_tab, coronet_tab)
         else:
-            diff = _score_vint(words, small, b, run_tab, top_tab)
+            diff = _score_vint(words, small, b, honours_net, run_tab, top_tab)
         _finish(small, b, diff, scale, points, rewards, terminated)
 
 
@@ -406,8 +437,8 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
 
 
 @njit(cache=True)
-def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_trump, ten_is_honour, scale,
-               auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
+def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_trump, ten_is_honour, honours_net,
+               scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
                coronet_tab):
     """A whole engine step of game ``b``: act, deal again if over, write observation and mask."""
     terminated[b] = False
@@ -415,8 +446,8 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
         points[b, s] = 0
         rewards[b, s] = 0.0
     if small[b, _PHASE] != OVER:
-        _apply_one(small, words, b, action, game, passout_play, ten_is_honour, scale, points, rewards,
-                   terminated, run_tab, top_tab, pop_tab, coronet_tab)
+        _apply_one(small, words, b, action, game, passout_play, ten_is_honour, honours_net, scale, points,
+                   rewards, terminated, run_tab, top_tab, pop_tab, coronet_tab)
         if auto_reset and terminated[b]:
             _deal_one(small, words, key, deal_index, b, game, no_trump)
     me = small[b, _CUR]
@@ -429,23 +460,23 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
 
 # One loop on one thread, one over numba's threads (distinct functions, so their disk caches differ).
 @njit(cache=True)
-def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour, scale,
-                 auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
-                 coronet_tab):
+def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
+                 honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                 top_tab, pop_tab, coronet_tab):
     for b in range(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
-                   pop_tab, coronet_tab)
+                   honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                   top_tab, pop_tab, coronet_tab)
 
 
 @njit(cache=True, parallel=True)
-def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
-                   coronet_tab):
+def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
+                   honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                   top_tab, pop_tab, coronet_tab):
     for b in prange(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
-                   pop_tab, coronet_tab)
+                   honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                   top_tab, pop_tab, coronet_tab)
 
 
 @njit(cache=True)
@@ -483,7 +514,7 @@ def _illegal(small, mask, actions, bad):
         if small[b, _PHASE] == OVER:
             continue
         a = actions[b]
-        if a < 0 or a >= _NUM_ACTIONS or mask[b, a] == 0:
+        if a < 0 or a >= mask.shape[1] or mask[b, a] == 0:     # the game's own action count
             bad[n] = b
             n += 1
     return n
@@ -491,17 +522,17 @@ def _illegal(small, mask, actions, bad):
 
 # ---------------------------------------------------------------- the backend interface
 
-def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset: bool,
+def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
          parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal)."""
     kernel = _step_parallel if parallel else _step_serial
     kernel(state.small, state.words, state.key, state.deal_index, actions, spec.game, spec.passout_play,
-           spec.no_trump, spec.ten_is_honour, spec.reward_scale, auto_reset, state.points, state.rewards,
-           state.terminated, state.observer, state.observation, state.legal_action_mask, RUN_FROM_ACE,
-           TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
+           spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.reward_scale, auto_reset, state.points,
+           state.rewards, state.terminated, state.observer, state.observation, state.legal_action_mask,
+           RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
 
 
-def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, games=None) -> None:
+def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
     if games is not None:
         _views_subset(state.small, state.words, np.asarray(games, dtype=np.int64), state.observer,
@@ -513,7 +544,7 @@ def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, g
     kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True, spec.game)
 
 
-def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: GameSpec,
+def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: KernelOptions,
                       parallel: bool = False) -> np.ndarray:
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, seats, out, state.legal_action_mask, False, spec.game)
@@ -541,6 +572,13 @@ def _sample(mask, u, out):
                     out[b] = j
                     break
                 k -= 1
+
+
+def unpack_bits(words: np.ndarray, nbits: int) -> np.ndarray:
+    """The low ``nbits`` bits of uint64 ``words`` as 0/1 uint8, shape ``words.shape + (nbits,)``."""
+    w = np.ascontiguousarray(words, dtype="<u8")
+    b = w.view(np.uint8).reshape(*w.shape, 8)
+    return np.unpackbits(b, axis=-1, bitorder="little")[..., :nbits]
 
 
 def sample_legal(mask: np.ndarray, u: np.ndarray) -> np.ndarray:
