@@ -168,7 +168,7 @@ def test_batch_solver_matches_the_double_dummy_module():
     rng = np.random.default_rng(4)
     plays, positions = [], []
     for _ in range(12):
-        p = TrickPlay(random_deal(rng), int(rng.integers(-1, 4)), int(rng.integers(4)))
+        p = TrickPlay(random_deal(rng), int(rng.integers(0, 5)), int(rng.integers(4)))
         for _ in range(int(rng.integers(20, 40))):
             p.play(int(rng.choice(p.legal_cards())))
         plays.append(p)

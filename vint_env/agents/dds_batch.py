@@ -9,7 +9,7 @@ with each legal card.  All cards of one position are solved by one search
 
 A position is ``(hands, trump, leader, trick)``: the four hands *without*
 the cards already on the table, the trump suit (0..3 spades, clubs,
-diamonds, hearts; -1 no-trump), the seat that led the trick in progress and
+diamonds, hearts; 4 = ``NO_TRUMP``), the seat that led the trick in progress and
 its cards in play order.
 """
 
@@ -40,7 +40,7 @@ def _fill(d, hands, trump: int, leader: int, trick) -> None:
         row = d.remainCards[seat]
         for suit in range(4):
             row[DDS_SUIT[suit]] = ((h >> (13 * suit)) & 0x1FFF) << 2
-    d.trump = DDS_NT if trump < 0 else DDS_SUIT[trump]
+    d.trump = DDS_SUIT[trump] if 0 <= trump < 4 else DDS_NT
     d.first = leader
     for i in range(3):
         if i < len(trick):

@@ -65,7 +65,6 @@ from .play_view import TrickMemory, mask_of
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
 GAMES = ("vint", "whist")
-NO_TRUMP = -1
 
 
 # ----------------------------------------------------------------- what the player sees
@@ -123,8 +122,7 @@ def _tricks(o: dict) -> tuple[int, int]:
 
 
 def _common(o: dict, memory: TrickMemory) -> dict:
-    trump = int(o["trump"].argmax())
-    trump = NO_TRUMP if trump == 4 else trump
+    trump = int(o["trump"].argmax())          # 0..3 a suit, 4 = NO_TRUMP
     leader = int(o["trick_leader"].argmax())
     trick = []
     for i in range(4):
