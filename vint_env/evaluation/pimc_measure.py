@@ -1,8 +1,8 @@
 """Long duplicate matches for the PIMC agent that survive a stop: board by board to a log.
 
-    python -m vint_env.agents.pimc_measure --game vint --a pimc --b rule --boards 1000 \\
+    python -m vint_env.evaluation.pimc_measure --game vint --a pimc --b rule --boards 1000 \\
         --log results/pimc/vint_pimc_rule.jsonl          # play (resumes where the log ends)
-    python -m vint_env.agents.pimc_measure --log results/pimc/vint_pimc_rule.jsonl --summary
+    python -m vint_env.evaluation.pimc_measure --log results/pimc/vint_pimc_rule.jsonl --summary
 
 Plays ``vint-eval``'s duplicate match (:func:`~vint_env.evaluation.match.run_match`,
 one process) a few boards at a time and appends each board's result to a
@@ -21,10 +21,10 @@ import json
 import time
 from pathlib import Path
 
-from ..evaluation import match as match_mod
-from ..evaluation.deals import generate_boards
-from ..evaluation.match import BoardResult, MatchResult, TableResult, run_match
-from ..evaluation.report import summarize, summary_markdown
+from . import match as match_mod
+from .deals import generate_boards
+from .match import BoardResult, MatchResult, TableResult, run_match
+from .report import summarize, summary_markdown
 
 
 def _pimc_stats() -> dict:
@@ -91,7 +91,7 @@ def load(log) -> tuple[MatchResult, dict]:
 def summary(args) -> None:
     result, stats = load(args.log)
     s = summarize(result)
-    text = summary_markdown(s, f"python -m vint_env.agents.pimc_measure --log {args.log}")
+    text = summary_markdown(s, f"python -m vint_env.evaluation.pimc_measure --log {args.log}")
     if stats["seconds"]:
         text += (f"- PIMC: {stats['decisions']} card decisions ({stats['sampled']} sampled, "
                  f"{stats['samples']} deals solved) in {stats['seconds']:.0f} s: "
@@ -103,7 +103,7 @@ def summary(args) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vint_env.agents.pimc_measure", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m vint_env.evaluation.pimc_measure", description=__doc__.split("\n\n")[0])
     p.add_argument("--log", required=True, type=Path)
     p.add_argument("--summary", action="store_true", help="summarise the log and exit")
     p.add_argument("--game", default="vint")
