@@ -6,6 +6,9 @@ spec                  agent
 ``random``            :class:`RandomAgent`, uniform over the legal actions
 ``rule``              the game's rule bot (the books' advice)
 ``dd``                :class:`DoubleDummyAgent` (cheats; Vint and Whist)
+``pimc[:OPTIONS]``    :class:`~vint_env.agents.pimc.PIMCAgent`: sampled deals
+                      solved double-dummy (fair; Vint and Whist); options
+                      ``samples=N,time=SECONDS,auction=0|1,bid=rule|dd,seed=N``
 ``ppo:PATH``          a trained PPO policy from checkpoint PATH
                       (``vint_env.agents.policy.PPOAgent.load(PATH, game=...)``)
 ``human``             a person at the terminal
@@ -25,7 +28,7 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "ppo:PATH", "human", "py:MODULE:NAME")
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "human", "py:MODULE:NAME")
 
 
 def rule_agent(game: str = "vint") -> Agent:
@@ -53,6 +56,11 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
         else:
             from .double_dummy import DoubleDummyAgent
             agent = DoubleDummyAgent(game)
+    elif kind == "pimc":
+        if game not in ("vint", "whist"):
+            raise ValueError(f"the PIMC agent plays Vint and Whist, not {game!r}")
+        from .pimc import make_pimc
+        agent = make_pimc(game, arg, seed)
     elif kind == "ppo":
         if not arg:
             raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")
