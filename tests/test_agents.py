@@ -11,7 +11,7 @@ import pytest
 from vint_env import vint_v0
 from vint_env.agents import Agent, RandomAgent
 from vint_env.agents.registry import load_agent
-from vint_env.evaluation.games import game_spec
+from vint_env.evaluation.games import make_env
 from vint_env.evaluation.match import play_table
 
 
@@ -37,7 +37,7 @@ def test_registry_builds_every_kind():
     dd = load_agent("dd", game="vint")
     assert dd.needs_env is True
     assert load_agent("human", game="vint").name == "human"
-    assert load_agent("py:vint_env.agents.registry:_rule_agent", game="vint").name == "rule"
+    assert load_agent("py:vint_env.agents.registry:rule_agent", game="vint").name == "rule"
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -96,7 +96,7 @@ def test_harness_gives_the_env_only_to_cheating_agents():
 
 def _play_many(specs, n_deals, seed=0, game="vint", **env_kwargs):
     """Play deals with the raw env (which raises on any illegal action)."""
-    env = game_spec(game).make_env(env_kwargs.pop("episode", "deal"))
+    env = make_env(game, env_kwargs.pop("episode", "deal"))
     for k, v in env_kwargs.items():
         setattr(env, k, v)
     agents = [load_agent(s, game=game) for s in specs]

@@ -6,7 +6,7 @@ import pytest
 from vint_env.agents import card_play as cp
 from vint_env.agents.play_view import PlayView, TrickMemory
 from vint_env.agents.vint_rule import BIDDING_RULES, VintRuleAgent
-from vint_env.cards import hand_from_cards, parse_card, parse_hand_pbn
+from vint_env.cards import NO_TRUMP, hand_from_cards, parse_card, parse_hand_pbn
 from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
 from vint_env.rules.vint import BID_BASE, PASS, VintDeal, bid_action
 from vint_env.cards import parse_pbn
@@ -22,7 +22,7 @@ def hand(*texts):
     return hand_from_cards(cards(*texts))
 
 
-def view(my_cards, trick=(), trump=-1, played=(), game="vint", **kw):
+def view(my_cards, trick=(), trump=NO_TRUMP, played=(), game="vint", **kw):
     """A PlayView: ``trick`` as (relative seat, card text) pairs."""
     t = [(s, parse_card(c)) for s, c in trick]
     played_mask = hand_from_cards(cards(*played)) | hand_from_cards([c for _, c in t])

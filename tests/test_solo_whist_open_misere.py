@@ -16,7 +16,7 @@ import pathlib
 import numpy as np
 
 from vint_env import solo_whist_v0
-from vint_env.cards import card_text, parse_card, parse_pbn
+from vint_env.cards import NO_TRUMP, card_text, parse_card, parse_pbn
 from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT
 from vint_env.rules.solo_whist_calls import OPEN_MISERE, parse_action
 
@@ -87,7 +87,7 @@ def test_deal_matches_the_text():
 def test_the_auction():
     env = start()
     deal = env.unwrapped.deal
-    assert deal.contract == OPEN_MISERE and deal.declarer == KIRILL and deal.trump == -1
+    assert deal.contract == OPEN_MISERE and deal.declarer == KIRILL and deal.trump == NO_TRUMP
     assert [s for s, _ in deal.calls] == [c["seat"] for c in CASE["auction"]] == [1, 2, 3, 0, 1, 2, 3]
     assert [a for _, a in deal.calls] == AUCTION
     assert env.agent_selection == f"player_{ALEKSEI}"                    # eldest hand leads

@@ -161,7 +161,7 @@ def test_passout_play_at_no_trump():
     deal = VintDeal(parse_pbn(SUIT_EACH), dealer=0, passout="play")
     for _ in range(4):
         deal.apply(PASS)
-    assert deal.phase == "play" and deal.current_player == 1 and deal.play.trump == -1
+    assert deal.phase == "play" and deal.current_player == 1 and deal.play.trump == NT
     play_out(deal, lambda d: d.legal_actions()[0])
     ns, ew = deal.scores
     assert ew.as_dict() == dict(ew.as_dict(), passout_tricks=3500, total=3500)

@@ -8,7 +8,7 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from card_game_checks import legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import whist_v0
-from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
+from vint_env.cards import FULL_DECK, NO_TRUMP, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation
 from vint_env.rules import IllegalActionError
 from vint_env.rules.whist import WhistDeal
@@ -67,7 +67,7 @@ def test_invariants_over_thousands_of_random_deals(no_trump):
         dealer = int(rng.integers(4))
         turned = None if no_trump else int(rng.choice(hand_cards(hands[dealer])))
         deal = WhistDeal(hands, dealer, turned, no_trump=no_trump)
-        assert deal.trump == (-1 if no_trump else turned // 13)
+        assert deal.trump == (NO_TRUMP if no_trump else turned // 13)
         while not deal.is_over:
             p = deal.play
             assert set(deal.legal_actions()) == legal_cards_by_rules(p)

@@ -17,7 +17,10 @@ from typing import Any
 
 import yaml
 
-GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+from vint_env import games as _games
+
+#: The env names a run may train on (from :mod:`vint_env.games`).
+GAMES = _games.env_names()
 ENV_SOURCES = ("aec", "vector")
 OPPONENT_KINDS = ("self", "pool", "random", "rule")
 

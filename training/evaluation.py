@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from vint_env import games
+
 
 def harness_game(game: str) -> str:
-    """The harness's name of an env: ``vint_v0`` -> ``vint``."""
-    return game.removesuffix("_v0")
+    """The game's name (``"vint"``) from its env name (``"vint_v0"``) or its name."""
+    return games.get(game).name
 
 
 class HarnessEvaluator:

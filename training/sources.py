@@ -19,20 +19,17 @@ the trainer.
 
 from __future__ import annotations
 
-import importlib
-
 import numpy as np
+
+from vint_env import games
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 SEAT = {a: i for i, a in enumerate(AGENTS)}
 
 
 def game_module(game: str):
-    """The env module of a game (``vint_env.envs.vint_v0`` ...), with a clear error."""
-    try:
-        return importlib.import_module(f"vint_env.envs.{game}")
-    except ImportError as e:
-        raise ValueError(f"game {game!r} is not available: cannot import vint_env.envs.{game} ({e})") from None
+    """The env module of a game (``vint_env.envs.vint_v0`` ...); ValueError naming the known games."""
+    return games.get(game).env_module()
 
 
 class AECGameBatch:

@@ -15,7 +15,6 @@ repeats and the spread.  This is a benchmark, not a test: the machine's load mov
 from __future__ import annotations
 
 import argparse
-import importlib
 import platform
 import statistics
 import sys
@@ -23,18 +22,9 @@ import time
 
 import numpy as np
 
-GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+from . import games as _games
 
-
-def available_games() -> list[str]:
-    out = []
-    for name in GAMES:
-        try:
-            importlib.import_module(f"vint_env.envs.{name}")
-        except ImportError:
-            continue
-        out.append(name)
-    return out
+GAMES = _games.env_names()
 
 
 def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
@@ -61,8 +51,7 @@ def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
 
 
 def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
-    module = importlib.import_module(f"vint_env.envs.{name}")
-    env = module.env()
+    env = _games.get(name).env()
     run_random(env, min(steps, 2000), seed)            # warm-up
     sps, cps, eps, lengths = [], [], [], []
     for r in range(repeats):
@@ -88,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5, help="repeats; the median is reported")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    games = args.games or available_games()
+    games = args.games or list(GAMES)
     for g in games:
         if g not in GAMES:
             parser.error(f"unknown game {g!r}; choose from {GAMES}")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
+from ..cards import NO_TRUMP
 from .play_view import PlayView, beats
 
 Rule = Callable[[PlayView], Optional[int]]
@@ -49,7 +50,7 @@ def lead_trumps_to_draw_them(v: PlayView) -> Optional[int]:
     docs/play_advice.md: V-LSUIT-4, V-LSUIT-5, V-LSUIT-6, W-LSUIT-2, W-LSUIT-3
     (Solo Whist: 4.4 [derived]).
     """
-    if v.trump < 0 or not v.length(v.trump) or not v.opponents_may_hold_trumps():
+    if v.trump == NO_TRUMP or not v.length(v.trump) or not v.opponents_may_hold_trumps():
         return None
     n = v.length(v.trump)
     if v.game == "vint":
@@ -134,7 +135,7 @@ def cash_sure_tricks(v: PlayView) -> Optional[int]:
     for suit in _suits_by_length(v):
         if suit == v.trump or not v.length(suit) or not v.masters_run(suit):
             continue
-        if v.opponent_may_ruff(suit) or (v.trump >= 0 and v.opponents_void_in(suit)):
+        if v.opponent_may_ruff(suit) or (v.trump != NO_TRUMP and v.opponents_void_in(suit)):
             continue
         return v.cards(suit)[0]
     return None
@@ -147,7 +148,7 @@ def lead_to_partners_void(v: PlayView) -> Optional[int]:
     к нему с этой масти, тогда он сможет укрываться маленькими козырями".
     docs/play_advice.md: W-LSUIT-4 (V-LSUIT-22 at no-trump does not arise: no trumps).
     """
-    if v.trump < 0:
+    if v.trump == NO_TRUMP:
         return None
     for p in sorted(v.partners):
         if v.trump in v.voids[p]:
@@ -194,7 +195,7 @@ def _lead_priority(v: PlayView, suit: int) -> float:
     elif _has(eff, KING, QUEEN):
         p += 70
     if n >= 5:
-        p += 40 + (20 if v.trump < 0 else 0)
+        p += 40 + (20 if v.trump == NO_TRUMP else 0)
     elif n == 4:
         p += 30
     if eff and eff[0] == ACE and n >= 4:
@@ -212,7 +213,7 @@ def _lead_priority(v: PlayView, suit: int) -> float:
     for partner in v.partners:
         if v.first_discard[partner] == suit:
             p -= 40                                 # 004: partner's first discard is his weak suit
-    if v.trump >= 0 and v.opponents_void_in(suit):
+    if v.trump != NO_TRUMP and v.opponents_void_in(suit):
         p -= 100                                    # 004: not a suit neither opponent holds
     if v.opponent_may_ruff(suit):
         p -= 60
@@ -402,7 +403,7 @@ def ruff_when_partner_cannot_win(v: PlayView) -> Optional[int]:
     honours, ruff even such tricks.  docs/play_advice.md: V-SECOND-1,
     V-THIRD-3, V-THIRD-4, W-PLAY-2, 2.6.
     """
-    if v.trump < 0 or not v.length(v.trump):
+    if v.trump == NO_TRUMP or not v.length(v.trump):
         return None
     winners = v.can_win_with(v.cards(v.trump))
     if not winners:

@@ -28,13 +28,12 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
 from ..cards import hand_to_pbn
-from ..envs.base import AGENT_SEAT
+from ..games import AGENT_SEAT
 from ..rules.tricks import NO_TRUMP, TrickPlay
 from ..rules.vint import AUCTION, BID_BASE, PASS
 from ..rules.vint_scoring import score_contract
 from .base import Agent, legal_actions
 
-NT = 4
 # our suits S, C, D, H (0..3) <-> endplay's Denom (spades 0, hearts 1, diamonds 2, clubs 3)
 _DENOM_OF_SUIT = (Denom.spades, Denom.clubs, Denom.diamonds, Denom.hearts)
 _SUIT_OF_DENOM = {Denom.spades: 0, Denom.hearts: 3, Denom.diamonds: 2, Denom.clubs: 1}
@@ -42,7 +41,7 @@ _RANK_LETTERS = "23456789TJQKA"
 
 
 def _ep_denom(trump: int):
-    return Denom.nt if trump == NO_TRUMP or trump == NT else _DENOM_OF_SUIT[trump]
+    return Denom.nt if trump == NO_TRUMP else _DENOM_OF_SUIT[trump]
 
 
 def _ep_card(card: int) -> EPCard:

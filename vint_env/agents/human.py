@@ -2,32 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Callable
-
+from .. import games
 from .base import Agent, legal_actions
-
-
-def _parsers(game: str) -> tuple[Callable[[int], str], Callable[[str], int]]:
-    if game == "vint":
-        from ..rules.vint import action_text, parse_action
-        return action_text, parse_action
-    from ..cards import card_text, parse_card
-    return card_text, parse_card
 
 
 class HumanAgent(Agent):
     """Shows the table (the env's ``render`` from this seat when it can) and
-    the legal actions, and reads an action as text ("SA", "H10", "pass",
-    "3NT") or as an action id.  Repeats the question on bad input."""
+    the legal actions by name, and reads an action as text, parsed by the
+    game's record ("SA", "H10", "pass", "3NT", "solo", "trump H") or as an
+    action id.  Repeats the question on bad input."""
 
     name = "human"
     needs_env = True   # only to render the table; decisions are the person's
 
     def __init__(self, game: str = "vint", input_fn=input, print_fn=print):
-        self.game = game
+        record = games.get(game)
+        self.game = record.name
         self.input = input_fn
         self.print = print_fn
-        self.text, self.parse = _parsers(game)
+        self.text, self.parse = record.action_text, record.parse_action
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         legal = [int(a) for a in legal_actions(observation)]

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import SUIT_MASK, hand_cards
+from ..cards import NO_TRUMP, SUIT_MASK, hand_cards
 
-NO_TRUMP = -1
 
 
 def card_suit(card: int) -> int:
@@ -155,7 +154,7 @@ class PlayView:
         suit = card // 13
         if not self.is_master(card):
             return False
-        if self.trump >= 0 and suit != self.trump:
+        if self.trump != NO_TRUMP and suit != self.trump:
             for s in opponents_after:
                 if suit in self.voids[s] and self.trump not in self.voids[s] and self.outstanding(self.trump):
                     return False
@@ -171,12 +170,12 @@ class PlayView:
 
     def opponent_may_ruff(self, suit: int) -> bool:
         """An opponent is known void in ``suit`` and may hold trumps."""
-        if self.trump < 0 or suit == self.trump or not self.outstanding(self.trump):
+        if self.trump == NO_TRUMP or suit == self.trump or not self.outstanding(self.trump):
             return False
         return any(suit in self.voids[s] and self.trump not in self.voids[s] for s in self.opponents)
 
     def opponents_may_hold_trumps(self) -> bool:
-        if self.trump < 0 or not self.outstanding(self.trump):
+        if self.trump == NO_TRUMP or not self.outstanding(self.trump):
             return False
         return not all(self.trump in self.voids[s] for s in self.opponents)
 
@@ -250,7 +249,6 @@ def observed_play(o: dict, memory: TrickMemory) -> dict:
     ``tricks_played`` and the memory fields of :class:`PlayView`.
     """
     trump = int(o["trump"].argmax())
-    trump = NO_TRUMP if trump == 4 else trump
     leader = int(o["trick_leader"].argmax())
     trick = []
     for i in range(4):

@@ -48,19 +48,15 @@ class CheckpointError(ValueError):
 
 def env_name(game: str) -> str:
     """The env name of a game as the checkpoint stores it: ``vint`` and ``vint_v0`` are both ``vint_v0``."""
-    return game if game.endswith("_v0") else f"{game}_v0"
+    from .. import games
+    return games.get(game).env_name
 
 
 def game_sizes(game: str) -> tuple[int, int]:
-    """``(obs_size, num_actions)`` of a game env by name (``"vint_v0"``, ``"whist_v0"`` ...)."""
-    import importlib
-    try:
-        module = importlib.import_module(f"vint_env.envs.{game}")
-    except ImportError:
-        raise ValueError(f"unknown game {game!r}: no module vint_env.envs.{game}") from None
-    raw = module.raw_env()
-    agent = raw.possible_agents[0]
-    return int(raw.observation_space(agent)["observation"].shape[0]), int(raw.action_space(agent).n)
+    """``(obs_size, num_actions)`` of a game by name (``"vint"``, ``"vint_v0"`` ...), from its record."""
+    from .. import games
+    record = games.get(game)
+    return record.observation_size, record.num_actions
 
 
 def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:

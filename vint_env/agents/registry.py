@@ -20,27 +20,22 @@ from __future__ import annotations
 
 import importlib
 
+from .. import games
 from .base import Agent, RandomAgent
 
-GAMES = ("vint", "whist", "solo_whist")
+#: The games agents play (from :mod:`vint_env.games`).
+GAMES = games.names()
 SPECS = ("random", "rule", "dd", "ppo:PATH", "human", "py:MODULE:NAME")
 
 
-def _rule_agent(game: str) -> Agent:
-    if game == "vint":
-        from .vint_rule import VintRuleAgent
-        return VintRuleAgent()
-    if game == "whist":
-        from .whist_rule import WhistRuleAgent
-        return WhistRuleAgent()
-    from .solo_whist_rule import SoloWhistRuleAgent
-    return SoloWhistRuleAgent()
+def rule_agent(game: str = "vint") -> Agent:
+    """The rule bot of ``game`` (named by the game's record)."""
+    return games.get(game).rule_agent()
 
 
 def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
-    """Build the agent named by ``spec`` for ``game`` (see the module table)."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; known: {', '.join(GAMES)}")
+    """Build the agent named by ``spec`` for ``game`` (see the module table; ``"vint"`` or ``"vint_v0"``)."""
+    game = games.get(game).name
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string, one of {', '.join(SPECS)}")
     spec = spec.strip()
@@ -48,7 +43,7 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     if kind == "random" and not arg:
         agent: Agent = RandomAgent(seed)
     elif kind == "rule" and not arg:
-        agent = _rule_agent(game)
+        agent = rule_agent(game)
     elif kind == "dd" and not arg:
         if game not in ("vint", "whist"):
             raise ValueError(f"the double-dummy agent plays Vint and Whist, not {game!r}")

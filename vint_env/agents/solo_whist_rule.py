@@ -16,7 +16,7 @@ and draws trumps; the defenders of a lone declarer are partners and
 cooperate (the same rules with every defender as a partner); in misère the
 declarer ducks and the defenders try to force a trick on it.  The bot reads
 only its own observation, decoded through
-:data:`vint_env.envs.solo_whist_obs.SOLO_WHIST_LAYOUT`.
+:data:`vint_env.games.solo_whist.SOLO_WHIST_LAYOUT`.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..envs.solo_whist_obs import SOLO_WHIST_LAYOUT
+from ..games.solo_whist import SOLO_WHIST_LAYOUT
 from ..rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
                                       SOLO, TRUMP_ABONDANCE, TRUMP_BASE)
 from .base import Agent, legal_actions

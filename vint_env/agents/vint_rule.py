@@ -1,7 +1,7 @@
 """The Vint rule bot: bidding and play by the advice of the rule books.
 
 It reads only its own observation, decoded through
-:data:`vint_env.envs.vint_obs.VINT_LAYOUT` (no peeking at other hands).
+:data:`vint_env.games.vint.VINT_LAYOUT` (no peeking at other hands).
 
 Bidding (003/000 "Объявление, назначения переговоров"; RULES.md 2.5) is an
 ordered list of rules, each a function of an :class:`AuctionView` that
@@ -18,7 +18,7 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..envs.vint_obs import VINT_LAYOUT
+from ..games.vint import VINT_LAYOUT
 from ..rules.vint import BID_BASE, PASS, bid_action
 from .base import Agent, legal_actions
 from .card_play import choose_card

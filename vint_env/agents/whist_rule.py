@@ -4,14 +4,14 @@ Whist has no auction (RULES.md 3): the bot only plays, with the shared rules
 of :mod:`vint_env.agents.card_play` and the Whist lead table (from A-K the
 king, from A-K-Q the queen, trumps from the top with four or five of them),
 plus 004's own advice below.  It reads only its own observation, decoded
-through :data:`vint_env.envs.whist_obs.WHIST_LAYOUT`.
+through :data:`vint_env.games.whist.WHIST_LAYOUT`.
 """
 
 from __future__ import annotations
 
 from typing import Optional
 
-from ..envs.whist_obs import WHIST_LAYOUT
+from ..games.whist import WHIST_LAYOUT
 from . import card_play as cp
 from .base import Agent, legal_actions
 from .play_view import PlayView, TrickMemory, observed_play

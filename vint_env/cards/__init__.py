@@ -24,7 +24,7 @@ from typing import Iterable, Iterator, Sequence
 
 __all__ = [
     "Suit", "Rank", "Card", "DeckError", "SEATS", "SEAT_LETTERS",
-    "NUM_CARDS", "FULL_DECK", "SUIT_MASK",
+    "NUM_CARDS", "NO_TRUMP", "FULL_DECK", "SUIT_MASK",
     "card_suit", "card_rank", "card_text", "parse_card",
     "hand_from_cards", "hand_cards", "hand_size", "hand_suit_ranks",
     "hand_to_text", "hand_to_pbn", "parse_hand_pbn",
@@ -32,6 +32,9 @@ __all__ = [
 ]
 
 NUM_CARDS = 52
+#: The no-trump marker everywhere (trump of a deal, strain of a Vint bid, observation column):
+#: the fifth strain, after the suits 0..3.
+NO_TRUMP = 4
 FULL_DECK = (1 << NUM_CARDS) - 1
 SEATS = (0, 1, 2, 3)
 SEAT_LETTERS = "NESW"

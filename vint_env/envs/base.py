@@ -18,12 +18,10 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from ..games import AGENT_SEAT, AGENTS
 from ..rules.tricks import IllegalActionError
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
-
-AGENTS = tuple(f"player_{i}" for i in range(4))
-AGENT_SEAT = {a: i for i, a in enumerate(AGENTS)}
 
 
 @dataclass

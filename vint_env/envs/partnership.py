@@ -11,7 +11,7 @@ what its deal info and score items are.
 from __future__ import annotations
 
 from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
-from .obs_blocks import encode_side_tricks
+from ..games.obs_blocks import encode_side_tricks
 
 EPISODES = ("deal", "rubber")
 SIDE_NAMES = ("NS", "EW")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import SEAT_LETTERS, card_text, hand_to_text
+from ..cards import NO_TRUMP, SEAT_LETTERS, card_text, hand_to_text
 from ..rules.rubber import SideScore
 
 ITEMS = ("undertricks", "slam_taken", "slam_declared", "honours", "coronets", "passout_tricks",
@@ -95,7 +95,7 @@ def render_whist(env) -> str:
     deal = env.deal
     if deal is None:
         return "whist_v0: not reset"
-    trump = "no-trump" if deal.trump < 0 else "SCDH"[deal.trump]
+    trump = "no-trump" if deal.trump == NO_TRUMP else "SCDH"[deal.trump]
     turned = card_text(deal.turned_card) if deal.turned_card is not None else "none"
 
     def turned_lines(deal):
@@ -126,7 +126,7 @@ def render_solo_whist(env) -> str:
         who = SEAT_LETTERS[deal.declarer]
         if deal.partner >= 0:
             who += " with " + SEAT_LETTERS[deal.partner]
-        trump = ("no trump" if deal.trump < 0 else "trump " + "SCDH"[deal.trump]) if deal.play else "trump to name"
+        trump = ("no trump" if deal.trump == NO_TRUMP else "trump " + "SCDH"[deal.trump]) if deal.play else "trump to name"
         out.append(f"Contract: {solo_action_text(deal.contract)} by {who}, {trump}")
     if deal.play is not None and deal.play.plays:
         out.append("Tricks:")

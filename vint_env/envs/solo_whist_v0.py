@@ -30,30 +30,31 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_text
+from ..cards import NO_TRUMP, card_text
+from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
-from ..rules.solo_whist_calls import NUM_ACTIONS, action_text
+from ..rules.solo_whist_calls import action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from .base import NOTHING
 from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
-from .solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_state
 
 
 class raw_env(CardGameEnv):
     metadata = {
-        "name": "solo_whist_v0",
+        "name": GAME.env_name,
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
         "render_fps": 1,
     }
-    NUM_ACTIONS = NUM_ACTIONS
+    GAME = GAME
+    NUM_ACTIONS = GAME.num_actions
     RESET_OPTIONS = ("deal", "dealer", "turned_card")
-    LAYOUT = SOLO_WHIST_LAYOUT
-    STATE_SIZE = STATE_SIZE
-    ACTION_TEXT = staticmethod(action_text)
+    LAYOUT = GAME.layout
+    STATE_SIZE = GAME.state_size
+    ACTION_TEXT = staticmethod(GAME.action_text)
 
-    def __init__(self, payments: str = "symmetric", reward_scale: float = 0.25,
+    def __init__(self, payments: str = "symmetric", reward_scale: float = GAME.reward_scale,
                  viewer: int | None = None, render_mode: str | None = None):
         if payments not in PAYMENT_VARIANTS:
             raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
@@ -95,7 +96,7 @@ class raw_env(CardGameEnv):
             "contract": action_text(deal.contract) if over else None,
             "declarer": deal.declarer if over else None,
             "partner": deal.partner if over and deal.partner >= 0 else None,
-            "trump": ("SCDH"[deal.trump] if deal.trump >= 0 else "NT") if over else None,
+            "trump": ("SCDH"[deal.trump] if deal.trump != NO_TRUMP else "NT") if over else None,
             "tricks": deal.tricks if over else None,
             "tricks_played": deal.play.tricks_played if deal.play is not None else 0,
             "made": deal.made,

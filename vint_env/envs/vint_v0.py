@@ -34,31 +34,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..games.vint import GAME, encode_observation, encode_state
 from ..rules.rubber import GAME_RACE_VARIANTS
-from ..rules.vint import (GAME_BONUS_VARIANTS, NUM_ACTIONS, PASSOUT_VARIANTS, VintDeal,
-                          VintRubber, action_text)
+from ..rules.vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, PASS, PASSOUT_VARIANTS, VintDeal, VintRubber,
+                          action_text)
 from ..rules.vint_scoring import HONOURS_VARIANTS
 from .base import env_factories, take_dealer, take_deals
-from ..rules.vint import AUCTION, BID_BASE, PASS
 from .partnership import SIDE_NAMES, PartnershipEnv
-from .vint_obs import STATE_SIZE, VINT_LAYOUT, encode_observation, encode_state
 
 
 class raw_env(PartnershipEnv):
     metadata = {
-        "name": "vint_v0",
+        "name": GAME.env_name,
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
         "render_fps": 1,
     }
-    NUM_ACTIONS = NUM_ACTIONS
+    GAME = GAME
+    NUM_ACTIONS = GAME.num_actions
     RESET_OPTIONS = ("deal", "deals", "dealer")
-    LAYOUT = VINT_LAYOUT
-    STATE_SIZE = STATE_SIZE
-    ACTION_TEXT = staticmethod(action_text)
+    LAYOUT = GAME.layout
+    STATE_SIZE = GAME.state_size
+    ACTION_TEXT = staticmethod(GAME.action_text)
 
     def __init__(self, episode: str = "deal", game_bonus: int = 100, passout: str = "mark",
-                 reward_scale: float = 0.001, max_deals: int = 100, viewer: int | None = None,
+                 reward_scale: float = GAME.reward_scale, max_deals: int = 100, viewer: int | None = None,
                  render_mode: str | None = None, honours: str = "majority", game_race: str = "first"):
         if game_bonus not in GAME_BONUS_VARIANTS:
             raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")

@@ -35,11 +35,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import card_text
-from ..rules.whist import NUM_ACTIONS, WhistDeal, WhistRubber, action_text
+from ..cards import NO_TRUMP, card_text
+from ..games.whist import GAME, encode_observation, encode_state
+from ..rules.whist import WhistDeal, WhistRubber
 from .base import env_factories, random_turned_card, take_dealer, take_deals, take_turned_card
 from .partnership import SIDE_NAMES, PartnershipEnv
-from .whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation, encode_state
 
 # The score-sheet items Whist uses (RULES 3), in the order of the infos.
 ITEMS = ("tricks", "slam_taken", "honours", "coronets", "game", "rubber")
@@ -54,19 +54,20 @@ def sheet_items(score) -> dict[str, int]:
 
 class raw_env(PartnershipEnv):
     metadata = {
-        "name": "whist_v0",
+        "name": GAME.env_name,
         "render_modes": ["ansi", "human"],
         "is_parallelizable": True,
         "render_fps": 1,
     }
-    NUM_ACTIONS = NUM_ACTIONS
+    GAME = GAME
+    NUM_ACTIONS = GAME.num_actions
     RESET_OPTIONS = ("deal", "deals", "dealer", "turned_card")
-    LAYOUT = WHIST_LAYOUT
-    STATE_SIZE = STATE_SIZE
-    ACTION_TEXT = staticmethod(action_text)
+    LAYOUT = GAME.layout
+    STATE_SIZE = GAME.state_size
+    ACTION_TEXT = staticmethod(GAME.action_text)
 
     def __init__(self, episode: str = "deal", ten_is_honour: bool = False, no_trump: bool = False,
-                 reward_scale: float = 0.1, max_deals: int = 100, viewer: int | None = None,
+                 reward_scale: float = GAME.reward_scale, max_deals: int = 100, viewer: int | None = None,
                  render_mode: str | None = None):
         for name, value in (("ten_is_honour", ten_is_honour), ("no_trump", no_trump)):
             if not isinstance(value, bool):
@@ -112,7 +113,7 @@ class raw_env(PartnershipEnv):
         return {
             "dealer": deal.dealer,
             "turned_card": card_text(deal.turned_card) if deal.turned_card is not None else None,
-            "trump": "SCDH"[deal.trump] if deal.trump >= 0 else "NT",
+            "trump": "SCDH"[deal.trump] if deal.trump != NO_TRUMP else "NT",
             "tricks": deal.play.side_tricks(),
             "scores": {SIDE_NAMES[s]: sheet_items(deal.scores[s]) for s in (0, 1)},
         }

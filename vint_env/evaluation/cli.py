@@ -58,7 +58,7 @@ def output_paths(out: Path) -> tuple[Path, Path]:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=sorted(GAMES), default="vint")
+    p.add_argument("--game", choices=GAMES, default="vint")
     p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")

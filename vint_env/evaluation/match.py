@@ -23,10 +23,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import games
 from ..agents.base import Agent
 from ..agents.registry import load_agent
 from .deals import Board
-from .games import PARTNERSHIP, GameSpec, game_spec
+from .games import PARTNERSHIP, make_env, reset_options, table_details
 from .replay import DealRecord, TableRecorder
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
@@ -100,10 +101,10 @@ class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
     def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True):
-        self.spec: GameSpec = game_spec(game)
+        self.record = games.get(game)
         self.game = game
         self.episode = episode
-        self.env = self.spec.make_env(episode)
+        self.env = make_env(self.record, episode)
         # one agent object per seat and team (rule bots keep per-deal memory)
         self.agents = {team: [load_agent(s, game=game) for _ in range(4)]
                        for team, s in (("A", spec_a), ("B", spec_b))}
@@ -111,14 +112,14 @@ class Table:
 
     def play_board(self, board: Board, seed: int) -> BoardResult:
         tables = []
-        options = self.spec.reset_options(board)
-        for t, plan in enumerate(seat_plans(self.spec.format)):
+        options = reset_options(self.record, board)
+        for t, plan in enumerate(seat_plans(self.record.format)):
             seat_agents = [self.agents[team][seat] for seat, team in enumerate(plan)]
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
             recorder = TableRecorder()
             points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
-            details = self.spec.details(self.env.unwrapped) if self.spec.details else {}
+            details = table_details(self.record, self.env.unwrapped)
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
             tables.append(TableResult(plan, points, details, recorder.deals))
@@ -137,14 +138,11 @@ def _rubber_details(raw) -> dict:
 
 
 def _extra_metrics(game: str):
-    """Per-board analysis added to the tables (Vint: double-dummy par)."""
-    if game != "vint":
-        return None
+    """Per-board analysis added to the tables (the game record's ``analysis``: Vint's double-dummy par)."""
     try:
-        from .vint_analysis import add_dd_analysis
+        return games.get(game).analysis_function()
     except ImportError:        # endplay missing: reports leave the double-dummy columns out
         return None
-    return add_dd_analysis
 
 
 # ------------------------------------------------------------------ workers
@@ -210,9 +208,9 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     double-dummy analysis (Vint par, declarer play), the slow part of a
     match between fast agents.
     """
-    spec = game_spec(game)
-    if episode not in spec.episodes:
-        raise ValueError(f"{game}: episode must be one of {spec.episodes}, got {episode!r}")
+    record = games.get(game)
+    if episode not in record.episodes:
+        raise ValueError(f"{game}: episode must be one of {record.episodes}, got {episode!r}")
     if not boards:
         raise ValueError("no boards to play")
     if not isinstance(workers, int) or workers < 1:

@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from .games import game_spec
+from .. import games
 from .match import MatchResult
 from .replay import replay_json
 from .stats import mean_ci, share_ci
@@ -179,7 +179,7 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
 def match_json(match: MatchResult, summary: dict) -> dict:
     """The results file of a match: its summary, and per board the score and each table's seats,
     points, details and replay (every deal's hands and actions: what the HTML viewer shows)."""
-    text = game_spec(match.game).action_text
+    text = games.get(match.game).action_text
     return {
         "summary": summary,
         "boards": [{"board": b.number, "score": b.score,

@@ -8,9 +8,7 @@ winner leads next.
 
 from __future__ import annotations
 
-from ..cards import SUIT_MASK, card_text, hand_cards
-
-NO_TRUMP = -1
+from ..cards import NO_TRUMP, SUIT_MASK, card_text, hand_cards  # noqa: F401  (NO_TRUMP re-exported)
 
 
 class IllegalActionError(ValueError):

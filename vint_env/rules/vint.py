@@ -43,7 +43,7 @@ class Contract(NamedTuple):
 
     @property
     def trump(self) -> int:
-        return NO_TRUMP if self.strain == NT else self.strain
+        return self.strain      # suits 0..3, or NT, which is NO_TRUMP
 
     def __str__(self) -> str:
         return f"{self.level}{STRAIN_TEXT[self.strain]}"

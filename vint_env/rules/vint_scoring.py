@@ -7,10 +7,10 @@ rubber and live in :mod:`vint_env.rules.rubber`.
 
 from __future__ import annotations
 
-from ..cards import hand_suit_ranks
+from ..cards import NO_TRUMP, hand_suit_ranks
 from .rubber import SideScore, side_of
 
-NT = 4  # strain index of no-trump; suits 0..3 as in vint_env.cards.Suit
+NT = NO_TRUMP  # the strain of a no-trump bid: the package's one no-trump marker (suits 0..3 as in Suit)
 ACE_BITS = tuple(1 << (13 * s + 12) for s in range(4))
 ALL_ACES = sum(ACE_BITS)
 

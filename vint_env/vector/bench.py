@@ -38,6 +38,8 @@ import tracemalloc
 
 import numpy as np
 
+from .. import games
+
 
 def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
     """``run(seconds) -> (steps, elapsed)``; median steps per wall second and per CPU second of this process.
@@ -56,10 +58,9 @@ def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
 
 # ---------------------------------------------------------------- the engines
 
-def engine_runner(backend: str, batch: int, parallel, obs_dtype, game: str = "vint"):
-    from .engine import VintEngine, WhistEngine
-    engine = (WhistEngine if game == "whist" else VintEngine)(backend=backend, parallel=parallel,
-                                                               obs_dtype=obs_dtype)
+def engine_runner(batch: int, parallel, obs_dtype, game: str = "vint"):
+    from .. import games
+    engine = games.get(game).engine_class()(parallel=parallel, obs_dtype=obs_dtype)
     state = engine.init(seed=0, batch_size=batch)
     rng = np.random.default_rng(0)
     for _ in range(3):                       # compile / warm up
@@ -80,9 +81,9 @@ def engine_runner(backend: str, batch: int, parallel, obs_dtype, game: str = "vi
     return run, engine, state
 
 
-def engine_peak_memory(backend: str, batch: int, parallel, obs_dtype, steps: int = 30) -> int:
+def engine_peak_memory(batch: int, parallel, obs_dtype, steps: int = 30) -> int:
     from .engine import VintEngine
-    engine = VintEngine(backend=backend, parallel=parallel, obs_dtype=obs_dtype)
+    engine = VintEngine(parallel=parallel, obs_dtype=obs_dtype)
     rng = np.random.default_rng(0)
     tracemalloc.start()
     state = engine.init(seed=0, batch_size=batch)
@@ -93,7 +94,7 @@ def engine_peak_memory(backend: str, batch: int, parallel, obs_dtype, steps: int
     return peak
 
 
-AEC_GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+AEC_GAMES = games.env_names()
 
 
 def aec_runner(game: str = "vint_v0"):
@@ -103,9 +104,7 @@ def aec_runner(game: str = "vint_v0"):
     the acting agent's observation (a fresh float32 array) and mask, and plays
     a uniformly random legal action from the mask.
     """
-    import importlib
-    make_env = importlib.import_module(f"vint_env.envs.{game}").env
-    env = make_env()
+    env = games.get(game).env()
     env.reset(seed=0)                  # seeded once, as a training loop does
     rnd = random.Random(0)
 
@@ -222,10 +221,10 @@ def rlcard_runner():
 
 # ---------------------------------------------------------------- where the time goes
 
-def profile_engine(backend: str, batch: int, obs_dtype, calls: int = 300) -> None:
+def profile_engine(batch: int, obs_dtype, calls: int = 300) -> None:
     """CPU time per game-step of each part of a batched step (single thread)."""
     from .engine import VintEngine
-    engine = VintEngine(backend=backend, obs_dtype=obs_dtype)
+    engine = VintEngine(obs_dtype=obs_dtype)
     impl = engine._impl
     state = engine.init(seed=0, batch_size=batch)
     rng = np.random.default_rng(0)
@@ -244,7 +243,7 @@ def profile_engine(backend: str, batch: int, obs_dtype, calls: int = 300) -> Non
         for k, dt in zip(parts, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
             parts[k] += dt
     total = sum(v for k, v in parts.items() if not k.startswith(" "))
-    print(f"# where the time goes: {backend} backend, B={batch}, CPU ns per game-step")
+    print(f"# where the time goes: numba kernel, B={batch}, CPU ns per game-step")
     for k, v in parts.items():
         print(f"#   {k:<46} {v / (calls * batch) * 1e9:8.0f} ns  ({v / total:5.1%})")
 
@@ -341,21 +340,21 @@ def main(argv=None) -> int:
     configs = []
     if not args.no_engine:
         threads = numba.get_num_threads()
-        configs += [("numba", b, True, f"numba, {threads} threads") for b in sizes if b >= 256]
-        configs += [("numba", b, False, "numba, 1 thread") for b in sizes]
+        configs += [(b, True, f"numba, {threads} threads") for b in sizes if b >= 256]
+        configs += [(b, False, "numba, 1 thread") for b in sizes]
     best = 0.0
     floor_row = None
-    for backend, b, parallel, label in configs:
-        run, _, _ = engine_runner(backend, b, parallel, args.obs_dtype)
-        mem = engine_peak_memory(backend, b, parallel, args.obs_dtype) / 2**20
+    for b, parallel, label in configs:
+        run, _, _ = engine_runner(b, parallel, args.obs_dtype)
+        mem = engine_peak_memory(b, parallel, args.obs_dtype) / 2**20
         rate = report(f"VintEngine {label}, B={b}", run, f"{mem:.1f}")
         best = max(best, rate)
-        if backend == "numba" and not parallel and b == 1024:
+        if not parallel and b == 1024:
             floor_row = rate
 
     if not args.no_whist and not args.no_engine:
         b = max(sizes) if sizes else 1024
-        run, _, _ = engine_runner("numba", b, False, args.obs_dtype, game="whist")
+        run, _, _ = engine_runner(b, False, args.obs_dtype, game="whist")
         report(f"WhistEngine numba, 1 thread, B={b}", run)
     ratios = []
     if not args.no_peers:
@@ -365,7 +364,7 @@ def main(argv=None) -> int:
         except ImportError:
             print(f"{'RLCard bridge':<58} {'skipped':>13}   (not importable: pip install rlcard)")
     if args.profile:
-        profile_engine("numba", 1024, args.obs_dtype)
+        profile_engine(1024, args.obs_dtype)
         if not args.no_peers:
             profile_aec(args.seconds * 2)
     peak_rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

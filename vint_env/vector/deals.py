@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import DeckError, parse_pbn, validate_deal
-from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, WHIST, WON, GameSpec, VintBatchState
+from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, WHIST, WON, KernelOptions, VintBatchState
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -119,7 +119,7 @@ def as_turned(turned, hands: np.ndarray, dealers: np.ndarray) -> np.ndarray:
     return out
 
 
-def start_deals(state: VintBatchState, games: np.ndarray, spec: GameSpec, hands: np.ndarray | None = None,
+def start_deals(state: VintBatchState, games: np.ndarray, spec: KernelOptions, hands: np.ndarray | None = None,
                 dealers: np.ndarray | None = None, turned: np.ndarray | None = None) -> None:
     """Start a new deal in ``games`` (indices): given hands/dealers/turned cards, or the next random ones."""
     if games.size == 0:

@@ -45,18 +45,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import games
 from ..rules.tricks import IllegalActionError
 from ..rules.rubber import GAME_RACE_VARIANTS
-from ..rules.vint import NUM_ACTIONS, PASSOUT_VARIANTS
+from ..rules.vint import PASSOUT_VARIANTS
 from ..rules.vint_scoring import HONOURS_VARIANTS
-from ..rules.vint import action_text as vint_action_text
-from ..rules.whist import action_text as whist_action_text
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
-from .state import COL, VINT, WHIST, GameSpec, VintBatchState
-from .tables import OBS_SIZE, WHIST_NUM_ACTIONS, WHIST_OBS_SIZE
+from .state import COL, KernelOptions, VintBatchState
 
-#: The engine's one implementation: the numba kernel (the NumPy backend was removed).
+#: The engine's one implementation: the numba kernel (the NumPy backend was removed, see docs/architecture.md).
 BACKENDS = ("numba",)
 
 
@@ -74,11 +72,9 @@ class BatchEngine:
     for each other cost more than they save).
     """
 
-    num_actions: int
-    observation_size: int
-    _action_text = staticmethod(vint_action_text)
+    game: games.Game     # the game's record: action count, observation size, action text, kernel number
 
-    def __init__(self, spec: GameSpec, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
+    def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
                  parallel: bool = False):
         scale = spec.reward_scale
         if not isinstance(scale, (int, float)) or isinstance(scale, bool) or scale <= 0:
@@ -100,6 +96,14 @@ class BatchEngine:
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(reward_scale={self.reward_scale}, backend={self.backend!r}, "
                 f"obs_dtype={self.obs_dtype.name}, auto_reset={self.auto_reset})")
+
+    @property
+    def num_actions(self) -> int:
+        return self.game.num_actions
+
+    @property
+    def observation_size(self) -> int:
+        return self.game.observation_size
 
     # ------------------------------------------------------------ API
     def init(self, seed=0, batch_size: int | None = None, deals=None, dealers=None, **deal_options) -> VintBatchState:
@@ -151,19 +155,20 @@ class BatchEngine:
         return self._impl.write_observation(state, seats.astype(np.int8), out, self.spec, self.parallel)
 
     def global_state(self, state: VintBatchState) -> np.ndarray:
-        """A new ``[B, 212 + D]`` float32 array: the env's ``state()`` for centralised critics, per game.
+        """A new ``[B, S]`` float32 array: the env's ``state()`` for centralised critics, per game.
 
-        As ``encode_state``: the four current hands by absolute seat (4 x 52),
-        the seat to move one-hot (4, all 0 when the deal is over), then seat
-        0's observation.
+        Laid out as the game's ``state_layout`` (the env's ``encode_state``):
+        the four current hands by absolute seat, the seat to move one-hot (all
+        0 when the deal is over), then seat 0's observation.
         """
         b = state.batch_size
-        out = np.zeros((b, 212 + self.observation_size), dtype=np.float32)
-        out[:, :208] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
+        layout = self.game.state_layout
+        out = np.zeros((b, layout.size), dtype=np.float32)
+        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
         cur = state.current_player.astype(np.int64)
         moving = np.flatnonzero(cur >= 0)
-        out[moving, 208 + cur[moving]] = 1
-        out[:, 212:] = self.observe(state, np.zeros(b, dtype=np.int8))
+        out[moving, layout.offset["to_move"] + cur[moving]] = 1
+        out[:, layout.slice("seat0_view")] = self.observe(state, np.zeros(b, dtype=np.int8))
         return out
 
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
@@ -195,14 +200,10 @@ class BatchEngine:
             lines = []
             for g in bad[:5]:
                 a = int(acts[g])
-                try:
-                    what = self._action_text(a)
-                except ValueError:
-                    what = "out of range"
                 legal = np.flatnonzero(state.legal_action_mask[g])
                 lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action "
-                             f"{a} ({what}); legal: "
-                             + " ".join(f"{x} ({self._action_text(int(x))})" for x in legal))
+                             f"{a} ({self.game.action_name(a)}); legal: "
+                             + " ".join(f"{x} ({self.game.action_text(int(x))})" for x in legal))
             more = f" (and {bad.size - 5} more games)" if bad.size > 5 else ""
             raise IllegalActionError("illegal actions" + more + ":\n" + "\n".join(lines))
         return acts
@@ -220,10 +221,9 @@ class VintEngine(BatchEngine):
     other options are :class:`BatchEngine`'s.
     """
 
-    num_actions = NUM_ACTIONS
-    observation_size = OBS_SIZE
+    game = games.get("vint")
 
-    def __init__(self, passout: str = "mark", reward_scale: float = 0.001, backend: str = "numba",
+    def __init__(self, passout: str = "mark", reward_scale: float = game.reward_scale, backend: str = "numba",
                  obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
                  honours: str = "majority", game_race: str = "first"):
         if passout not in PASSOUT_VARIANTS:
@@ -232,8 +232,9 @@ class VintEngine(BatchEngine):
             raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
         if game_race not in GAME_RACE_VARIANTS:
             raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
-        super().__init__(GameSpec(game=VINT, passout_play=passout == "play", honours_net=honours == "net",
-                                  reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
+        super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play",
+                                       honours_net=honours == "net", reward_scale=reward_scale),
+                         backend, obs_dtype, auto_reset, parallel)
         self.passout = passout
         self.honours = honours
         self.game_race = game_race
@@ -250,15 +251,14 @@ class WhistEngine(BatchEngine):
     leads, so the first player to move in a deal is never the dealer.
     """
 
-    num_actions = WHIST_NUM_ACTIONS
-    observation_size = WHIST_OBS_SIZE
-    _action_text = staticmethod(whist_action_text)
+    game = games.get("whist")
 
-    def __init__(self, no_trump: bool = False, ten_is_honour: bool = False, reward_scale: float = 0.1,
-                 backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+    def __init__(self, no_trump: bool = False, ten_is_honour: bool = False,
+                 reward_scale: float = game.reward_scale, backend: str = "numba", obs_dtype=np.float32,
+                 auto_reset: bool = True, parallel: bool = False):
         if not isinstance(no_trump, bool) or not isinstance(ten_is_honour, bool):
             raise ValueError(f"no_trump and ten_is_honour must be booleans, got {no_trump!r}, {ten_is_honour!r}")
-        super().__init__(GameSpec(game=WHIST, no_trump=no_trump, ten_is_honour=ten_is_honour,
+        super().__init__(KernelOptions(game=self.game.engine_code, no_trump=no_trump, ten_is_honour=ten_is_honour,
                                   reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.no_trump = no_trump
         self.ten_is_honour = ten_is_honour

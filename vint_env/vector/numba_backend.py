@@ -13,7 +13,7 @@ import numpy as np
 
 from numba import njit, prange
 
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, GameSpec,
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, KernelOptions,
                     VintBatchState)
 from .tables import (BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_LAST_TRICK,
                      O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK, O_TRICK_LEADER,
@@ -522,7 +522,7 @@ def _illegal(small, mask, actions, bad):
 
 # ---------------------------------------------------------------- the backend interface
 
-def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset: bool,
+def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
          parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal)."""
     kernel = _step_parallel if parallel else _step_serial
@@ -532,7 +532,7 @@ def step(state: VintBatchState, actions: np.ndarray, spec: GameSpec, auto_reset:
            RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
 
 
-def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, games=None) -> None:
+def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
     if games is not None:
         _views_subset(state.small, state.words, np.asarray(games, dtype=np.int64), state.observer,
@@ -544,7 +544,7 @@ def write_views(state: VintBatchState, spec: GameSpec, parallel: bool = False, g
     kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True, spec.game)
 
 
-def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: GameSpec,
+def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: KernelOptions,
                       parallel: bool = False) -> np.ndarray:
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, seats, out, state.legal_action_mask, False, spec.game)

@@ -51,9 +51,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .engine import VintEngine, WhistEngine
-
-GAMES = {"vint": VintEngine, "whist": WhistEngine}
+from .. import games
 
 
 class SelfPlayStep(NamedTuple):
@@ -68,8 +66,8 @@ class SelfPlayStep(NamedTuple):
 class SelfPlayVecEnv:
     """B games in self-play for one shared policy (see the module docstring for the contract).
 
-    ``num_envs``: B; ``seed``: an integer; ``game``: ``"vint"`` (default) or
-    ``"whist"``; other keyword options go to
+    ``num_envs``: B; ``seed``: an integer; ``game``: a game the batched engine
+    plays (``"vint"``, default, or ``"whist"``: see :func:`vint_env.games.engine_games`); other keyword options go to
     :class:`~vint_env.vector.VintEngine` (``passout``, ``reward_scale``,
     ``obs_dtype``, ``parallel``) or
     :class:`~vint_env.vector.WhistEngine` (``no_trump``, ``ten_is_honour`` ...).
@@ -78,12 +76,11 @@ class SelfPlayVecEnv:
     def __init__(self, num_envs: int, seed: int = 0, game: str = "vint", **engine_options):
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if game not in GAMES:
-            raise ValueError(f"game must be one of {tuple(GAMES)}, got {game!r}")
+        record = games.get(game)
         if "auto_reset" in engine_options:
             raise ValueError("SelfPlayVecEnv always deals again at once (auto_reset cannot be changed)")
-        self.engine = GAMES[game](**engine_options)
-        self.game = game
+        self.engine = record.engine_class()(**engine_options)
+        self.game = record.name
         self.num_envs = int(num_envs)
         self.seed = seed
         self.observation_size = self.engine.observation_size

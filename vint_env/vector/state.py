@@ -1,4 +1,4 @@
-"""The arrays of a batch of deals (B games of Vint or Whist), shared by both backends.
+"""The arrays of a batch of deals (B games of Vint or Whist) for the numba kernel.
 
 A batch state is two compact tables, one row per game, plus the outputs of
 the last step:
@@ -26,20 +26,22 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..envs.vint_obs import D
-from ..rules.vint import NUM_ACTIONS
+from ..games import vint, whist
+
+D = vint.GAME.observation_size
+NUM_ACTIONS = vint.GAME.num_actions
 
 # Phases.
 AUCTION, PLAY, OVER = 0, 1, 2
 
-# Games.
-VINT, WHIST = 0, 1
+# The games' numbers inside the kernel (from their records).
+VINT, WHIST = vint.GAME.engine_code, whist.GAME.engine_code
 
 
-class GameSpec(NamedTuple):
-    """Which game the kernels play, with its variants (plain values, for compiled code)."""
+class KernelOptions(NamedTuple):
+    """Which game the kernel plays, with its variants (plain values, for compiled code)."""
 
-    game: int = VINT               # VINT or WHIST
+    game: int = VINT               # the game's ``engine_code``: VINT or WHIST
     passout_play: bool = False     # Vint, RULES 2.4 variant "play"
     no_trump: bool = False         # Whist, RULES 3 variant no_trump
     ten_is_honour: bool = False    # Whist, RULES 3 variant ten_is_honour

@@ -1,6 +1,6 @@
 """Constants and lookup tables of the batched engine, taken from the reference code.
 
-Observation offsets come from :data:`vint_env.envs.vint_obs.VINT_LAYOUT`,
+Observation offsets come from the games' layouts (:mod:`vint_env.games`),
 action numbers from :mod:`vint_env.rules.vint`, and the per-suit tables
 from the reference scoring helpers, so the batched engine cannot drift from
 them silently (the differential tests check the rest).
@@ -10,23 +10,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..envs.vint_obs import D, VINT_LAYOUT
-from ..envs.whist_obs import D as WHIST_OBS_SIZE
-from ..envs.whist_obs import WHIST_LAYOUT
-from ..rules.vint import BID_BASE, NUM_ACTIONS, NUM_BIDS, PASS
+from ..games import vint, whist
+from ..rules.vint import BID_BASE, NUM_BIDS, PASS
 from ..rules.vint_scoring import NT, sequence_length
-from ..rules.whist import NUM_ACTIONS as WHIST_NUM_ACTIONS
 from ..rules.whist_scoring import SLAM_POINTS, TRICK_POINTS, coronet_value
 
-OBS_SIZE = D
-O = VINT_LAYOUT.offset
+OBS_SIZE, NUM_ACTIONS = vint.GAME.observation_size, vint.GAME.num_actions
+WHIST_OBS_SIZE, WHIST_NUM_ACTIONS = whist.GAME.observation_size, whist.GAME.num_actions
+O = vint.GAME.layout.offset
 O_PHASE, O_DEALER, O_TO_MOVE, O_HAND = O["phase"], O["dealer"], O["to_move"], O["hand"]
 O_BIDS, O_PASS_COUNT, O_CONTRACT, O_DECLARER = O["bids"], O["pass_count"], O["contract"], O["declarer"]
 O_TRUMP, O_PASSOUT_PLAY, O_TRICK_LEADER = O["trump"], O["passout_play"], O["trick_leader"]
 O_TRICK, O_LAST_TRICK, O_PLAYED, O_TRICKS_TAKEN = O["trick"], O["last_trick"], O["played"], O["tricks_taken"]
 
 # Whist (RULES 3): observation offsets, and the scoring figures of the reference.
-W = WHIST_LAYOUT.offset
+W = whist.GAME.layout.offset
 W_PHASE, W_DEALER, W_TO_MOVE, W_HAND, W_TRUMP = W["phase"], W["dealer"], W["to_move"], W["hand"], W["trump"]
 W_TURNED_CARD, W_TURNED_HOLDER, W_TRICK_LEADER = W["turned_card"], W["turned_holder"], W["trick_leader"]
 W_TRICK, W_LAST_TRICK, W_PLAYED, W_TRICKS_TAKEN = W["trick"], W["last_trick"], W["played"], W["tricks_taken"]

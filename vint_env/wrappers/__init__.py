@@ -14,26 +14,19 @@ Only Gymnasium, PettingZoo and NumPy are imported here; the library adapters
 import their library only when used.
 """
 
-import importlib.util
-
 import gymnasium
 
+from .. import games
 from .single_agent import GAMES, PolicyAgent, SingleAgentEnv, make_aec_env
 
-#: Gymnasium id -> game name.
-GYM_IDS = {
-    "vint_env/Vint-v0": "vint_v0",
-    "vint_env/Whist-v0": "whist_v0",
-    "vint_env/SoloWhist-v0": "solo_whist_v0",
-}
+#: Gymnasium id -> env name (from the games' records).
+GYM_IDS = {g.gym_id: g.env_name for g in games.all_games()}
 
 
 def register_envs() -> list[str]:
-    """Register the Gymnasium ids of the games present; returns the registered ids."""
+    """Register the Gymnasium ids of the games; returns the registered ids."""
     done = []
     for env_id, game in GYM_IDS.items():
-        if importlib.util.find_spec(f"vint_env.envs.{game}") is None:
-            continue
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="vint_env.wrappers.single_agent:SingleAgentEnv",
                                kwargs={"game": game})

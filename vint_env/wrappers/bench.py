@@ -15,19 +15,18 @@ moves it.
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import statistics
 import time
 
 import numpy as np
 
+from .. import games
 from .single_agent import GAMES, SingleAgentEnv
 
 
 def aec_deals(game: str, deals: int, seed: int) -> float:
     """Seconds for ``deals`` random deals through the AEC loop."""
-    env = importlib.import_module(f"vint_env.envs.{game}").env()
+    env = games.get(game).env()
     rng = np.random.default_rng(seed)
     start = time.perf_counter()
     for _ in range(deals):
@@ -62,8 +61,7 @@ def wrapper_deals(game: str, deals: int, seed: int) -> tuple[float, int]:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=[g for g in GAMES
-                                                       if importlib.util.find_spec(f"vint_env.envs.{g}")])
+    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import importlib.util
 
+from .. import games
 from .aec import ObservationKeysWrapper
 from .single_agent import GAMES, make_aec_env
 
@@ -80,8 +81,7 @@ def ppo_config(game: str = "vint_v0", env_config: dict | None = None,
     ``num_env_runners=0`` samples in the driver process (a laptop, a test);
     raise it to spread sampling over Ray workers or a cluster.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; games are {GAMES}")
+    game = games.get(game).env_name
     require_rllib()
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec

@@ -21,20 +21,17 @@ given by :meth:`SingleAgentEnv.action_masks` and in ``info["action_mask"]``.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any, Callable, Mapping, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from .. import games
 from ..agents.base import Agent
 
-#: Games this package ships: name -> module under ``vint_env.envs``.
-GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
-
-#: Games with fixed partnerships (0, 2) and (1, 3), where a learner may drive a partnership.
-FIXED_PARTNERSHIPS = {"vint_v0": True, "whist_v0": True, "solo_whist_v0": False}
+#: The env names of the games this package ships (from :mod:`vint_env.games`).
+GAMES = games.env_names()
 
 #: Named learner placements: a seat, a partnership, or a random seat per episode.
 PARTNERSHIPS = {"NS": (0, 2), "EW": (1, 3)}
@@ -43,16 +40,8 @@ ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
 
 def make_aec_env(game: str, **env_kwargs):
-    """The raw AEC env of ``game`` (``"vint_v0"``, ``"whist_v0"`` or ``"solo_whist_v0"``)."""
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; games are {GAMES}")
-    try:
-        module = importlib.import_module(f"vint_env.envs.{game}")
-    except ModuleNotFoundError as e:
-        if e.name == f"vint_env.envs.{game}":
-            raise ValueError(f"game {game!r} is not available in this version of vint-env") from None
-        raise
-    return module.raw_env(**env_kwargs)
+    """The raw AEC env of ``game`` (``"vint_v0"`` or ``"vint"``; see :func:`vint_env.games.names`)."""
+    return games.get(game).raw_env(**env_kwargs)
 
 
 class UnsupportedRenderModeError(ValueError, TypeError):
@@ -83,7 +72,7 @@ def as_agent(spec, game: str = "vint_v0") -> Agent:
         return spec
     if isinstance(spec, str):
         from ..agents.registry import load_agent
-        return load_agent(spec, game=game.removesuffix("_v0"))
+        return load_agent(spec, game=games.get(game).name)
     if callable(spec):
         return PolicyAgent(spec)
     raise TypeError(f"an opponent must be an Agent, an agent spec string or a callable policy, got {spec!r}")
@@ -170,7 +159,7 @@ class SingleAgentEnv(gymnasium.Env):
         self.agent_names = list(self.aec.possible_agents)
         self._fixed_seats = parse_seats(seats)
         name = self.aec.metadata["name"]
-        if self._fixed_seats and len(self._fixed_seats) > 1 and not FIXED_PARTNERSHIPS.get(name, False):
+        if self._fixed_seats and len(self._fixed_seats) > 1 and not games.get(name).partnership:
             raise ValueError(f"{name} has no fixed partnerships: the learner takes one seat, "
                              f"got seats={seats!r}")
         self._opponent_spec = self._parse_opponents(opponents)

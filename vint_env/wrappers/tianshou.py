@@ -11,10 +11,8 @@ observation vector as ``obs`` and the legal actions as a bool ``mask``.
 
 from __future__ import annotations
 
-import importlib
-
+from .. import games
 from .aec import ScalarInfoWrapper
-from .single_agent import GAMES
 
 
 def tianshou_env(game: str = "vint_v0", **env_kwargs):
@@ -23,12 +21,10 @@ def tianshou_env(game: str = "vint_v0", **env_kwargs):
     Infos are reduced to their scalar entries (:class:`ScalarInfoWrapper`) so that
     Tianshou's replay buffer can stack them.
     """
-    if game not in GAMES:
-        raise ValueError(f"unknown game {game!r}; games are {GAMES}")
+    record = games.get(game)
     try:
         from tianshou.env import PettingZooEnv
     except ImportError:
         raise ImportError('vint_env.wrappers.tianshou needs Tianshou: pip install "torch==2.13.0" '
                           '-e ".[wrappers]"') from None
-    module = importlib.import_module(f"vint_env.envs.{game}")
-    return PettingZooEnv(ScalarInfoWrapper(module.env(**env_kwargs)))
+    return PettingZooEnv(ScalarInfoWrapper(record.env(**env_kwargs)))

@@ -1,0 +1,136 @@
+"""The record of one game: everything the layers above need to know about it, in one place.
+
+A :class:`Game` names the game (``"vint"``; its PettingZoo env is
+``vint_v0``), says how actions are numbered, written and parsed, how a player's
+observation and the full state are laid out and encoded, what the points are
+and how they are scaled into rewards, whether seats play in fixed partnerships
+or each for themselves, and how to build its rules state, its envs, its rule
+bot and its batched engine.  The envs, agents, batched engine, evaluation and
+training read the record instead of naming games themselves.
+
+The factories of the layers above (env, rule bot, batched engine) are
+``"module:attribute"`` paths imported on first use: ``games`` sits below those
+layers and must not import them.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .layout import Layout
+
+PARTNERSHIP = "partnership"   # fixed sides (0, 2) and (1, 3); duplicate swaps them
+SOLO = "solo"                 # every player for themselves; rotated through the seats
+
+
+def _load(path: str):
+    module, _, attr = path.partition(":")
+    obj = importlib.import_module(module)
+    return getattr(obj, attr) if attr else obj
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game of the package (see the module docstring)."""
+
+    name: str                                   #: ``"vint"``, ``"whist"``, ``"solo_whist"``
+    title: str                                  #: for people: ``"Vint"``
+    format: str                                 #: :data:`PARTNERSHIP` or :data:`SOLO`
+    episodes: tuple[str, ...]                   #: episode kinds of the env (``"deal"``, ``"rubber"``)
+    num_actions: int                            #: ``Discrete(num_actions)``: cards 0..51, then the calls
+    action_text: Callable[[int], str]           #: ``'SA'``, ``'pass'``, ``'3NT'`` (ValueError if out of range)
+    parse_action: Callable[[str], int]          #: the inverse of ``action_text`` (cards and calls)
+    layout: Layout                              #: observation layout (name -> slice)
+    state_layout: Layout                        #: ``state()`` layout
+    encode_observation: Callable[..., Any]      #: ``(deal, seat, ...) -> vector`` (see the game module)
+    encode_state: Callable[..., Any]            #: ``(deal, ...) -> vector``
+    points_unit: str                            #: what the raw points count (``"points"``, ``"quarter points"``)
+    reward_scale: float                         #: the env's default: reward = raw points x scale
+    points_scale: float                         #: raw points x this = points (Solo Whist: quarter points / 4)
+    new_deal: Callable[..., Any]                #: the rules' deal class
+    new_rubber: Callable[..., Any] | None       #: the rules' rubber class, None without rubbers
+    deal_details: Callable[[Any], dict]         #: a finished (or running) deal's contract, declarer, tricks ...
+    turns_card: bool                            #: the dealer turns a card (reset option ``turned_card``)
+    rule_bot: str                               #: ``"module:Class"`` of the rule bot (built with no arguments)
+    engine: str | None = None                   #: ``"module:Class"`` of the batched engine, None without one
+    engine_code: int = -1                       #: the game's number inside the batched kernel
+    analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
+    version: int = 0                            #: the env's version suffix (``_v0``)
+
+    # ------------------------------------------------------------------ names
+    @property
+    def env_name(self) -> str:
+        """The PettingZoo env's name, ``"vint_v0"``."""
+        return f"{self.name}_v{self.version}"
+
+    @property
+    def gym_id(self) -> str:
+        """The Gymnasium id of its single-agent env, ``"vint_env/SoloWhist-v0"``."""
+        return f"vint_env/{self.title.replace(' ', '')}-v{self.version}"
+
+    @property
+    def env_module_name(self) -> str:
+        return f"vint_env.envs.{self.env_name}"
+
+    @property
+    def partnership(self) -> bool:
+        return self.format == PARTNERSHIP
+
+    @property
+    def observation_size(self) -> int:
+        return self.layout.size
+
+    @property
+    def state_size(self) -> int:
+        return self.state_layout.size
+
+    # ------------------------------------------------------------------ factories (layers above, lazily)
+    def env_module(self):
+        """The env module (``vint_env.envs.vint_v0``: ``env``, ``raw_env``, ``parallel_env``)."""
+        return importlib.import_module(self.env_module_name)
+
+    def env(self, **kwargs):
+        """``vint_v0.env(**kwargs)``: the wrapped PettingZoo AEC env."""
+        return self.env_module().env(**kwargs)
+
+    def raw_env(self, **kwargs):
+        return self.env_module().raw_env(**kwargs)
+
+    def parallel_env(self, **kwargs):
+        return self.env_module().parallel_env(**kwargs)
+
+    def rule_agent(self):
+        """A new rule bot for this game."""
+        return _load(self.rule_bot)()
+
+    @property
+    def has_engine(self) -> bool:
+        return self.engine is not None
+
+    def engine_class(self):
+        """The batched engine's class; ValueError for a game without one."""
+        if self.engine is None:
+            raise ValueError(f"the batched engine does not play {self.name!r}; "
+                             f"it plays {', '.join(_engine_games())}")
+        return _load(self.engine)
+
+    def analysis_function(self):
+        """The evaluation's per-board analysis function, or None (ImportError if its extra is missing)."""
+        return _load(self.analysis) if self.analysis else None
+
+    def action_name(self, action: int) -> str:
+        """``action_text``, or ``'out of range'`` instead of an error (for messages)."""
+        try:
+            return self.action_text(action)
+        except (ValueError, TypeError):
+            return "out of range"
+
+    def __repr__(self) -> str:
+        return f"<Game {self.name}: {self.num_actions} actions, observation {self.layout.size}>"
+
+
+def _engine_games() -> list[str]:
+    from . import all_games
+    return [g.name for g in all_games() if g.engine is not None]

@@ -1,0 +1,112 @@
+"""Vint's record (:data:`GAME`) and its observation and state encoding (`vint_v0`).
+
+Seat-relative: in every block indexed by a seat, index 0 is the observer,
+1 the player on their left, 2 their partner, 3 the player on their right.
+Cards are indexed by card id (``suit * 13 + rank``), bids by their index
+0..34 (1S 1C 1D 1H 1NT 2S ... 7NT).  Only what the observer may know is
+encoded: their own hand and the public calls and plays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.vint import AUCTION, BID_BASE, NUM_ACTIONS, PLAY, VintDeal, VintRubber, action_text, parse_action
+from .layout import Layout, mask_bits
+from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, encode_play, encode_rubber, encode_side_tricks,
+                         rubber_blocks, state_layout, write_state)
+from .record import PARTNERSHIP, Game
+
+MAX_MARKS = 7
+GAME_TARGET = 500   # RULES 2.3 item 6
+
+VINT_LAYOUT = Layout("vint_v0 observation", [
+    ("phase", (2,), "1 in the auction / play column (both 0 once the episode is over)"),
+    ("dealer", (4,), "dealer, relative seat"),
+    ("to_move", (4,), "player to act, relative seat"),
+    ("hand", (52,), "cards the observer holds now"),
+    ("bids", (4, 35), "bids[r, b] = 1 if relative seat r made bid b (the auction is recoverable: "
+                      "bids only rise, so dealer, bids and pass_count fix every call)"),
+    ("pass_count", (4,), "passes in a row since the last call that was not a pass (0..3), one-hot"),
+    ("contract", (35,), "highest bid so far; the contract once play starts"),
+    ("declarer", (4,), "maker of the highest bid; the declarer in play"),
+    ("trump", (5,), "in play: trump suit S, C, D, H, or no-trump"),
+    ("passout_play", (1,), "1 when a passed-out deal is played at no-trump (variant passout='play')"),
+    *PLAY_BLOCKS,
+    SIDE_TRICKS_BLOCK,
+    *rubber_blocks(GAME_TARGET),
+    ("marks", (MAX_MARKS + 1,), "pass-out marks written so far, one-hot 0..7 (7 = 7 or more)"),
+])
+
+O = VINT_LAYOUT.offset
+D = VINT_LAYOUT.size
+STATE_LAYOUT = state_layout("vint_v0", VINT_LAYOUT)
+STATE_SIZE = STATE_LAYOUT.size
+
+
+def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation vector of ``seat`` (float32, 0/1 except `below_line`)."""
+    obs = np.zeros(D, dtype=np.float32) if out is None else out
+    phase = deal.phase
+    to_move = deal.current_player
+    obs[O["dealer"] + ((deal.dealer - seat) & 3)] = 1
+    if to_move >= 0:
+        obs[O["to_move"] + ((to_move - seat) & 3)] = 1
+    for s, action in deal.calls:
+        if action >= BID_BASE:
+            obs[O["bids"] + ((s - seat) & 3) * 35 + action - BID_BASE] = 1
+    if deal.highest >= 0:
+        obs[O["contract"] + deal.highest - BID_BASE] = 1
+        obs[O["declarer"] + ((deal.highest_bidder - seat) & 3)] = 1
+    play = deal.play
+    if phase == AUCTION:
+        obs[O["phase"]] = 1
+        obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
+        obs[O["pass_count"] + min(deal.passes, 3)] = 1
+    elif play is not None:
+        if phase == PLAY:
+            obs[O["phase"] + 1] = 1
+        obs[O["trump"] + play.trump] = 1
+        obs[O["passout_play"]] = deal.passed_out
+        obs[O["hand"]:O["hand"] + 52] = mask_bits(play.hands[seat])
+        obs[O["pass_count"] + 3] = 1
+        encode_play(obs, O, play, deal.hands, seat)
+        encode_side_tricks(obs, O, play.tricks_won, seat)
+    else:  # passed out, not played
+        obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
+        obs[O["pass_count"] + 3] = 1
+    if rubber is not None:
+        encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
+        obs[O["marks"] + min(rubber.sheet.marks, MAX_MARKS)] = 1
+    return obs
+
+
+def encode_state(deal: VintDeal, rubber=None) -> np.ndarray:
+    """Full information for centralised critics, laid out as :data:`STATE_LAYOUT`."""
+    hands = deal.play.hands if deal.play is not None else deal.hands
+    return write_state(STATE_LAYOUT, hands, deal.current_player,
+                       lambda out: encode_observation(deal, 0, rubber, out=out))
+
+
+def deal_details(deal: VintDeal) -> dict:
+    """The table facts the evaluation reports: dealer, contract, declarer, tricks per side."""
+    out = {"dealer": deal.dealer, "passed_out": bool(deal.passed_out)}
+    if deal.contract is not None:
+        out.update(contract=str(deal.contract), level=deal.contract.level, strain=deal.contract.strain,
+                   declarer=deal.declarer)
+    if deal.play is not None:
+        out["side_tricks"] = list(deal.play.side_tricks())
+    return out
+
+
+GAME = Game(
+    name="vint", title="Vint", format=PARTNERSHIP, episodes=("deal", "rubber"),
+    num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
+    layout=VINT_LAYOUT, state_layout=STATE_LAYOUT,
+    encode_observation=encode_observation, encode_state=encode_state,
+    points_unit="points", reward_scale=0.001, points_scale=1.0,
+    new_deal=VintDeal, new_rubber=VintRubber, deal_details=deal_details, turns_card=False,
+    rule_bot="vint_env.agents.vint_rule:VintRuleAgent",
+    engine="vint_env.vector.engine:VintEngine", engine_code=0,
+    analysis="vint_env.evaluation.vint_analysis:add_dd_analysis",
+)

@@ -1,0 +1,87 @@
+"""Whist's record (:data:`GAME`) and its observation and state encoding (`whist_v0`).
+
+Seat-relative: in every block indexed by a seat, index 0 is the observer,
+1 the player on their left, 2 their partner, 3 the player on their right.
+Cards are indexed by card id (``suit * 13 + rank``).  Only what the observer
+may know is encoded: their own hand, the turned card (face up until the
+dealer plays it) and the cards played.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import parse_card
+from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, action_text
+from .layout import Layout, mask_bits
+from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, encode_play, encode_rubber, encode_side_tricks,
+                         rubber_blocks, state_layout, write_state)
+from .record import PARTNERSHIP, Game
+
+WHIST_LAYOUT = Layout("whist_v0 observation", [
+    ("phase", (1,), "1 while the deal is being played (0 once the episode is over)"),
+    ("dealer", (4,), "dealer, relative seat"),
+    ("to_move", (4,), "player to act, relative seat"),
+    ("hand", (52,), "cards the observer holds now"),
+    ("trump", (5,), "trump suit S, C, D, H, or no-trump (variant no_trump)"),
+    ("turned_card", (52,), "the dealer's turned card, one-hot (all 0 in no-trump Whist)"),
+    ("turned_holder", (4,), "relative seat holding the turned card face up (the dealer), "
+                            "all 0 once it is played"),
+    *PLAY_BLOCKS,
+    SIDE_TRICKS_BLOCK,
+    *rubber_blocks(GAME_TARGET),
+])
+
+O = WHIST_LAYOUT.offset
+D = WHIST_LAYOUT.size
+STATE_LAYOUT = state_layout("whist_v0", WHIST_LAYOUT)
+STATE_SIZE = STATE_LAYOUT.size
+
+
+def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray | None = None) -> np.ndarray:
+    """The observation vector of ``seat`` (float32, 0/1 except `below_line`)."""
+    obs = np.zeros(D, dtype=np.float32) if out is None else out
+    play = deal.play
+    if not deal.is_over:
+        obs[O["phase"]] = 1
+        obs[O["to_move"] + ((deal.current_player - seat) & 3)] = 1
+    obs[O["dealer"] + ((deal.dealer - seat) & 3)] = 1
+    obs[O["hand"]:O["hand"] + 52] = mask_bits(play.hands[seat])
+    obs[O["trump"] + deal.trump] = 1
+    if deal.turned_card is not None:
+        obs[O["turned_card"] + deal.turned_card] = 1
+        if deal.turned_card_in_hand:
+            obs[O["turned_holder"] + ((deal.dealer - seat) & 3)] = 1
+    encode_play(obs, O, play, deal.hands, seat)
+    encode_side_tricks(obs, O, play.tricks_won, seat)
+    if rubber is not None:
+        encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
+    return obs
+
+
+def encode_state(deal: WhistDeal, rubber=None) -> np.ndarray:
+    """Full information for centralised critics, laid out as :data:`STATE_LAYOUT`."""
+    return write_state(STATE_LAYOUT, deal.play.hands, deal.current_player,
+                       lambda out: encode_observation(deal, 0, rubber, out=out))
+
+
+def parse_action(text: str) -> int:
+    """A Whist action from card text (``'SA'``, ``'h10'``): the actions are the cards."""
+    return parse_card(text)
+
+
+def deal_details(deal: WhistDeal) -> dict:
+    """The table facts the evaluation reports: dealer, trump, tricks per seat."""
+    return {"dealer": deal.dealer, "tricks_won": list(deal.play.tricks_won), "trump": deal.trump}
+
+
+GAME = Game(
+    name="whist", title="Whist", format=PARTNERSHIP, episodes=("deal", "rubber"),
+    num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
+    layout=WHIST_LAYOUT, state_layout=STATE_LAYOUT,
+    encode_observation=encode_observation, encode_state=encode_state,
+    points_unit="points", reward_scale=0.1, points_scale=1.0,
+    new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
+    rule_bot="vint_env.agents.whist_rule:WhistRuleAgent",
+    engine="vint_env.vector.engine:WhistEngine", engine_code=1,
+)
