@@ -11,8 +11,8 @@ from vint_env.agents.networks import build_network
 from vint_env.agents.registry import load_agent
 
 
-def rollout(source, mix, seed=4):
-    batch = make_game_batch(source, "vint_v0", 6, {})
+def rollout(source, mix, seed=4, env_kwargs=None):
+    batch = make_game_batch(source, "vint_v0", 6, env_kwargs or {})
     torch.manual_seed(0)
     net = build_network("mlp", batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
     col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game="vint"))
@@ -31,6 +31,17 @@ def test_vector_source_plays_the_same_rollout_as_aec(mix):
     assert np.allclose(a.rewards, v.rewards, rtol=1e-6, atol=1e-6)   # the engine's rewards are float32
     assert np.array_equal(a.dones, v.dones) and np.array_equal(a.next_index, v.next_index)
     assert np.array_equal(a.seats, v.seats)
+
+
+def test_vector_source_takes_the_vint_variants_as_the_aec_source():
+    # the honours rule changes the rewards of finished deals; both sources play it the same way
+    a = rollout("aec", {"self": 1.0}, env_kwargs={"honours": "net", "game_race": "deal_end"})
+    v = rollout("vector", {"self": 1.0}, env_kwargs={"honours": "net", "game_race": "deal_end"})
+    assert np.allclose(a.rewards, v.rewards, rtol=1e-6, atol=1e-6) and np.array_equal(a.dones, v.dones)
+    default = rollout("vector", {"self": 1.0})
+    assert not np.allclose(default.rewards, v.rewards)
+    with pytest.raises(ValueError, match="honours must be one of"):
+        make_game_batch("vector", "vint_v0", 2, {"honours": "sum"})
 
 
 def test_vector_source_refuses_other_games_and_options():

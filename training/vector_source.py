@@ -18,7 +18,7 @@ import numpy as np
 from vint_env.cards import random_deal
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
-SUPPORTED_KWARGS = ("reward_scale", "passout", "episode", "backend")
+SUPPORTED_KWARGS = ("reward_scale", "passout", "honours", "game_race", "episode", "backend")
 
 
 class VectorGameBatch:
@@ -36,6 +36,8 @@ class VectorGameBatch:
         if kwargs.pop("episode", "deal") != "deal":
             raise ValueError("env_source 'vector' plays deal episodes only (episode='deal')")
         self.engine = VintEngine(passout=kwargs.get("passout", "mark"),
+                                 honours=kwargs.get("honours", "majority"),
+                                 game_race=kwargs.get("game_race", "first"),
                                  reward_scale=kwargs.get("reward_scale", 0.001),
                                  backend=kwargs.get("backend", "numba"), auto_reset=False)
         self.game = game
