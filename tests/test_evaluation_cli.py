@@ -86,6 +86,12 @@ def test_a_second_deal_tag_in_one_board_is_refused_naming_the_board():
         parse_boards(text, source="x.pbn")
 
 
+def test_a_human_in_a_multi_process_match_is_refused_with_the_way_out(capsys):
+    assert cli_main(["match", "--a", "human", "--b", "rule", "--boards", "1", "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "--workers 1" in err and "vint-play" in err
+
+
 # ------------------------------------------------------------ vint-train --run-dir
 
 def test_uncreatable_run_dir_is_a_clear_error(tmp_path, capsys):

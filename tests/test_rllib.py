@@ -129,3 +129,26 @@ def test_example_script_runs(tmp_path):
                           "--batch", "300", "--checkpoint", str(tmp_path / "ckpt")],
                          check=True, capture_output=True, text=True).stdout
     assert "iter    1" in out and "checkpoint:" in out
+
+
+def test_example_trains_with_two_env_runner_processes(tmp_path):
+    """The distributed path of the RLlib recipe: sampling in two Ray env-runner processes (as on a
+    cluster's workers), not in the driver; the learner trains on what they sampled."""
+    import os
+    import pathlib
+    import re
+    import subprocess
+    import sys
+    root = pathlib.Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}          # the env runners import this checkout
+    out = subprocess.run([sys.executable, str(root / "examples" / "rllib_ppo.py"), "--game", "whist_v0",
+                          "--iterations", "1", "--batch", "200", "--env-runners", "2"],
+                         capture_output=True, text=True, env=env, timeout=900)
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert "2 env runner(s)" in out.stdout
+    runners = re.search(r"env runners \(host:pid\): (\S+) (\S+)\n", out.stdout)
+    assert runners, out.stdout
+    pids = {int(r.rsplit(":", 1)[1]) for r in runners.groups()}
+    assert len(pids) == 2 and os.getpid() not in pids
+    it = re.search(r"iter +1 +deals +(\d+) .* healthy env runners (\d+)", out.stdout)
+    assert it and int(it.group(1)) >= 1 and int(it.group(2)) == 2, out.stdout

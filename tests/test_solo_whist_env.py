@@ -10,7 +10,7 @@ from card_game_checks import random_episode, swap_hidden_cards
 from vint_env import solo_whist_v0
 from vint_env.cards import hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation
-from vint_env.rules import IllegalActionError
+from vint_env.rules import IllegalActionError, MalformedActionError
 from vint_env.rules.solo_whist import SoloWhistDeal
 from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, MISERE, OPEN_MISERE, PASS,
                                              PROPOSAL, SOLO, trump_action)
@@ -122,7 +122,7 @@ def test_illegal_actions_are_refused_with_the_legal_ones():
         env.step(ACCEPT)
     with pytest.raises(IllegalActionError, match=r"58 \(trump abondance\)"):
         env.step(58)
-    with pytest.raises(IllegalActionError, match="out of range"):
+    with pytest.raises(MalformedActionError, match="out of range"):
         env.step(65)
 
 

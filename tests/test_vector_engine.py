@@ -17,7 +17,7 @@ import pytest
 from vint_env.cards import DeckError, parse_pbn
 from vint_env.envs.vint_obs import D, encode_observation, encode_state
 from vint_env.envs.vint_v0 import raw_env
-from vint_env.rules.tricks import IllegalActionError
+from vint_env.rules.tricks import IllegalActionError, MalformedActionError
 from vint_env.rules.vint import PASS, VintDeal
 from vint_env.vector import VintEngine
 from vint_env.vector.engine import random_legal_actions
@@ -250,11 +250,11 @@ def test_bad_actions_fail_loudly():
     state = engine.init(seed=0, batch_size=3)
     with pytest.raises(IllegalActionError, match=r"game 1: seat \d may not take action 5 \(S7\)"):
         engine.step(state, np.array([PASS, 5, PASS]))
-    with pytest.raises(IllegalActionError, match="out of range"):
+    with pytest.raises(MalformedActionError, match="out of range"):
         engine.step(state, np.array([PASS, PASS, 88]))
     with pytest.raises(ValueError, match="shape"):
         engine.step(state, np.array([PASS, PASS]))
-    with pytest.raises(IllegalActionError, match="integer"):
+    with pytest.raises(MalformedActionError, match="integer"):
         engine.step(state, np.array([52.0, 52.0, 52.0]))
     assert state.phase.tolist() == [0, 0, 0] and state.passes.tolist() == [0, 0, 0]   # nothing applied
     for backend in ("cuda", "numpy", "auto"):          # the NumPy backend is gone; numba is the one kernel

@@ -13,7 +13,7 @@ import pytest
 from vint_env.cards import parse_pbn
 from vint_env.envs.whist_obs import D, encode_observation, encode_state
 from vint_env.envs.whist_v0 import raw_env
-from vint_env.rules.tricks import IllegalActionError
+from vint_env.rules.tricks import IllegalActionError, MalformedActionError
 from vint_env.rules.whist import WhistDeal
 from vint_env.vector import SelfPlayVecEnv, WhistEngine
 from vint_env.vector.engine import random_legal_actions
@@ -140,22 +140,27 @@ def test_whist_injection_and_errors():
     with pytest.raises(ValueError, match="no card is turned"):
         WhistEngine(no_trump=True).init(seed=0, deals=[pbn], dealers=[0], turned=[0])
     state = engine.init(seed=0, batch_size=2)
-    with pytest.raises(IllegalActionError, match="may not take action 52"):
+    with pytest.raises(MalformedActionError, match=r"out of range \(action ids are 0..51\): game 0: 52"):
         engine.step(state, np.array([52, 52]))
 
 
 @pytest.mark.parametrize("batch", [1, 2, 5, 64])
 def test_whist_engine_refuses_actions_outside_its_52_at_every_batch_size(batch):
     """Regression: the kernel checked against Vint's 88 actions, so 52..87 went through (a phantom card
-    57 played; at B=1 a read past the mask).  Now every out-of-range action gets the same error."""
+    57 played; at B=1 a read past the mask).  Now every out-of-range action gets the same error.
+    An action in range but not legal is an IllegalActionError."""
     engine = WhistEngine()
     for bad in (52, 57, 87, 88, 1000, -1):
         state = engine.init(seed=3, batch_size=batch)
         before = state.copy()
         actions = random_legal_actions(state.legal_action_mask, np.random.default_rng(0))
         actions[batch - 1] = bad
-        with pytest.raises(IllegalActionError, match=rf"game {batch - 1}: seat \d may not take action "
-                                                     rf"{bad} \(out of range\)"):
+        with pytest.raises(MalformedActionError, match=rf"actions out of range \(action ids are 0..51\): "
+                                                       rf"game {batch - 1}: {bad}$"):
+            engine.step(state, actions)
+        assert np.array_equal(state.small, before.small) and np.array_equal(state.words, before.words)
+        actions[batch - 1] = np.flatnonzero(state.legal_action_mask[batch - 1] == 0)[0]     # a card not held
+        with pytest.raises(IllegalActionError, match=rf"game {batch - 1}: seat \d may not take action"):
             engine.step(state, actions)
         assert np.array_equal(state.small, before.small) and np.array_equal(state.words, before.words)
 

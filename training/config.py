@@ -102,6 +102,12 @@ class PPOConfig:
             if not cond:
                 raise ConfigError(msg)
         need(self.game in GAMES, f"game must be one of {GAMES}, got {self.game!r}")
+        if isinstance(self.env_kwargs, dict) and "reward_scale" in self.env_kwargs:
+            from vint_env.games.checks import positive_scale
+            try:
+                positive_scale("env_kwargs.reward_scale", self.env_kwargs["reward_scale"])
+            except ValueError as e:
+                need(False, str(e))
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
         for key in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
                     "pool_size", "pool_add_every", "torch_threads", "checkpoint_every"):

@@ -117,13 +117,49 @@ def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
 
 
 def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Module:
-    """Rebuild the network stored in a checkpoint dict, with its weights."""
+    """Rebuild the network stored in a checkpoint dict, with its weights.
+
+    The description is checked before anything is built: ``network.name`` must
+    be one of the package's networks (:data:`~vint_env.agents.networks.NETWORKS`;
+    a checkpoint never names a module to import), and the network its
+    ``network.kwargs`` describe is first laid out on PyTorch's ``meta`` device
+    (no memory) and its parameter shapes compared with the stored weights, so a
+    file claiming a huge network is refused without allocating it.  Any problem
+    is a :class:`CheckpointError`.
+    """
+    from .networks import NETWORKS
     spec = ckpt["network"]
-    net = build_network(spec["name"], ckpt["obs_size"], ckpt["num_actions"], spec.get("kwargs"))
+    if not isinstance(spec, dict) or not isinstance(spec.get("name"), str):
+        raise CheckpointError(f"{path}: 'network' must be a dict with a 'name', got {spec!r}")
+    name, kwargs = spec["name"], spec.get("kwargs") or {}
+    if name not in NETWORKS:
+        raise CheckpointError(f"{path}: unknown network {name!r}; a checkpoint may name only the package's "
+                              f"networks: {sorted(NETWORKS)}")
+    if not isinstance(kwargs, dict):
+        raise CheckpointError(f"{path}: network kwargs must be a dict, got {kwargs!r}")
+    sizes = (ckpt["obs_size"], ckpt["num_actions"])
+    if any(isinstance(n, bool) or not isinstance(n, int) or n < 1 for n in sizes):
+        raise CheckpointError(f"{path}: obs_size and num_actions must be positive integers, got {sizes}")
+    weights = ckpt["model"]
+    if not isinstance(weights, dict) or not all(isinstance(v, torch.Tensor) for v in weights.values()):
+        raise CheckpointError(f"{path}: 'model' must be a dict of weight tensors")
     try:
-        net.load_state_dict(ckpt["model"])
+        with torch.device("meta"):
+            shell = build_network(name, *sizes, kwargs)
+    except Exception as e:   # the network's own checks of its kwargs
+        raise CheckpointError(f"{path}: network {name!r} rejects its kwargs {kwargs!r}: {e}") from None
+    expected = {k: tuple(v.shape) for k, v in shell.state_dict().items()}
+    stored = {k: tuple(v.shape) for k, v in weights.items()}
+    if expected != stored:
+        diff = sorted(k for k in expected.keys() | stored.keys() if expected.get(k) != stored.get(k))
+        raise CheckpointError(f"{path}: weights do not fit network {name!r} with kwargs {kwargs!r}: "
+                              + "; ".join(f"{k}: network {expected.get(k)}, file {stored.get(k)}"
+                                          for k in diff[:4]))
+    net = build_network(name, *sizes, kwargs)
+    try:
+        net.load_state_dict(weights)
     except RuntimeError as e:
-        raise CheckpointError(f"{path}: weights do not fit network {spec['name']!r}: "
+        raise CheckpointError(f"{path}: weights do not fit network {name!r}: "
                               f"{str(e).splitlines()[0]}") from None
     net.eval()
     return net

@@ -20,6 +20,7 @@ compact, hashable, and fast to query by suit.
 from __future__ import annotations
 
 from enum import IntEnum
+from numbers import Integral
 from typing import Iterable, Iterator, Sequence
 
 __all__ = [
@@ -231,11 +232,19 @@ Deal = tuple  # tuple of four hand masks, indexed by seat
 
 
 def validate_deal(hands: Sequence[int]) -> tuple[int, int, int, int]:
-    """Check four hands of 13 distinct cards covering the deck."""
+    """Check four hands of 13 distinct cards covering the deck (integer card masks, no bit outside the 52 cards)."""
+    if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
+        raise DeckError(f"a deal is 4 hand masks or a PBN string, got {hands!r}")
     if len(hands) != 4:
         raise DeckError(f"a deal has 4 hands, got {len(hands)}")
     seen = 0
     for seat, h in enumerate(hands):
+        if isinstance(h, bool) or not isinstance(h, Integral):
+            raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} must be an integer card mask, got {h!r}")
+        h = int(h)
+        if h < 0 or h & ~FULL_DECK:
+            raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} ({h:#x}) has bits outside the 52-card deck "
+                            f"(card ids 0..51)")
         n = hand_size(h)
         if n != 13:
             raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} has {n} cards, expected 13")

@@ -19,7 +19,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..games import AGENT_SEAT, AGENTS
-from ..rules.tricks import IllegalActionError
+from ..games.checks import positive_scale
+from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
 
@@ -72,8 +73,7 @@ class CardGameEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
-        if not isinstance(reward_scale, (int, float)) or reward_scale <= 0:
-            raise ValueError(f"reward_scale must be a positive number, got {reward_scale!r}")
+        reward_scale = positive_scale("reward_scale", reward_scale)
         self.render_mode = render_mode
         self.reward_scale = float(reward_scale)
         self.possible_agents = list(AGENTS)
@@ -124,14 +124,7 @@ class CardGameEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalActionError(f"{agent} is to move and sent action None; only finished agents may")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalActionError(f"{agent} sent action {action!r}, which is not an integer") from None
-        if a != action:
-            raise IllegalActionError(f"{agent} sent action {action!r}, which is not an integer")
+        a = self.check_action(action, agent)
         if not self._is_legal(a):
             legal = self._legal_actions()
             raise IllegalActionError(
@@ -220,6 +213,14 @@ class CardGameEnv(AECEnv):
         """Seat to move, -1 when the episode is over."""
         return self._seat
 
+    def check_action(self, action, agent: str | None = None) -> int:
+        """``action`` as an int action id of this game, or :class:`MalformedActionError` (None, bool,
+        non-integer, out of range): the same error whatever the ``illegal_action`` mode."""
+        who = f"{agent or self.agent_selection} sent action"
+        if action is None:
+            raise MalformedActionError(f"{who} None but is to move; only finished agents step with None")
+        return check_action(action, self.NUM_ACTIONS, who)
+
     def legal_actions(self) -> list[int]:
         """Legal actions of the agent to move (empty when over)."""
         return self._legal_actions() if self._seat >= 0 else []
@@ -298,8 +299,21 @@ def wrap(raw: CardGameEnv, illegal_action: str = "raise"):
         raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
     env = raw
     if illegal_action == "terminate":
-        env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+        env = _TerminateIllegal(env, illegal_reward=-1)
     return OrderEnforcingEnv(env)
+
+
+class _TerminateIllegal(wrappers.TerminateIllegalWrapper):
+    """PettingZoo's ``TerminateIllegalWrapper`` for well-formed actions only: a malformed one
+    (999, -1, 1.5, None, True) gets the raw env's :class:`MalformedActionError`, as in "raise" mode,
+    instead of being looked up in the mask (where -1 reads the last entry)."""
+
+    def step(self, action):
+        raw = self.env.unwrapped
+        agent = raw.agent_selection
+        if not (raw.terminations[agent] or raw.truncations[agent]):
+            action = raw.check_action(action, agent)
+        super().step(action)
 
 
 def env_factories(raw_env_class):

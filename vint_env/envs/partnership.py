@@ -10,6 +10,7 @@ what its deal info and score items are.
 
 from __future__ import annotations
 
+from ..games.checks import positive_int, seat_or_none
 from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
 from ..games.obs_blocks import encode_side_tricks
 
@@ -29,10 +30,8 @@ class PartnershipEnv(CardGameEnv):
                  render_mode: str | None):
         if episode not in EPISODES:
             raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
-        if isinstance(max_deals, bool) or not isinstance(max_deals, int) or max_deals < 1:
-            raise ValueError(f"max_deals must be a positive integer, got {max_deals!r}")
-        if viewer not in (None, 0, 1, 2, 3):
-            raise ValueError(f"viewer must be a seat 0..3 or None, got {viewer!r}")
+        max_deals = positive_int("max_deals", max_deals)
+        viewer = seat_or_none("viewer", viewer)
         super().__init__(render_mode=render_mode, reward_scale=reward_scale)
         self.episode = episode
         self.max_deals = max_deals

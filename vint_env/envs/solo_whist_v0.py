@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NO_TRUMP, card_text
+from ..games.checks import seat_or_none
 from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
 from ..rules.solo_whist_calls import action_text
@@ -57,8 +58,7 @@ class raw_env(CardGameEnv):
                  viewer: int | None = None, render_mode: str | None = None):
         if payments not in PAYMENT_VARIANTS:
             raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
-        if viewer not in (None, 0, 1, 2, 3):
-            raise ValueError(f"viewer must be a seat 0..3 or None, got {viewer!r}")
+        viewer = seat_or_none("viewer", viewer)
         super().__init__(render_mode=render_mode, reward_scale=reward_scale)
         self.payments = payments
         self.viewer = viewer

@@ -218,6 +218,11 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
     for s in (agent_a, agent_b):
         load_agent(s, game=game)
+    if "human" in (agent_a.strip(), agent_b.strip()):
+        if workers > 1:
+            raise ValueError("the human agent answers at this terminal, which worker processes cannot read: "
+                             "pass --workers 1, or play with `vint-play`")
+        progress = False          # a progress bar would break the table the person reads
     size = chunk_size or max(1, min(25, len(boards) // (workers * 4) or 1))
     chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
     jobs = [(game, agent_a, agent_b, episode, analysis, chunk, seed) for chunk in chunks]

@@ -48,11 +48,11 @@ dl.summary dt { color: #56606b; } dl.summary dd { margin: 0; }
 #tables { display: flex; flex-wrap: wrap; gap: 12px; }
 .table-view { border: 1px solid #d5d9e0; border-radius: 6px; padding: 8px; background: #fbfcfd; flex: 1 1 560px; max-width: 760px; }
 .table-view h3 { font-size: 14px; margin: 0 0 6px; }
-.felt { display: grid; grid-template-columns: 1fr 1.1fr 1fr; grid-template-rows: auto auto auto; gap: 4px;
+.felt { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1.1fr) minmax(0, 1fr); grid-template-rows: auto auto auto; gap: 4px;
         background: #1e6b45; border-radius: 8px; padding: 8px; color: #fff; }
 .hand { background: rgba(255,255,255,0.95); color: #1d232a; border-radius: 5px; padding: 4px 6px; min-height: 86px; }
 .hand.to-move { outline: 3px solid #ffd54a; }
-.hand .who { font-size: 12px; font-weight: 600; } .hand .who .team-A { color: #1f5fbf; } .hand .who .team-B { color: #b3261e; }
+.hand .who { font-size: 12px; font-weight: 600; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; } .hand .who .team-A { color: #1f5fbf; } .hand .who .team-B { color: #b3261e; }
 .hand .suit { font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
 .seat-0 { grid-column: 2; grid-row: 1; } .seat-1 { grid-column: 3; grid-row: 2; }
 .seat-2 { grid-column: 2; grid-row: 3; } .seat-3 { grid-column: 1; grid-row: 2; }
@@ -101,6 +101,10 @@ function cardEl(text, extra, rankOnly) {
 }
 function match() { return DATA.matches[state.match]; }
 function agentName(team) { const s = match().summary; return team === "A" ? s.agent_a : s.agent_b; }
+function shortName(team) {      // "ppo:runs/x/checkpoints/latest.pt" -> "ppo:latest.pt" (the full name in a tooltip)
+  const name = agentName(team), i = name.lastIndexOf("/");
+  return i < 0 ? name : name.slice(0, name.indexOf(":") + 1) + "\u2026/" + name.slice(i + 1);
+}
 function teamPoints(t) { const i = t.seats.indexOf("A"); return t.points[i]; }
 
 // ------------------------------------------------------------ summary and chart
@@ -235,7 +239,8 @@ function dealState(d, n) {
 }
 function handEl(table, seat, cards, dealer, toMove) {
   const team = table.seats[seat];
-  const who = el("div", {"class": "who"}, SEATS[seat] + " ", el("span", {"class": "team-" + team, text: team + " " + agentName(team)}),
+  const who = el("div", {"class": "who", title: team + ": " + agentName(team)}, SEATS[seat] + " ",
+                 el("span", {"class": "team-" + team, text: team + " " + shortName(team)}),
                  seat === dealer ? " (dealer)" : "");
   const box = el("div", {"class": "hand seat-" + seat + (seat === toMove ? " to-move" : ""), "data-seat": seat}, who);
   for (const s of SUITS) {
@@ -262,7 +267,7 @@ function tableView(table, index, step) {
   const steps = timeline(table);
   const view = el("section", {"class": "table-view", "data-table": index});
   const aSeats = table.seats.split("").map((t, s) => t === "A" ? SEATS[s] : null).filter(x => x).join("/");
-  view.append(el("h3", {text: "Table " + (index + 1) + ": A (" + agentName("A") + ") at " + aSeats + "; " +
+  view.append(el("h3", {text: "Table " + (index + 1) + ": A (" + shortName("A") + ") at " + aSeats + "; " +
                         "A's points " + signed(teamPoints(table), 0)}));
   if (!steps.length) { view.append(el("p", {"class": "muted", text: "no replay recorded for this table"})); return view; }
   const [di, n] = steps[Math.min(step, steps.length - 1)];

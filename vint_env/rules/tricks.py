@@ -12,7 +12,33 @@ from ..cards import NO_TRUMP, SUIT_MASK, card_text, hand_cards  # noqa: F401  (N
 
 
 class IllegalActionError(ValueError):
-    """An action that the rules do not allow in the current state."""
+    """A well-formed action (an action id of the game) that the rules do not allow in the current state."""
+
+
+class MalformedActionError(ValueError):
+    """Something that is not an action id of the game at all: None where an action is due, a bool,
+    a non-integer, or an integer outside ``0..num_actions - 1``."""
+
+
+def check_action(action, num_actions: int, who: str = "action") -> int:
+    """``action`` as a plain int if it is an action id ``0..num_actions - 1``, else :class:`MalformedActionError`.
+
+    Integers of any kind (``int``, NumPy integers, integral floats such as ``5.0``) are accepted;
+    ``None``, bools, non-integral or non-finite numbers and anything else are refused.
+    """
+    if action is None or isinstance(action, bool) or type(action).__name__ in ("bool", "bool_"):  # NumPy bools too
+        raise MalformedActionError(f"{who} {action!r} is not an action id: expected an integer "
+                                   f"0..{num_actions - 1}")
+    try:
+        a = int(action)
+        integral = a == action
+    except (TypeError, ValueError, OverflowError):
+        integral = False
+    if not integral:
+        raise MalformedActionError(f"{who} {action!r} is not an integer action id 0..{num_actions - 1}")
+    if not 0 <= a < num_actions:
+        raise MalformedActionError(f"{who} {a} is out of range: action ids are 0..{num_actions - 1}")
+    return a
 
 
 def illegal_action(state, action: int, action_text) -> IllegalActionError:

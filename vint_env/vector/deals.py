@@ -86,7 +86,7 @@ def as_hand_array(deals, count: int) -> np.ndarray:
     out = np.zeros((count, 4), dtype=np.uint64)
     for i, d in enumerate(rows):
         try:
-            hands = parse_pbn(d) if isinstance(d, str) else validate_deal([int(h) for h in d])
+            hands = parse_pbn(d) if isinstance(d, str) else validate_deal(tuple(d))
         except DeckError as e:
             raise DeckError(f"deal {i}: {e}") from None
         out[i] = hands

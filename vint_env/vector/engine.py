@@ -46,7 +46,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import games
-from ..rules.tricks import IllegalActionError
+from ..games.checks import positive_scale
+from ..rules.tricks import IllegalActionError, MalformedActionError
 from ..rules.rubber import GAME_RACE_VARIANTS
 from ..rules.vint import PASSOUT_VARIANTS
 from ..rules.vint_scoring import HONOURS_VARIANTS
@@ -77,8 +78,7 @@ class BatchEngine:
     def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
                  parallel: bool = False):
         scale = spec.reward_scale
-        if not isinstance(scale, (int, float)) or isinstance(scale, bool) or scale <= 0:
-            raise ValueError(f"reward_scale must be a positive number, got {scale!r}")
+        scale = positive_scale("reward_scale", scale)
         if backend not in BACKENDS:
             raise ValueError(f"backend must be 'numba' (the NumPy backend was removed), got {backend!r}")
         if np.dtype(obs_dtype) not in (np.dtype(np.float32), np.dtype(np.uint8)):
@@ -192,11 +192,18 @@ class BatchEngine:
                 acts = acts.reshape(1)
             else:
                 raise ValueError(f"actions must have shape ({b},), got {acts.shape}")
-        if acts.dtype.kind not in "iu":
-            raise IllegalActionError(f"actions must be an integer array, got dtype {acts.dtype}")
+        if acts.dtype.kind not in "iu":      # bool, float, object ...: not action ids
+            raise MalformedActionError(f"actions must be an integer array of action ids "
+                                       f"0..{self.num_actions - 1}, got dtype {acts.dtype}")
         acts = acts.astype(np.int64, copy=False)
         bad = self._impl.illegal_games(state, acts)
         if bad.size:
+            outside = [int(g) for g in bad if not 0 <= acts[g] < self.num_actions]
+            if outside:
+                raise MalformedActionError(
+                    f"actions out of range (action ids are 0..{self.num_actions - 1}): "
+                    + ", ".join(f"game {g}: {int(acts[g])}" for g in outside[:5])
+                    + (f" (and {len(outside) - 5} more games)" if len(outside) > 5 else ""))
             lines = []
             for g in bad[:5]:
                 a = int(acts[g])

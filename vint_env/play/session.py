@@ -1,0 +1,316 @@
+"""A person plays deals or a rubber against bots at the terminal (`vint-play`).
+
+One seat is the person's; in a partnership game (Vint, Whist) a partner bot
+sits opposite and opponent bots at the sides, in Solo Whist three opponent
+bots.  The person types calls and cards by name (see :mod:`.actions`) or a
+command (``help``, ``hint``, ``hand``, ``legal``, ``quit``); the bots' actions are
+printed as they happen, and each deal ends with all four hands as dealt, the
+contract, the tricks and the env's scoring breakdown (and in a rubber the
+score sheet).  ``quit``, end of input (Ctrl-D) and Ctrl-C all end the session
+cleanly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..agents.base import Agent
+from ..cards import SEAT_LETTERS, hand_cards
+from ..evaluation.deals import generate_board
+from .. import games
+from ..evaluation.games import make_env, reset_options
+from ..evaluation.replay import DealRecord, TableRecorder
+from .actions import action_codec
+
+AGENTS = tuple(f"player_{i}" for i in range(4))
+SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+COMMANDS = ("help", "hint", "hand", "legal", "quit")
+
+CALL_HELP = {
+    "vint": "pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT (level and strain S C D H NT)",
+    "whist": "none: Whist has no auction, you only play cards",
+    "solo_whist": ("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "
+                   "declaree;\n            after an abondance, the trump: trump S / trump C / trump D / trump H"),
+}
+
+
+def help_text(game: str) -> str:
+    return f"""Type a call or a card by name, or a command.
+  calls:    {CALL_HELP.get(game, "the call's name, as listed in your legal actions")}
+  cards:    suit letter S C D H and rank 2-10, J, Q, K, A: SA, h10 (or hT), c2  (any case)
+  commands: hint   what the rule bot would do in your place
+            hand   show the table again        legal  list your legal actions
+            help   this text                   quit   leave (so do Ctrl-D and Ctrl-C)"""
+
+
+class Quit(Exception):
+    """The person asked to leave (``quit``, end of input)."""
+
+
+@dataclass
+class Seating:
+    """Who sits where: the person's seat and a bot for every other seat."""
+
+    human: int
+    bots: dict[int, Agent]
+    labels: dict[int, str] = field(default_factory=dict)     # seat -> "you", "partner (rule)", ...
+
+
+def seat_number(text: str) -> int:
+    """``'S'`` / ``'south'`` / ``'2'`` -> 2."""
+    t = str(text).strip().upper()
+    names = {"NORTH": 0, "EAST": 1, "SOUTH": 2, "WEST": 3}
+    if t in names:
+        return names[t]
+    if len(t) == 1 and t in SEAT_LETTERS:
+        return SEAT_LETTERS.index(t)
+    if t in ("0", "1", "2", "3"):
+        return int(t)
+    raise ValueError(f"seat must be N, E, S or W (or 0-3), got {text!r}")
+
+
+class PlaySession:
+    """The loop of one `vint-play` session; input and output go through ``input_fn`` / ``print_fn``."""
+
+    def __init__(self, game: str, seating: Seating, episode: str = "deal", deals: int = 1, seed: int = 0,
+                 hint_agent: Agent | None = None, input_fn: Callable[[str], str] = input,
+                 print_fn: Callable[..., None] = print):
+        self.spec = games.get(game)
+        self.game = game
+        self.seating = seating
+        self.episode = episode
+        self.deals = deals
+        self.seed = seed
+        self.env = make_env(game, episode)
+        self.raw = self.env.unwrapped
+        if hasattr(self.raw, "viewer"):
+            self.raw.viewer = seating.human
+        self.raw.render_mode = "ansi"
+        self.hint_agent = hint_agent
+        self.input = input_fn
+        self.print = print_fn
+        self.text, self.parse = action_codec(game)
+        self.total = 0.0            # the person's points over the session
+
+    # ------------------------------------------------------------------ helpers
+    def seat_name(self, seat: int) -> str:
+        return f"{SEAT_LETTERS[seat]} ({self.seating.labels.get(seat, '?')})"
+
+    def action_name(self, action: int) -> str:
+        try:
+            return self.text(action)
+        except ValueError:
+            return str(action)
+
+    def legal_text(self, legal: list[int]) -> str:
+        names = [self.action_name(a) for a in legal]
+        return (", " if any(" " in n for n in names) else " ").join(names)
+
+    def show_table(self) -> None:
+        self.print(self.raw.render())
+
+    # ------------------------------------------------------------------ the session
+    def run(self) -> int:
+        """Play the deals (or the rubber); 0 when finished, 0 too when the person quits."""
+        try:
+            if self.episode == "rubber":
+                self.play_episode(1)
+            else:
+                for number in range(1, self.deals + 1):
+                    self.play_episode(number)
+            if self.episode == "deal" and self.deals > 1:
+                self.print(f"\nYour total over {self.deals} deals: {self.total:+g} points.")
+        except Quit:
+            self.print("\nBye.")
+        return 0
+
+    def play_episode(self, number: int) -> None:
+        board = generate_board(self.seed, number)
+        options = reset_options(self.game, board) if self.episode == "deal" else {"dealer": board.dealer}
+        for seat, bot in self.seating.bots.items():
+            bot.reset(self.seed * 10 + seat)
+        if self.hint_agent is not None:
+            self.hint_agent.reset(self.seed)
+        env, raw = self.env, self.raw
+        env.reset(seed=self.seed * 1000 + number, options=options)
+        recorder = TableRecorder()
+        self.print(f"\n=== {self.spec.name}, " + (f"deal {number} of {self.deals}" if self.episode == "deal"
+                                                   else "a rubber") + f" (seed {self.seed}) ===")
+        shown_deals = 0
+        while env.agents:
+            name = env.agent_selection
+            seat = AGENTS.index(name)
+            if env.terminations[name] or env.truncations[name]:
+                env.step(None)
+                continue
+            if raw.deal is not recorder._deal:
+                self.print(f"\nDealer {self.seat_name(raw.deal.dealer)}. You are {self.seat_name(self.seating.human)}."
+                           + (f" Turned card: {self.action_name(raw.deal.turned_card)}."
+                              if getattr(raw.deal, "turned_card", None) is not None else ""))
+            observation = env.observe(name)
+            suggestion = None
+            if self.hint_agent is not None and seat == self.seating.human:
+                # the shadow rule bot sees every turn of the person's seat, so its memory stays right
+                suggestion = self.hint_agent.act(observation, env if self.hint_agent.needs_env else None, name)
+            if seat == self.seating.human:
+                action = self.ask(observation, suggestion)
+            else:
+                bot = self.seating.bots[seat]
+                action = bot.act(observation, env if bot.needs_env else None, name)
+            recorder.before(raw)
+            deal = raw.deal
+            tricks_before = len(getattr(getattr(deal, "play", None), "trick_winners", ()) or ())
+            env.step(action)
+            recorder.after(raw, seat, action)
+            self.report_action(seat, action, deal, tricks_before)
+            if deal.is_over:
+                shown_deals += 1
+                self.show_deal_end(recorder.deals[-1], shown_deals)
+
+    def ask(self, observation, suggestion: int | None) -> int:
+        legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
+        self.print("")
+        self.show_table()
+        self.print("Your legal actions: " + self.legal_text(legal))
+        prompt = f"{SEAT_LETTERS[self.seating.human]} (you)> "
+        while True:
+            try:
+                typed = self.input(prompt)
+            except EOFError:
+                raise Quit from None
+            word = typed.strip().lower()
+            if word in ("quit", "exit", "q"):
+                raise Quit
+            if word in ("help", "?"):
+                self.print(help_text(self.game))
+                continue
+            if word == "hint":
+                if suggestion is None:
+                    self.print("hint: none (started with --no-hint)")
+                else:
+                    self.print(f"hint: the rule bot would play {self.action_name(suggestion)}")
+                continue
+            if word in ("hand", "table", "show"):
+                self.show_table()
+                continue
+            if word == "legal":
+                self.print("legal: " + self.legal_text(legal))
+                continue
+            if not word:
+                continue
+            try:
+                action = int(self.parse(typed.strip()))
+            except (ValueError, KeyError):
+                self.print(f"not understood: {typed.strip()!r} names no call or card; legal now: "
+                           f"{self.legal_text(legal)} (type help for the syntax)")
+                continue
+            if action not in legal:
+                self.print(f"{self.action_name(action)} is not legal now; legal: {self.legal_text(legal)}")
+                continue
+            return action
+
+    def report_action(self, seat: int, action: int, deal, tricks_before: int) -> None:
+        self.print(f"  {self.seat_name(seat)}: {self.action_name(action)}")
+        play = getattr(deal, "play", None)
+        winners = getattr(play, "trick_winners", None) if play is not None else None
+        if winners and len(winners) > tricks_before:
+            won = [0, 0, 0, 0]
+            for w in winners:
+                won[w] += 1
+            if self.spec.partnership:
+                count = f"N/S {won[0] + won[2]}, E/W {won[1] + won[3]}"
+            else:
+                count = ", ".join(f"{SEAT_LETTERS[s]} {won[s]}" for s in range(4))
+            self.print(f"  -- trick {len(winners)} won by {self.seat_name(winners[-1])}; tricks: {count}")
+
+    # ------------------------------------------------------------------ end of a deal
+    def show_deal_end(self, record: DealRecord, number: int) -> None:
+        me = self.seating.human
+        info = record.info.get("deal", {})
+        lines = ["", f"--- deal over ({'deal ' + str(number) + ' of the rubber' if self.episode == 'rubber' else ''})"
+                 .replace(" ()", "")]
+        lines.append("Hands as dealt:")
+        for seat in range(4):
+            lines.append(f"  {self.seat_name(seat):<24} {hand_text(record.hands[seat])}")
+        lines += describe_deal_info(info)
+        if record.points is not None:
+            mine = record.points[me]
+            self.total += mine
+            lines.append("Points this deal: " + ", ".join(f"{SEAT_LETTERS[s]} {p:+g}" for s, p in enumerate(record.points))
+                         + f"   (yours {mine:+g})")
+        if "rubber" in record.info:
+            lines += describe_rubber(record.info["rubber"], me)
+        self.print("\n".join(lines))
+
+
+def hand_text(mask: int) -> str:
+    """``♠ A K 7  ♥ Q 10  ♦ -  ♣ 9 8 6 5 4 3 2``."""
+    by_suit = {s: [] for s in "SHDC"}
+    for c in reversed(hand_cards(mask)):
+        text = "SCDH"[c // 13] + ("2 3 4 5 6 7 8 9 10 J Q K A".split())[c % 13]
+        by_suit[text[0]].append(text[1:])
+    return "  ".join(f"{SUIT_SYMBOLS[s]} {' '.join(r) or '-'}" for s, r in by_suit.items())
+
+
+def _value(v) -> str:
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if v is None:
+        return "-"
+    if isinstance(v, (list, tuple)):
+        return " ".join(_value(x) for x in v)
+    return str(v)
+
+
+def describe_deal_info(info: dict) -> list[str]:
+    """The env's deal info as lines: contract, declarer, tricks, then the score items per side."""
+    lines = []
+    seat_keys = {"declarer", "partner", "dealer"}
+    for key, value in info.items():
+        if key in ("scores", "with_premiums", "auction", "payments"):
+            continue
+        if key in seat_keys and isinstance(value, int):
+            value = SEAT_LETTERS[value]
+        if key == "tricks" and isinstance(value, (list, tuple)) and len(value) == 2:
+            value = f"N/S {value[0]}, E/W {value[1]}"
+        lines.append(f"  {key.replace('_', ' ')}: {_value(value)}")
+    if "auction" in info:
+        lines.append("  auction: " + " ".join(f"{SEAT_LETTERS[s]}:{a}" for s, a in info["auction"]))
+    for key in ("scores", "with_premiums"):
+        if key in info:
+            lines += score_table(info[key], "score" if key == "scores" else "with the rubber's premiums")
+    if "payments" in info:
+        lines.append("  payments (quarter points): "
+                     + ", ".join(f"{SEAT_LETTERS[s]} {p:+d}" for s, p in enumerate(info["payments"])))
+    return lines
+
+
+def score_table(sides: dict, title: str) -> list[str]:
+    """``{"NS": {item: points}, "EW": {...}}`` as a small table, items as rows."""
+    names = list(sides)
+    items = []
+    for side in names:
+        for item in sides[side]:
+            if item not in items:
+                items.append(item)
+    width = max([len(i) for i in items] + [5])
+    out = [f"  {title}:", "    " + " " * width + "".join(f"{n:>9}" for n in names)]
+    for item in items:
+        out.append("    " + f"{item:<{width}}" + "".join(f"{_value(sides[n].get(item, 0)):>9}" for n in names))
+    return out
+
+
+def describe_rubber(rubber: dict, me: int) -> list[str]:
+    """The rubber's score sheet after a deal."""
+    side = "NS" if me % 2 == 0 else "EW"
+    lines = ["Score sheet of the rubber (your side: " + side + "):",
+             f"  games won: N/S {rubber['games_won'][0]}, E/W {rubber['games_won'][1]}; "
+             f"below the line this game: N/S {rubber['below_line'][0]}, E/W {rubber['below_line'][1]}"]
+    if rubber.get("totals"):
+        lines += score_table(rubber["totals"], "totals")
+    if rubber.get("marks"):
+        lines.append(f"  marks: {_value(rubber['marks'])}")
+    if rubber.get("over"):
+        lines.append(f"  rubber over: won by {rubber.get('winner')}; result {_value(rubber.get('result'))}")
+    return lines
