@@ -145,3 +145,26 @@ def test_one_no_trump_marker():
     assert vint.Contract(3, cards.NO_TRUMP).trump == cards.NO_TRUMP
     for g in games.all_games():           # the observation's trump column of no-trump is the marker itself
         assert g.layout.blocks["trump"].shape == (cards.NO_TRUMP + 1,)
+
+
+@pytest.mark.parametrize("name", ["vint", "whist", "solo_whist"])
+def test_every_game_gives_one_deal_result_type(name):
+    g = games.get(name)
+    env = g.raw_env(reward_scale=g.points_scale)
+    rng = np.random.default_rng(5)
+    for seed in range(3):
+        env.reset(seed=seed)
+        with pytest.raises(ValueError, match="not over"):
+            g.deal_result(env.deal)
+        total = np.zeros(4)
+        while env.current_seat >= 0:
+            legal = env.legal_actions()
+            env.step(int(legal[rng.integers(len(legal))]))
+            total += [env.rewards[a] for a in games.AGENTS]
+        result = g.deal_result(env.deal)
+        assert isinstance(result, games.DealResult) and sum(result.points) == 0
+        assert np.allclose(np.array(result.points) * g.points_scale, total)     # what the env paid out
+        assert result.details["dealer"] == env.deal.dealer
+        if g.partnership:
+            assert set(result.breakdown) == {"NS", "EW"}
+            assert result.points[0] == result.breakdown["NS"]["total"] - result.breakdown["EW"]["total"]

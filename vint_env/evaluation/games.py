@@ -36,5 +36,7 @@ def reset_options(game: Game | str, board: Board) -> dict:
 
 
 def table_details(game: Game | str, raw_env) -> dict:
-    """The details of the deal a raw env has just played (for the reports)."""
-    return games.get(game).deal_details(raw_env.deal)
+    """The details of the deal a raw env has just played (for the reports), from the game's deal result."""
+    record = games.get(game)
+    deal = raw_env.deal
+    return record.deal_result(deal).details if deal.is_over else record.deal_details(deal)

@@ -130,11 +130,11 @@ class Table:
 
 
 def _rubber_details(raw) -> dict:
-    sheet = getattr(getattr(raw, "rubber", None), "sheet", None)
-    if sheet is None:
+    if raw.rubber is None:        # called in rubber episodes only; every partnership env has these
         return {}
+    sheet = raw.rubber.sheet
     return {"rubber_over": bool(sheet.is_over), "rubber_winner": sheet.winner,
-            "deals_played": int(getattr(raw, "deals_played", 0))}
+            "deals_played": int(raw.deals_played)}
 
 
 def _extra_metrics(game: str):

@@ -24,7 +24,7 @@ from __future__ import annotations
 import importlib
 
 from .layout import Layout
-from .record import PARTNERSHIP, SOLO, Game
+from .record import PARTNERSHIP, SOLO, DealResult, Game
 
 #: The agents of every game's env: ``player_i`` sits in seat i.
 AGENTS = tuple(f"player_{i}" for i in range(4))
@@ -81,4 +81,4 @@ def engine_games() -> tuple[str, ...]:
     return tuple(g.name for g in _load().values() if g.engine is not None)
 
 
-__all__ = ["AGENTS", "AGENT_SEAT", "Game", "Layout", "PARTNERSHIP", "SOLO", "get", "names", "env_names", "all_games", "engine_games"]
+__all__ = ["AGENTS", "AGENT_SEAT", "DealResult", "Game", "Layout", "PARTNERSHIP", "SOLO", "get", "names", "env_names", "all_games", "engine_games"]

@@ -21,6 +21,23 @@ from typing import Any, Callable
 
 from .layout import Layout
 
+@dataclass(frozen=True)
+class DealResult:
+    """What one finished deal came to, the same type for every game.
+
+    ``points``: raw points per seat (zero-sum; partners equal in the partnership
+    games, the payments in Solo Whist, in the game's ``points_unit``);
+    ``breakdown``: the scoring items per side (``"NS"``/``"EW"``: tricks,
+    honours, coronets ... and their total) or per seat (Solo Whist payments);
+    ``details``: the table facts (dealer, contract, declarer, made, thrown in,
+    tricks) that reports and viewers show.
+    """
+
+    points: tuple
+    breakdown: dict
+    details: dict
+
+
 PARTNERSHIP = "partnership"   # fixed sides (0, 2) and (1, 3); duplicate swaps them
 SOLO = "solo"                 # every player for themselves; rotated through the seats
 
@@ -115,6 +132,19 @@ class Game:
             raise ValueError(f"the batched engine does not play {self.name!r}; "
                              f"it plays {', '.join(_engine_games())}")
         return _load(self.engine)
+
+    def deal_result(self, deal) -> DealResult:
+        """The :class:`DealResult` of a finished deal of this game (ValueError while it is being played)."""
+        if not deal.is_over:
+            raise ValueError(f"{self.name}: the deal is not over yet")
+        if self.partnership:
+            diff = deal.scores[0].total - deal.scores[1].total
+            points = (diff, -diff, diff, -diff)
+            breakdown = {side: deal.scores[s].as_dict() for s, side in enumerate(("NS", "EW"))}
+        else:
+            points = tuple(deal.payments)
+            breakdown = {f"seat{s}": p for s, p in enumerate(deal.payments)}
+        return DealResult(points, breakdown, self.deal_details(deal))
 
     def analysis_function(self):
         """The evaluation's per-board analysis function, or None (ImportError if its extra is missing)."""
