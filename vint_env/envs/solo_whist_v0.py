@@ -36,8 +36,7 @@ from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
 from ..rules.solo_whist_calls import action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from .base import NOTHING
-from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
+from .base import (NOTHING, CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
 
 
