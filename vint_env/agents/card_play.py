@@ -1,7 +1,7 @@
 """Card-play advice of the rule books, as an ordered list of small rules.
 
 Shared by the Vint, Whist and Solo Whist rule bots (the three games play
-tricks the same way, RULES.md section 1).  Every rule is a function of a
+tricks the same way, docs/rules/index.md).  Every rule is a function of a
 :class:`~vint_env.agents.play_view.PlayView` that returns a card or ``None``
 (does not apply); :func:`choose_card` tries the rules of the bot's position
 in order.  Each rule's docstring names its source: the seed file and the
@@ -11,8 +11,8 @@ finesses (V-SECOND-4, V-SECOND-8, V-THIRD-2), V-SECOND-5 (play a doubleton
 king or queen second hand), V-LSUIT-7/8/10/11/13/18/19/23, V-THIRD-7 and the
 Vint "showing" conventions (V-BID-20 to V-BID-24).
 
-Seeds: 003/000 (Vint: "Правила розыгрыша", "Исключения розыгрыша",
-"Правила сноса карт"), 004 (Whist), RULES.md 2.5.
+Books: the club rules (Vint: "Правила розыгрыша", "Исключения розыгрыша",
+"Правила сноса карт"), Whist book (Whist), docs/rules/vint.md, Good play.
 """
 
 from __future__ import annotations
@@ -40,11 +40,11 @@ def highest(cards: list[int]) -> int:
 def lead_trumps_to_draw_them(v: PlayView) -> Optional[int]:
     """Declaring side draws the opponents' trumps.
 
-    003/000: "Тот игрок, который назначает игру, должен козырять сразу при
+    club rules: "Тот игрок, который назначает игру, должен козырять сразу при
     заручке" (the declarer leads trumps as soon as he has the lead); "При
     игре 'три', которую назначил партнер, необходимо козырять при первой
     заручке"; "При игре 'два' не козыряют" (the declarer's partner does not
-    lead trumps at level two).  004: with four or five trumps lead trumps,
+    lead trumps at level two).  Whist book: with four or five trumps lead trumps,
     "с самого старшего" (the highest first); with three or fewer do not
     (four or more measured +0.1 points a board, 95% CI [0.0, 0.2], over five).
     docs/play_advice.md: V-LSUIT-4, V-LSUIT-5, V-LSUIT-6, W-LSUIT-2, W-LSUIT-3
@@ -68,7 +68,7 @@ def lead_trumps_to_draw_them(v: PlayView) -> Optional[int]:
 
 
 def trump_lead_card(v: PlayView) -> int:
-    """From the top (003: "Козырять необходимо с самых старших карт с туза и
+    """From the top (Ukrainian rules: "Козырять необходимо с самых старших карт с туза и
     короля"; V-LEAD-14, W-LEAD-11) when the top trump is the master or heads
     touching honours; else the lowest.  Leading the top trump always measured
     worse in Whist (-0.1 points a board, 95% CI [-0.1, -0.0], 1,500 boards)."""
@@ -84,7 +84,7 @@ def trump_lead_card(v: PlayView) -> int:
 def lead_partners_suit(v: PlayView) -> Optional[int]:
     """Lead the suit partner named, with its highest card.
 
-    003/000: "При объявленных мастях игрок должен ходить не со своей масти,
+    club rules: "При объявленных мастях игрок должен ходить не со своей масти,
     а со старшей карты, которую заявил партнер"; "Если у игрока на руках туз
     бланк, король или дама бланк мастей, которые объявил партнер, то игрок
     должен отходить их".  Only while no opponent is known to ruff it, and
@@ -106,7 +106,7 @@ def lead_partners_suit(v: PlayView) -> Optional[int]:
 def return_partners_suit(v: PlayView) -> Optional[int]:
     """Return the suit partner led and won with.
 
-    004: "Если партнер пошел с какой-нибудь масти и взял взятку, ему следует
+    Whist book: "Если партнер пошел с какой-нибудь масти и взял взятку, ему следует
     подыграть и ходить с той же масти" (unless the bot has a very strong
     suit of its own: then that first).  docs/play_advice.md: W-LSUIT-1.
     """
@@ -123,7 +123,7 @@ def return_partners_suit(v: PlayView) -> Optional[int]:
 def cash_sure_tricks(v: PlayView) -> Optional[int]:
     """Cash sure winners: lead a master card where no opponent can ruff it.
 
-    003/000: "При игре 'три' самое верное отходить свои верные взятки";
+    club rules: "При игре 'три' самое верное отходить свои верные взятки";
     "Если у игрока есть туз, король, дама, то игрок будет отхаживать эту
     коронку".  The books say it for contracts of three and for coronets; we
     cash every sure winner that no opponent is known to ruff, which measured
@@ -144,7 +144,7 @@ def cash_sure_tricks(v: PlayView) -> Optional[int]:
 def lead_to_partners_void(v: PlayView) -> Optional[int]:
     """Lead a suit partner lacks so that partner ruffs it.
 
-    004: "Если партнер имеет недостаток в какой-нибудь масти, выгодно ходить
+    Whist book: "Если партнер имеет недостаток в какой-нибудь масти, выгодно ходить
     к нему с этой масти, тогда он сможет укрываться маленькими козырями".
     docs/play_advice.md: W-LSUIT-4 (V-LSUIT-22 at no-trump does not arise: no trumps).
     """
@@ -165,16 +165,16 @@ def lead_to_partners_void(v: PlayView) -> Optional[int]:
 def lead_by_the_books_table(v: PlayView) -> Optional[int]:
     """Choose the suit to lead and the card by the books' lead tables.
 
-    Suit: prefer sequences and long suits (004: "Более предпочтительными
-    считаются ходы от длинной масти"; 003: "При бескозырной игре ходят от
+    Suit: prefer sequences and long suits (Whist book: "Более предпочтительными
+    считаются ходы от длинной масти"; Ukrainian rules: "При бескозырной игре ходят от
     своей сильной масти"); avoid the suit named by the opponent on the right
-    (003: "Игрок не должен ходить с масти, которую заявил контрпартнер,
-    который сидит справа"); avoid K-x and K-x-x (003: "От короля сам-друг
-    или сам-третей не ходят"), A-Q (004: "Не рекомендуется ходить с той
-    масти, в которой имеются Туз и Дама"), singletons in Whist (004: "С
-    одиночной карты ходить не нужно"), partner's first discard (004: "его
+    (Ukrainian rules: "Игрок не должен ходить с масти, которую заявил контрпартнер,
+    который сидит справа"); avoid K-x and K-x-x (Ukrainian rules: "От короля сам-друг
+    или сам-третей не ходят"), A-Q (Whist book: "Не рекомендуется ходить с той
+    масти, в которой имеются Туз и Дама"), singletons in Whist (Whist book: "С
+    одиночной карты ходить не нужно"), partner's first discard (Whist book: "его
     слабая масть, а значит ходить с нее не стоит") and suits no opponent
-    holds (004).  Card: :func:`table_card`.  docs/play_advice.md: V-LSUIT-12,
+    holds (Whist book).  Card: :func:`table_card`.  docs/play_advice.md: V-LSUIT-12,
     V-LSUIT-17, V-LSUIT-21, V-LEAD-9, W-LSUIT-5 to W-LSUIT-9, W-LEAD-4, W-LEAD-8.
     """
     suits = [s for s in range(4) if v.length(s) and s != v.trump]
@@ -201,20 +201,20 @@ def _lead_priority(v: PlayView, suit: int) -> float:
     if eff and eff[0] == ACE and n >= 4:
         p += 10
     if v.game == "vint" and eff and eff[0] == KING and n in (2, 3):
-        p -= 50                                     # 003: not from K-x, K-x-x
+        p -= 50                                     # Ukrainian rules: not from K-x, K-x-x
     if _has(eff, ACE, QUEEN) and KING not in eff:
-        p -= 40                                     # 004: wait with A-Q
+        p -= 40                                     # Whist book: wait with A-Q
     if n == 1 and (v.game == "whist" or (eff and eff[0] < ACE)):
-        p -= 40                                     # 004: no singleton leads
+        p -= 40                                     # Whist book: no singleton leads
     if v.game == "vint" and suit in v.named[3]:
-        p -= 80                                     # 003: not the right-hand opponent's suit
+        p -= 80                                     # Ukrainian rules: not the right-hand opponent's suit
     if v.game == "vint" and v.declaring is False and v.declarer is not None and suit in v.named[v.declarer]:
         p -= 30
     for partner in v.partners:
         if v.first_discard[partner] == suit:
-            p -= 40                                 # 004: partner's first discard is his weak suit
+            p -= 40                                 # Whist book: partner's first discard is his weak suit
     if v.trump != NO_TRUMP and v.opponents_void_in(suit):
-        p -= 100                                    # 004: not a suit neither opponent holds
+        p -= 100                                    # Whist book: not a suit neither opponent holds
     if v.opponent_may_ruff(suit):
         p -= 60
     return p
@@ -225,10 +225,10 @@ def _has(eff: list[int], *ranks: int) -> bool:
 
 
 def table_card(v: PlayView, suit: int) -> int:
-    """The card to lead from a suit, by the lead tables of 003 (Vint) and 004 (Whist).
+    """The card to lead from a suit, by the lead tables of the Ukrainian rules (Vint) and Whist book (Whist).
 
     ===================  ========================  =============================
-    holding              Vint (003/000)            Whist (004)
+    holding              Vint (club rules)            Whist (Whist book)
     ===================  ========================  =============================
     A-K-Q ...            K (V-LEAD-1)              Q, "коронка ... с Дамы" (W-LEAD-10)
     A-K ...              A, then K (V-LEAD-2, -3)  K, "давая понять ... Туз" (W-LEAD-9)
@@ -254,7 +254,7 @@ def table_card(v: PlayView, suit: int) -> int:
     if top_run >= 2 and eff[0] >= JACK:
         return cards[0]                              # K-Q, Q-J-10: top of the sequence
     if eff[0] == ACE and len(eff) == 2:
-        return cards[0]                              # 003: "туз сам-друг ... с туза"
+        return cards[0]                              # Ukrainian rules: "туз сам-друг ... с туза"
     if len(cards) == 2:
         return cards[0]
     return cards[-1]
@@ -283,7 +283,7 @@ LEAD_RULES: list[Rule] = [
 def follow_low_when_partner_wins(v: PlayView) -> Optional[int]:
     """Do not overtake a partner who is sure to win the trick.
 
-    004: "Если же партнер пошел Королем, а у вас имеется Туз, следует
+    Whist book: "Если же партнер пошел Королем, а у вас имеется Туз, следует
     оставить эту взятку партнеру".  docs/play_advice.md: W-PLAY-3, V-THIRD-1
     (its exception), 2.6 (fourth hand).
     """
@@ -298,7 +298,7 @@ def follow_low_when_partner_wins(v: PlayView) -> Optional[int]:
 def cover_an_honour_with_an_honour(v: PlayView) -> Optional[int]:
     """Second hand covers an opponent's honour with a higher honour.
 
-    003/000: "На фигуру соперника необходимо класть старшую фигуру"; "Туз
+    club rules: "На фигуру соперника необходимо класть старшую фигуру"; "Туз
     необходимо класть всегда на короля и даму соперника".
     docs/play_advice.md: V-SECOND-2, V-SECOND-3.
     """
@@ -312,7 +312,7 @@ def cover_an_honour_with_an_honour(v: PlayView) -> Optional[int]:
 
 
 def second_hand_ace_in_big_games(v: PlayView) -> Optional[int]:
-    """003/000: "При большой игре по второй кладут туза и на маленькую"
+    """club rules: "При большой игре по второй кладут туза и на маленькую"
     (against a contract of four or more, second hand plays the ace even on
     a small card).  docs/play_advice.md: V-SECOND-6 (big = level 4 and up
     here)."""
@@ -323,7 +323,7 @@ def second_hand_ace_in_big_games(v: PlayView) -> Optional[int]:
 
 
 def second_hand_low(v: PlayView) -> Optional[int]:
-    """003/000: "Второй игрок на вышедшую мелкую карту кладет тоже мелкую
+    """club rules: "Второй игрок на вышедшую мелкую карту кладет тоже мелкую
     карту" (second hand low).  docs/play_advice.md: V-SECOND-7, W-PLAY-6."""
     if v.position != 1:
         return None
@@ -333,7 +333,7 @@ def second_hand_low(v: PlayView) -> Optional[int]:
 def third_hand_high(v: PlayView) -> Optional[int]:
     """Third hand plays high: the lowest of its top touching cards, if that wins.
 
-    003/000: "По третьей руке Вы должны положить старшую карту".  004: "Если
+    club rules: "По третьей руке Вы должны положить старшую карту".  Whist book: "Если
     партнер сбрасывает карту, то на нее следует класть самую старшую".
     (Partner's card that is sure to win was left alone by
     :func:`follow_low_when_partner_wins`.)  docs/play_advice.md: V-THIRD-1,
@@ -377,7 +377,7 @@ FOLLOW_RULES: list[Rule] = [
 def discard_when_partner_wins(v: PlayView) -> Optional[int]:
     """Do not ruff partner's winner.
 
-    003/000: "Если партнер объявляет масть, то ошибкой будет перекрывание ее
+    club rules: "Если партнер объявляет масть, то ошибкой будет перекрывание ее
     козырями"; "Если Ваш партнер вышел с короля той масти, которой у него
     больше нет, то Вам по третьей руке не стоит перекрывать этого короля
     козырной картой".  docs/play_advice.md: V-THIRD-5, V-THIRD-6, W-PLAY-2,
@@ -394,12 +394,12 @@ def discard_when_partner_wins(v: PlayView) -> Optional[int]:
 def ruff_when_partner_cannot_win(v: PlayView) -> Optional[int]:
     """Ruff (or overruff) with the lowest trump that wins.
 
-    003/000: "Если у Вашего партнера нет надежды встретить старшую карту
+    club rules: "Если у Вашего партнера нет надежды встретить старшую карту
     предложенной масти, то Вы ... должны перекрыть эту масть козырем"; "Если
     Ваш партнер вышел с мелкой карты такой масти, которой у Вас нет, то Вы
     должны перекрыть ее козырной картой"; "Если выход делается с масти,
     которой нет у второго игрока и масть разыграна в первый раз, то
-    необходимо класть козыря".  004: with fewer than four trumps and no
+    необходимо класть козыря".  Whist book: with fewer than four trumps and no
     honours, ruff even such tricks.  docs/play_advice.md: V-SECOND-1,
     V-THIRD-3, V-THIRD-4, W-PLAY-2, 2.6.
     """
@@ -414,7 +414,7 @@ def ruff_when_partner_cannot_win(v: PlayView) -> Optional[int]:
 def discard_from_weakest_suit(v: PlayView) -> Optional[int]:
     """Discard from the weakest suit, keeping the suits with sure tricks.
 
-    003/000 "Правила сноса карт": "Первая снесенная карта игрока должна
+    club rules "Правила сноса карт": "Первая снесенная карта игрока должна
     принадлежать его самой слабой масти"; "Если у игрока есть верные взятки
     только в одной масти ... сносить все другие масти, но пики не трогать";
     "Если у игрока есть верные взятки в двух мастях, то он должен сносить как
@@ -447,7 +447,7 @@ def misere_declarer_card(v: PlayView) -> int:
     Following: the highest card that still loses (keep low cards for
     later), else the lowest.  Void: throw the most dangerous card (the
     highest).  Leading: the lowest card of the suit where it is lowest.
-    (000's open-misère example: "сносит свою самую старшую карту"; "вынужден,
+    (the Collection's open-misère example: "сносит свою самую старшую карту"; "вынужден,
     чтобы не взять взятку, положить трефовую 2".)  docs/play_advice.md:
     S-MIS-1, S-MIS-2.
     """

@@ -3,7 +3,7 @@ double-dummy reference agent.
 
 Double-dummy results assume that every player sees all hands and plays
 perfectly; they count tricks with fixed partnerships and no duty to trump,
-exactly the play rules of Vint and Whist (RULES.md section 1).
+exactly the play rules of Vint and Whist (docs/rules/index.md).
 
 - :func:`solve_position`: for a :class:`~vint_env.rules.tricks.TrickPlay`,
   the tricks the side to move takes from here with each legal card.

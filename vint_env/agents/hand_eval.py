@@ -1,7 +1,7 @@
 """Hand evaluation for the rule bots: suit holdings, honours, sure tricks.
 
 Pure functions on hand masks (:mod:`vint_env.cards`), used for bidding.  The
-books count "sure tricks" (верные взятки, seeds 003/000) before bidding;
+books count "sure tricks" (верные взятки, the club rules) before bidding;
 :func:`sure_tricks` is that count: tricks a hand takes from the top of its
 suits, plus length tricks in the trump suit and in a long, solid suit.
 
@@ -38,7 +38,7 @@ def aces(hand: int) -> int:
 
 
 def honours_in(hand: int, suit: int) -> int:
-    """Honours held in a suit: A, K, Q, J, 10 (RULES 2.3 item 4)."""
+    """Honours held in a suit: A, K, Q, J, 10 (docs/rules/vint.md, Scoring item 4)."""
     return (hand_suit_ranks(hand, suit) >> TEN).bit_count()
 
 

@@ -2,8 +2,8 @@
 
 Built by each game's rule bot from its own decoded observation (never from
 the env), plus a :class:`TrickMemory` of the tricks it has seen (who led
-what, who failed to follow: "remember what has been played", seeds 004 and
-003).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 right.
+what, who failed to follow: "remember what has been played", the Whist book and
+the Ukrainian rules).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 right.
 """
 
 from __future__ import annotations
@@ -228,7 +228,7 @@ class TrickMemory:
         self._pending_leader = trick[0][0] if trick else 0
 
     def partner_won_leads(self, partners) -> set[int]:
-        """Suits a partner led and won a trick with (004: return partner's suit)."""
+        """Suits a partner led and won a trick with (Whist book: return partner's suit)."""
         return {suit for leader, suit, winner in self.leads if leader in partners and winner in partners}
 
 

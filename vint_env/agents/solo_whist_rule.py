@@ -1,11 +1,11 @@
 """The Solo Whist rule bot: bid from hand strength, play to the contract.
 
-Bidding (first part of seed 000; RULES.md 4) is an ordered list of rules,
+Bidding (first part of the Collection; docs/rules/solo_whist.md) is an ordered list of rules,
 each a function of a :class:`SoloAuctionView` returning a call or ``None``.
 A contract is bid only when the hand is worth it: sure tricks with the
-turned trump for a proposal (000: "Обычно такую игру предлагают, если на
+turned trump for a proposal (Collection: "Обычно такую игру предлагают, если на
 руках имеется верных четыре взятки, учитывая козырную масть"), an
-acceptance or a solo (000's example: six trumps, "легко может взять
+acceptance or a solo (the Collection's example: six trumps, "легко может взять
 обязательных пять взяток"); nine sure tricks for an abondance; only low,
 safe cards for a misère.  Of the contracts the hand is worth, the bot bids
 the highest the auction allows (bids only rise, and a higher contract pays
@@ -35,7 +35,7 @@ from .hand_eval import NT, lowness, suit_length, sure_tricks
 from .play_view import PlayView, TrickMemory, mask_of, observed_play
 
 #: Sure tricks a hand needs, with the turned trump, for each contract.
-PROPOSAL_TRICKS = 4.0       # 000: "верных четыре взятки, учитывая козырную масть"
+PROPOSAL_TRICKS = 4.0       # Collection: "верных четыре взятки, учитывая козырную масть"
 ACCEPT_TRICKS = 4.0         # the pair must take eight together
 SOLO_TRICKS = 5.0           # five alone (measured: +2.6 points a solo for the declarer in rule-bot play)
 ABONDANCE_TRICKS = 9.0
@@ -70,7 +70,7 @@ SoloBidRule = Callable[[SoloAuctionView], Optional[int]]
 
 
 def abondance_declaree_with_thirteen_sure_tricks(a: SoloAuctionView) -> Optional[int]:
-    """All thirteen tricks at no trump, leading first (000: "игрок обязуется
+    """All thirteen tricks at no trump, leading first (Collection: "игрок обязуется
     взять все тринадцать взяток").  docs/play_advice.md: S-BID-8."""
     if a.can(DECLAREE) and a.tricks(NT) >= DECLAREE_TRICKS:
         return DECLAREE
@@ -101,7 +101,7 @@ def abondance_with_nine_sure_tricks(a: SoloAuctionView) -> Optional[int]:
 
 def misere_with_low_cards(a: SoloAuctionView) -> Optional[int]:
     """Misère with low cards only: every card can be kept under the others'
-    (000: in misère "игрок попытается не взять ни одной из тринадцати
+    (Collection: in misère "игрок попытается не взять ни одной из тринадцати
     взяток").  docs/play_advice.md: S-BID-6 (our safety count,
     :func:`~vint_env.agents.hand_eval.lowness`, tolerates two unsafe cards)."""
     if a.can(MISERE) and lowness(a.hand) <= MISERE_DANGER and _misere_shape_ok(a.hand):
@@ -110,7 +110,7 @@ def misere_with_low_cards(a: SoloAuctionView) -> Optional[int]:
 
 
 def solo_with_long_trumps(a: SoloAuctionView) -> Optional[int]:
-    """Solo: five tricks alone with the turned trump (000's example: six
+    """Solo: five tricks alone with the turned trump (the Collection's example: six
     trumps).  docs/play_advice.md: S-BID-3."""
     if a.can(SOLO) and a.tricks(a.turned_trump) >= SOLO_TRICKS and suit_length(a.hand, a.turned_trump) >= 4:
         return SOLO
@@ -126,7 +126,7 @@ def accept_with_four_sure_tricks(a: SoloAuctionView) -> Optional[int]:
 
 
 def propose_with_four_sure_tricks(a: SoloAuctionView) -> Optional[int]:
-    """000: "Обычно такую игру предлагают, если на руках имеется верных
+    """Collection: "Обычно такую игру предлагают, если на руках имеется верных
     четыре взятки, учитывая козырную масть".  docs/play_advice.md: S-BID-1."""
     if a.can(PROPOSAL) and a.tricks(a.turned_trump) >= PROPOSAL_TRICKS:
         return PROPOSAL

@@ -3,7 +3,7 @@
 It reads only its own observation, decoded through
 :data:`vint_env.games.vint.VINT_LAYOUT` (no peeking at other hands).
 
-Bidding (003/000 "Объявление, назначения переговоров"; RULES.md 2.5) is an
+Bidding (club rules "Объявление, назначения переговоров"; docs/rules/vint.md, Good play) is an
 ordered list of rules, each a function of an :class:`AuctionView` that
 returns a call or ``None``; :data:`BIDDING_RULES` is tried in order.  The
 play uses the shared rules of :mod:`vint_env.agents.card_play` with the Vint
@@ -26,14 +26,14 @@ from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_
                         top_tricks)
 from .play_view import PlayView, TrickMemory, mask_of, observed_play
 
-#: Tricks a partner's bid promises (003/000: level one needs "верных 5
+#: Tricks a partner's bid promises (club rules: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
 SHOWN_BY_SUIT_BID = {1: 5.0, 2: 7.0, 3: 8.0}
 SHOWN_BY_NT_BID = 4.0
 #: What a partner who has not bid yet contributes, on average.
 UNKNOWN_PARTNER = 2.0
 #: Extra safety over the needed tricks before entering a contested auction:
-#: an undertrick costs 100 x the trick value (RULES 2.3 item 2).
+#: an undertrick costs 100 x the trick value (docs/rules/vint.md, Scoring item 2).
 COMPETE_MARGIN = 0.5
 
 
@@ -133,7 +133,7 @@ def reconstruct_calls(dealer: int, bids: np.ndarray, pass_count: int) -> list[tu
 BidRule = Callable[[AuctionView], Optional[int]]
 
 #: A slam needs this many tricks more than it undertakes: a failed slam pays
-#: the undertricks and the slam premium to the defenders (RULES 2.3 item 3).
+#: the undertricks and the slam premium to the defenders (docs/rules/vint.md, Scoring item 3).
 SLAM_MARGIN = 1.0
 
 
@@ -148,7 +148,7 @@ def slam_cap(side_tricks: float) -> int:
 def keep_partners_game(a: AuctionView) -> Optional[int]:
     """When partner holds the highest bid, raise it with support or pass.
 
-    003/000: "Никогда нельзя отбивать игру своего партнера и переводить на
+    club rules: "Никогда нельзя отбивать игру своего партнера и переводить на
     свою масть"; "Если существует поддержка, то лучше играть в масти
     партнера, чем в своей"; "У поддерживающего игрока должно быть 4
     козыря"; "Имея только одну взятку, игру приподнимать нельзя"; "Если Ваш
@@ -183,7 +183,7 @@ def keep_partners_game(a: AuctionView) -> Optional[int]:
 def no_trump_with_three_or_four_aces(a: AuctionView) -> Optional[int]:
     """Three or four aces: bid no-trump at once, without passing first.
 
-    003/000: "Если у игрока на руках собралось 3 или 4 туза, то он должен по
+    club rules: "Если у игрока на руках собралось 3 или 4 туза, то он должен по
     первому разу, не пасуя, сказать 'без козырей'"; but "Если у игрока на
     руках при трех тузах нет ни одной фигуры, то после паса своего партнера
     объявлять 'без козырей' не рекомендуется".  docs/play_advice.md: V-BID-1,
@@ -205,7 +205,7 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
     """Name the longest suit (four cards or more, with honours), at the level
     the sure tricks allow.
 
-    003/000: "он объявляет свою старшую и длинную масть"; "Масть, которую
+    club rules: "он объявляет свою старшую и длинную масть"; "Масть, которую
     называет игрок, должна [быть] ... не менее, чем в четырех картах";
     "Чтобы уверенно объявлять ... 7 взяток, необходимо, чтобы на руках было
     верных 5 взяток, а в объявленных козырях было не менее двух онеров";
@@ -240,7 +240,7 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
 
 def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
     """Partner named a suit and the opponents outbid it: go on in partner's
-    suit if the side's tricks are enough (003/000: "лучше играть в масти
+    suit if the side's tricks are enough (club rules: "лучше играть в масти
     партнера, чем в своей").  docs/play_advice.md: V-RAISE-4."""
     if a.highest_by not in (1, 3):
         return None
@@ -258,7 +258,7 @@ def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
 def no_trump_with_aces_and_stoppers(a: AuctionView) -> Optional[int]:
     """No-trump over a suit bid with two aces and the other suits held.
 
-    003/000: "имея двух тузов необходимо заказать 'без козырей' после паса
+    club rules: "имея двух тузов необходимо заказать 'без козырей' после паса
     или после уже назначенной масти"; "Если у игрока на руках 2 туза и 2
     короля ..., то он должен сказать 'без козырей'".  Only when the side's
     estimated tricks make the contract.  docs/play_advice.md: V-BID-2,

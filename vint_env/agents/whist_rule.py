@@ -1,9 +1,9 @@
-"""The Whist rule bot: the leads and play advice of seed 004.
+"""The Whist rule bot: the leads and play advice of the Whist book.
 
-Whist has no auction (RULES.md 3): the bot only plays, with the shared rules
+Whist has no auction (docs/rules/whist.md): the bot only plays, with the shared rules
 of :mod:`vint_env.agents.card_play` and the Whist lead table (from A-K the
 king, from A-K-Q the queen, trumps from the top with four or five of them),
-plus 004's own advice below.  It reads only its own observation, decoded
+plus the Whist book's own advice below.  It reads only its own observation, decoded
 through :data:`vint_env.games.whist.WHIST_LAYOUT`.
 """
 
@@ -18,7 +18,7 @@ from .play_view import PlayView, TrickMemory, observed_play
 
 
 def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
-    """004: "Если же партнер пошел с Дамы, а у вас на руках Туз, то в
+    """Whist book: "Если же партнер пошел с Дамы, а у вас на руках Туз, то в
     середине игры взятку выгоднее пропустить, а в конце игры побить"
     (partner leads the queen, we hold the ace: let it run in the middle of
     the deal, take it at the end).  docs/play_advice.md: W-PLAY-4."""
@@ -34,7 +34,7 @@ def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
 
 
 def queen_from_ace_queen_over_the_leader(v: PlayView) -> Optional[int]:
-    """004: "Не рекомендуется ходить с той масти, в которой имеются Туз и Дама,
+    """Whist book: "Не рекомендуется ходить с той масти, в которой имеются Туз и Дама,
     следует подождать хода с этой масти со стороны противников или партнера и
     выложить на стол Даму" (with A-Q, wait for the others to lead the suit,
     then play the queen), while the king is still out and an opponent is

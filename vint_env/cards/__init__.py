@@ -1,7 +1,7 @@
 """Cards, suits, ranks, hands and deals, with their text and PBN notations.
 
-A card is identified everywhere by its id ``suit * 13 + rank`` (DESIGN.md):
-suits in RULES.md's order spades 0, clubs 1, diamonds 2, hearts 3; ranks
+A card is identified everywhere by its id ``suit * 13 + rank`` (docs/envs/index.md, Conventions):
+suits in the rules' suit order (docs/rules/index.md) spades 0, clubs 1, diamonds 2, hearts 3; ranks
 2..A = 0..12.  :class:`Card` is an ``int`` subclass carrying that id, so it
 can be used as an action id directly.
 
@@ -46,7 +46,7 @@ class DeckError(ValueError):
 
 
 class Suit(IntEnum):
-    """Suits in the canonical order of RULES.md section 1 (lowest first)."""
+    """Suits in the canonical order of docs/rules/index.md (lowest first)."""
 
     SPADES = 0
     CLUBS = 1

@@ -381,7 +381,7 @@ def take_turned_card(options: dict) -> int | None:
 
 
 def random_turned_card(rng, hand: int) -> int:
-    """The dealer's turned card: a uniformly random card of the dealer's hand (RULES.md 1)."""
+    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md)."""
     from ..cards import hand_cards
     cards = hand_cards(hand)
     return cards[int(rng.integers(len(cards)))]

@@ -1,6 +1,6 @@
 """`solo_whist_v0`: Solo Whist (Соло вист) for four players as a PettingZoo AEC environment.
 
-Rules: RULES.md section 4 (first part of seed 000).  Each deal is a tour of
+Rules: docs/rules/solo_whist.md (first part of the Collection).  Each deal is a tour of
 its own between four players for themselves: an auction from eldest hand
 (pass, proposal and acceptance, solo, misère, abondance, trump abondance,
 open misère, abondance déclarée), the abondance declarer's trump choice,
@@ -16,7 +16,7 @@ then trick play, then payments in quarter points (zero-sum over the four).
 
 Options of ``env(...)`` / ``raw_env(...)``:
 
-- ``payments``: ``"symmetric"`` (default) or ``"literal"`` (RULES 4.1);
+- ``payments``: ``"symmetric"`` (default) or ``"literal"`` (docs/rules/solo_whist.md, Payments);
 - ``reward_scale``: reward = quarter points x scale, default 0.25;
 - ``viewer``: seat whose hand ``render`` shows (default all hands);
 - ``render_mode``: ``"ansi"`` or ``"human"``.

@@ -1,6 +1,6 @@
 """`vint_v0`: Vint (Винт) for four players as a PettingZoo AEC environment.
 
-Rules: RULES.md section 2 (auction from the dealer, no double, passers may
+Rules: docs/rules/vint.md (auction from the dealer, no double, passers may
 bid again; no dummy, all 13 tricks; scoring with tricks, undertricks, slams,
 honours, coronets, game, rubber and pass-out marks).
 
@@ -15,7 +15,7 @@ honours, coronets, game, rubber and pass-out marks).
 Options of ``env(...)`` / ``raw_env(...)``:
 
 - ``episode``: ``"deal"`` (default) or ``"rubber"``;
-- ``game_bonus``: 100 (default) or 1000; ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.3, 2.4);
+- ``game_bonus``: 100 (default) or 1000; ``passout``: ``"mark"`` (default) or ``"play"`` (docs/rules/vint.md, Scoring and Pass-out);
 - ``honours``: ``"majority"`` (default: the honours majority side counts its honours, the aces
   majority side its aces, compared) or ``"net"`` (the net difference of honours plus aces);
 - ``game_race``: ``"first"`` (default: the first side to reach 500 below the line, trick by

@@ -1,6 +1,6 @@
 """`whist_v0`: Whist (Вист) for four players as a PettingZoo AEC environment.
 
-Rules: RULES.md section 3 (seed 004): fixed partnerships, no auction; the
+Rules: docs/rules/whist.md (the Whist book): fixed partnerships, no auction; the
 dealer's last card is turned face up, sets trump and stays in the dealer's
 hand until played; the player left of the dealer leads; 13 tricks.  2 points
 a trick over six below the line; game at 10 (5 for the game), rubber of two
@@ -18,7 +18,7 @@ Options of ``env(...)`` / ``raw_env(...)``:
 
 - ``episode``: ``"deal"`` (default) or ``"rubber"``;
 - ``ten_is_honour``: the trump 10 is a fifth honour (default False);
-  ``no_trump``: 004's whist without trumps (no card turned, the aces are the
+  ``no_trump``: the Whist book's whist without trumps (no card turned, the aces are the
   honours, coronets doubled), default False;
 - ``reward_scale``: reward = raw points x scale, default 0.1;
 - ``max_deals``: rubber mode truncates after this many deals (default 100);
@@ -41,12 +41,12 @@ from ..rules.whist import WhistDeal, WhistRubber
 from .base import env_factories, random_turned_card, take_dealer, take_deals, take_turned_card
 from .partnership import SIDE_NAMES, PartnershipEnv
 
-# The score-sheet items Whist uses (RULES 3), in the order of the infos.
+# The score-sheet items Whist uses (docs/rules/whist.md), in the order of the infos.
 ITEMS = ("tricks", "slam_taken", "honours", "coronets", "game", "rubber")
 
 
 def sheet_items(score) -> dict[str, int]:
-    """One side's Whist entries: the items of RULES 3 and their total."""
+    """One side's Whist entries: the items of docs/rules/whist.md and their total."""
     d = {item: getattr(score, item) for item in ITEMS}
     d["total"] = score.total
     return d

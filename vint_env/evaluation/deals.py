@@ -1,7 +1,7 @@
 """Seeded, saved sets of deals ("boards") in PBN.
 
 A board is a deal, its dealer and, for Whist and Solo Whist, the dealer's
-turned card (RULES.md section 1: a uniformly random card of the dealer's
+turned card (docs/rules/index.md: a uniformly random card of the dealer's
 hand).  Board ``i`` of seed ``s`` depends only on ``(s, i)``, so a set of
 1,000 boards starts with the set of 100.  Files are written in PBN's tag
 format, one board per block::

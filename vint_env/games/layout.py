@@ -1,6 +1,6 @@
 """Named observation layouts: each feature block has a name, a shape and a slice.
 
-A layout is the documented table of an observation vector (DESIGN.md):
+A layout is the documented table of an observation vector (docs/envs/index.md, Conventions):
 tests, bots and users read features by name instead of by offset.
 
 >>> lay = Layout("demo", [("hand", (52,), "cards held"), ("phase", (2,), "auction, play")])

@@ -18,7 +18,7 @@ from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, encode_play, encode_rub
 from .record import PARTNERSHIP, Game
 
 MAX_MARKS = 7
-GAME_TARGET = 500   # RULES 2.3 item 6
+GAME_TARGET = 500   # docs/rules/vint.md, Scoring item 6
 
 VINT_LAYOUT = Layout("vint_v0 observation", [
     ("phase", (2,), "1 in the auction / play column (both 0 once the episode is over)"),

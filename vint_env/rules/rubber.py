@@ -1,6 +1,6 @@
 """The score sheet of the fixed-partnership games: deals, games and the rubber.
 
-Vint (RULES.md 2.3 items 6-8, 2.4) and Whist (RULES.md 3) both write each
+Vint (docs/rules/vint.md, Scoring items 6-8 and Pass-out) and Whist (docs/rules/whist.md) both write each
 deal's entries for side 0 (seats 0 & 2) and side 1 (seats 1 & 3), below the
 line (toward the game) and above it; a side reaching the game target below
 the line wins a game and its bonus, two games win the rubber and its bonus,
@@ -40,7 +40,7 @@ class SideScore:
     slam_declared: int = 0
     honours: int = 0
     coronets: int = 0
-    passout_tricks: int = 0   # Vint, RULES 2.4 "play" variant: 500 a trick over six
+    passout_tricks: int = 0   # Vint, docs/rules/vint.md, Pass-out "play" variant: 500 a trick over six
     game: int = 0
     rubber: int = 0
     marks: int = 0
@@ -112,7 +112,7 @@ class Rubber:
 
     @property
     def result(self) -> int:
-        """Settlement: side 0's total minus side 1's (RULES 2.3 item 8)."""
+        """Settlement: side 0's total minus side 1's (docs/rules/vint.md, Scoring item 8)."""
         return self.totals[0].total - self.totals[1].total
 
     def __post_init__(self):

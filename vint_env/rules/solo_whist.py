@@ -1,11 +1,11 @@
-"""Solo Whist: one deal (auction, trump choice, play, payments), RULES.md section 4.
+"""Solo Whist: one deal (auction, trump choice, play, payments), docs/rules/solo_whist.md.
 
-Each deal is a separate tour between four players for themselves (seed 000).
+Each deal is a separate tour between four players for themselves (the Collection).
 The dealer's last card is turned (its suit is the turned trump) and stays in
 the dealer's hand.  Eldest hand (left of the dealer) calls first, then
 clockwise.  Action ids: see :mod:`vint_env.rules.solo_whist_calls`.
 
-Auction (RULES 4, with the choices written in ``docs/rules_choices.md``):
+Auction (docs/rules/solo_whist.md, with the choices written in ``docs/rules_choices.md``):
 
 - A call is a pass or a bid higher than the highest bid so far; a proposal
   can only open the bidding, trump abondance only overcall an abondance.
@@ -175,7 +175,7 @@ class SoloWhistDeal:
 
     def _legal_calls(self, seat: int) -> list[int]:
         if self.proposer_asked:
-            # 000: the deal does not take place as proposed: bid higher or pass.
+            # Collection: the deal does not take place as proposed: bid higher or pass.
             return [PASS] + [b for b in BIDS[1:] if b != TRUMP_ABONDANCE]
         if self.passed[seat]:
             return [PASS, ACCEPT]       # eldest hand's right after passing
@@ -185,7 +185,7 @@ class SoloWhistDeal:
         above = bid_index(self.highest) + 1 if self.highest >= 0 else 0
         for bid in BIDS[above:]:
             if bid == TRUMP_ABONDANCE and self.highest != ABONDANCE:
-                continue                # 000: not without the lower game first
+                continue                # Collection: not without the lower game first
             calls.append(bid)
         return calls
 

@@ -1,4 +1,4 @@
-"""Solo Whist action ids and call names (DESIGN.md: cards first, then the calls).
+"""Solo Whist action ids and call names (docs/envs/index.md: cards first, then the calls).
 
 | id | action |
 |---|---|

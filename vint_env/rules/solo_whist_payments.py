@@ -1,4 +1,4 @@
-"""Solo Whist payments, RULES.md section 4.1 (seed 000), in quarter points.
+"""Solo Whist payments, docs/rules/solo_whist.md, Payments (the Collection), in quarter points.
 
 Stakes: proposal 1 point, solo 1, misère 2, abondance and trump abondance
 3, open misère 4, abondance déclarée 6.  Over- and undertricks: 1/4 point a
@@ -10,12 +10,12 @@ Variants (``payments``):
 
 - ``"symmetric"`` (default): a lost contract costs the stake plus the
   undertrick money, the mirror of a made one.
-- ``"literal"``: 000's words: a lost proposal, solo or abondance costs only
+- ``"literal"``: the Collection's words: a lost proposal, solo or abondance costs only
   the undertrick money; the misères and déclarée cost the stake.
 
 Who pays whom: in a solo contract the declarer receives from (pays to) each
 of the three others; in a proposal each partner receives from (pays to) one
-defender, so each of the four gains or loses the same amount (000: "и
+defender, so each of the four gains or loses the same amount (Collection: "и
 предлагающий, и принимающий получают от соперников одно очко").
 
 >>> payments(SOLO, declarer=1, partner=None, tricks=7)      # solo made with 2 over

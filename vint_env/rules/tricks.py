@@ -1,4 +1,4 @@
-"""Trick play shared by Vint, Whist and Solo Whist (RULES.md section 1).
+"""Trick play shared by Vint, Whist and Solo Whist (docs/rules/index.md).
 
 The leader plays any card; the others must follow the suit led if able, and
 a player void in it may play any card (no duty to trump or overtrump).  The

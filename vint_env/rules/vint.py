@@ -1,6 +1,6 @@
-"""Vint: one deal (auction and play) and a rubber of deals, RULES.md section 2.
+"""Vint: one deal (auction and play) and a rubber of deals, docs/rules/vint.md.
 
-Actions (DESIGN.md): 0..51 play that card, 52 pass, 53..87 the 35 bids in
+Actions (docs/envs/index.md, Conventions): 0..51 play that card, 52 pass, 53..87 the 35 bids in
 the order 1S 1C 1D 1H 1NT 2S ... 7NT.
 
 >>> from vint_env.cards import parse_pbn
@@ -93,7 +93,7 @@ class VintDeal:
     ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``
     and, once over, ``scores`` (a :class:`SideScore` per side, premiums of
     the rubber not included).  ``hands`` are the hands as dealt.  Variants
-    (RULES 2.3 item 4, 2.4): ``passout`` ``"mark"`` (default) or ``"play"``;
+    (docs/rules/vint.md, Scoring item 4 and Pass-out): ``passout`` ``"mark"`` (default) or ``"play"``;
     ``honours`` ``"majority"`` (default) or ``"net"``.
     """
 
@@ -116,7 +116,7 @@ class VintDeal:
         self.highest = -1                          # highest bid action so far, -1 none
         self.highest_bidder = -1
         self.passes = 0                            # passes in a row
-        self._to_call = dealer                     # RULES 2.1: the dealer calls first
+        self._to_call = dealer                     # docs/rules/vint.md, Auction: the dealer calls first
         self.contract: Contract | None = None
         self.declarer = -1
         self.play: TrickPlay | None = None
@@ -154,7 +154,7 @@ class VintDeal:
         """The deal's below-the-line entries in the order they were written: (side, T) per trick taken.
 
         Only tricks of a contract count below the line (a pass-out scores
-        nothing there); RULES 2.3 item 6 decides the game race on this order.
+        nothing there); docs/rules/vint.md, Scoring item 6 decides the game race on this order.
         """
         if self.contract is None or self.play is None:
             return []
@@ -211,14 +211,14 @@ class VintDeal:
     def _start_play(self) -> None:
         self.contract = action_contract(self.highest)
         self.declarer = self.highest_bidder
-        # RULES 2.2: the player left of the declarer leads.
+        # docs/rules/vint.md, Play: the player left of the declarer leads.
         self.play = TrickPlay(self.hands, self.contract.trump, (self.declarer + 1) % 4)
         self.phase = PLAY
 
     def _pass_out(self) -> None:
         self.passed_out = True
         if self.passout == "play":
-            # RULES 2.4 "play": no-trump, the player left of the dealer leads.
+            # docs/rules/vint.md, Pass-out "play": no-trump, the player left of the dealer leads.
             self.play = TrickPlay(self.hands, NO_TRUMP, (self.dealer + 1) % 4)
             self.phase = PLAY
         else:
@@ -246,7 +246,7 @@ class VintDeal:
 class VintRubber:
     """A rubber of Vint deals: dealer rotation, games, rubber, pass-out marks.
 
-    Variants (RULES 2.3 items 4 and 6, 2.4): ``game_bonus`` 100 (default) or
+    Variants (docs/rules/vint.md, Scoring items 4 and 6, and Pass-out): ``game_bonus`` 100 (default) or
     1000; ``passout`` ``"mark"`` (default) or ``"play"``; ``honours``
     ``"majority"`` (default) or ``"net"``; ``game_race`` ``"first"``
     (default: the first side to reach 500 below the line, trick by trick,
@@ -286,7 +286,7 @@ class VintRubber:
         return self.deal
 
     def finish_deal(self) -> DealRecord:
-        """Write the finished deal on the sheet; the deal passes clockwise (RULES 1)."""
+        """Write the finished deal on the sheet; the deal passes clockwise (docs/rules/index.md)."""
         deal = self.deal
         if deal is None or not deal.is_over:
             raise ValueError("no finished deal to record")

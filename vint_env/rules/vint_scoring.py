@@ -1,4 +1,4 @@
-"""Scoring of one Vint deal, RULES.md section 2.3 items 1-5 and 2.4.
+"""Scoring of one Vint deal, docs/rules/vint.md, Scoring items 1-5 and Pass-out.
 
 Every entry is a credit to a side: side 0 is seats 0 & 2 (N/S), side 1 is
 seats 1 & 3 (E/W).  Game, rubber and pass-out mark premiums depend on the
@@ -16,7 +16,7 @@ ALL_ACES = sum(ACE_BITS)
 
 
 def trick_value(level: int) -> int:
-    """T = 10 x level (RULES 2.3)."""
+    """T = 10 x level (docs/rules/vint.md, Scoring)."""
     return 10 * level
 
 
@@ -31,7 +31,7 @@ def sequence_length(ranks: int) -> int:
 
 
 def hand_coronets(hand: int, strain: int) -> int:
-    """Coronet points of one hand as dealt (RULES 2.3 item 5)."""
+    """Coronet points of one hand as dealt (docs/rules/vint.md, Scoring item 5)."""
     points = 0
     for suit in range(4):
         run = sequence_length(hand_suit_ranks(hand, suit))
@@ -53,7 +53,7 @@ HONOURS_VARIANTS = ("majority", "net")
 
 
 def honour_holdings(hands, strain: int) -> tuple[tuple[int, int], tuple[int, int]]:
-    """Each side's trump honours and aces in the hands as dealt (RULES 2.3 item 4).
+    """Each side's trump honours and aces in the hands as dealt (docs/rules/vint.md, Scoring item 4).
 
     Returns ``(honours, aces)``, each a pair (side 0, side 1).  The honours
     are the trump A, K, Q, J, 10 (none at no-trump); the aces are the four
@@ -86,7 +86,7 @@ def majority_side(counts: tuple[int, int]) -> int:
 
 def honour_points(honours: tuple[int, int], aces: tuple[int, int], side_tricks: tuple[int, int],
                   level: int, strain: int, rule: str = "majority") -> tuple[int, int]:
-    """Honour premiums of side 0 and side 1 (RULES 2.3 item 4).
+    """Honour premiums of side 0 and side 1 (docs/rules/vint.md, Scoring item 4).
 
     ``honours``: trump A K Q J 10 held by each side (ignored at no-trump);
     ``aces``: aces held by each side; ``side_tricks``: tricks each side took
@@ -151,7 +151,7 @@ def _difference(counts: tuple[int, int], per: int) -> tuple[int, int]:
 
 def score_contract(hands, level: int, strain: int, declarer: int, side_tricks: tuple[int, int],
                    honours: str = "majority") -> tuple[SideScore, SideScore]:
-    """Score a played Vint contract (RULES 2.3 items 1-5).
+    """Score a played Vint contract (docs/rules/vint.md, Scoring items 1-5).
 
     ``hands`` are the four hands as dealt; ``side_tricks`` the tricks taken
     by side 0 and side 1; ``honours`` the honours rule, ``"majority"``
@@ -196,7 +196,7 @@ def score_contract(hands, level: int, strain: int, declarer: int, side_tricks: t
 
 
 def score_passout_play(side_tricks: tuple[int, int]) -> tuple[SideScore, SideScore]:
-    """RULES 2.4 "play" variant: 500 above the line for each trick over six."""
+    """docs/rules/vint.md, Pass-out "play" variant: 500 above the line for each trick over six."""
     scores = (SideScore(), SideScore())
     for side in (0, 1):
         if side_tricks[side] > 6:

@@ -1,9 +1,9 @@
-"""Whist: one deal and a rubber of deals, RULES.md section 3 (seed 004).
+"""Whist: one deal and a rubber of deals, docs/rules/whist.md (the Whist book).
 
 No auction: the dealer's last card is turned face up, its suit is trump, and
 it stays in the dealer's hand (known to all) until played.  The player left
 of the dealer leads; 13 tricks; fixed partnerships 0 & 2 against 1 & 3.
-Actions are the card ids 0..51 (DESIGN.md).
+Actions are the card ids 0..51 (docs/envs/index.md, Conventions).
 
 >>> from vint_env.cards import parse_pbn, parse_card
 >>> hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
@@ -37,7 +37,7 @@ class WhistDeal:
     """The state machine of one Whist deal.
 
     ``turned_card``: the dealer's turned card (a card of the dealer's hand;
-    its suit is trump).  With ``no_trump=True`` (004's "вист без козырей")
+    its suit is trump).  With ``no_trump=True`` (the Whist book's "вист без козырей")
     no card is turned and ``turned_card`` must be ``None``.
     ``ten_is_honour``: the trump 10 counts as a fifth honour (variant).
 
@@ -65,7 +65,7 @@ class WhistDeal:
             turned_card = check_turned_card(self.hands, dealer, turned_card)
             self.trump = turned_card // 13
         self.turned_card = turned_card
-        # RULES 3: the player left of the dealer leads first.
+        # docs/rules/whist.md: the player left of the dealer leads first.
         self.play = TrickPlay(self.hands, self.trump, (dealer + 1) % 4)
         self.phase = PLAY
         self.scores: tuple[SideScore, SideScore] | None = None
@@ -135,7 +135,7 @@ def check_turned_card(hands, dealer: int, turned_card) -> int:
 
 
 class WhistRubber:
-    """A rubber of Whist deals: dealer rotation, games to 10, game 5, rubber 10 (RULES 3)."""
+    """A rubber of Whist deals: dealer rotation, games to 10, game 5, rubber 10 (docs/rules/whist.md)."""
 
     def __init__(self, first_dealer: int = 0, no_trump: bool = False, ten_is_honour: bool = False):
         if first_dealer not in (0, 1, 2, 3):
@@ -159,7 +159,7 @@ class WhistRubber:
         return self.deal
 
     def finish_deal(self) -> DealRecord:
-        """Write the finished deal on the sheet; the deal passes clockwise (RULES 1)."""
+        """Write the finished deal on the sheet; the deal passes clockwise (docs/rules/index.md)."""
         deal = self.deal
         if deal is None or not deal.is_over:
             raise ValueError("no finished deal to record")

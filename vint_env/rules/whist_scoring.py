@@ -1,4 +1,4 @@
-"""Scoring of one Whist deal, RULES.md section 3 (seed 004).
+"""Scoring of one Whist deal, docs/rules/whist.md (the Whist book).
 
 Every entry is a credit to a side: side 0 is seats 0 & 2, side 1 seats 1 & 3.
 Below the line only ``tricks`` (2 points a trick over six); above it slams,
@@ -24,11 +24,11 @@ SLAM_POINTS = {12: 10, 13: 20}
 
 
 def coronet_value(run: int, doubled: bool) -> int:
-    """004's coronet figures for a run of ``run`` cards from the ace down.
+    """The Whist book's coronet figures for a run of ``run`` cards from the ace down.
 
     Plain suit: A-K-Q 5, A-K-Q-J 10, A to 10 20, A to 9 25, then 5 more a
     card (A to 2: 60).  Trump suit (``doubled``): 10, 20, 40, 50, then 10
-    more a card (A to 2: 120).  Kept as written (RULES 3).
+    more a card (A to 2: 120).  Kept as written (docs/rules/whist.md).
 
     >>> [coronet_value(n, False) for n in (2, 3, 4, 5, 6, 7, 13)]
     [0, 5, 10, 20, 25, 30, 60]
@@ -75,7 +75,7 @@ def score_honours(hands, trump: int, ten_is_honour: bool = False) -> tuple[int, 
 
 def score_whist(hands, trump: int, side_tricks: tuple[int, int],
                 ten_is_honour: bool = False) -> tuple[SideScore, SideScore]:
-    """Score a played Whist deal (RULES 3).
+    """Score a played Whist deal (docs/rules/whist.md).
 
     ``hands`` are the four hands as dealt, ``trump`` a suit or
     :data:`~vint_env.rules.tricks.NO_TRUMP` (variant ``no_trump``: the aces

@@ -3,7 +3,7 @@
 Game ``b`` of a batch owns a 64-bit ``key[b]``; its n-th deal (dealer, and
 Whist's turned card) is a pure function of ``(key[b], n)`` (SplitMix64
 hashing, then the 52 cards sorted by random keys: a uniform permutation; the
-turned card is a uniformly chosen card of the dealer's hand, RULES 1).  So a game replays the
+turned card is a uniformly chosen card of the dealer's hand, docs/rules/index.md).  So a game replays the
 same deals whatever the batch size, the backend or the other games, and
 same seeds give the same games.
 """
@@ -139,7 +139,7 @@ def start_deals(state: VintBatchState, games: np.ndarray, spec: KernelOptions, h
     small[games] = row
     small[games, COL["dealer"]] = dealers
     if spec.game == WHIST:
-        # RULES 3: no auction; the turned card's suit is trump; left of the dealer leads.
+        # docs/rules/whist.md: no auction; the turned card's suit is trump; left of the dealer leads.
         if not spec.no_trump:
             if turned is None:
                 turned = turned_cards(state.key[games], state.deal_index[games],
@@ -150,7 +150,7 @@ def start_deals(state: VintBatchState, games: np.ndarray, spec: KernelOptions, h
         small[games, COL["leader"]] = (dealers + 1) & 3
         small[games, COL["current_player"]] = (dealers + 1) & 3
     else:
-        small[games, COL["current_player"]] = dealers     # RULES 2.1: the dealer calls first
+        small[games, COL["current_player"]] = dealers     # docs/rules/vint.md, Auction: the dealer calls first
     words = state.words
     words[games, DEALT:DEALT + 4] = hands
     words[games, HAND:HAND + 4] = hands

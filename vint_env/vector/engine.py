@@ -217,11 +217,11 @@ class BatchEngine:
 
 
 class VintEngine(BatchEngine):
-    """Batched Vint deals (RULES.md section 2): ``vint_v0``'s observations (922), actions (88), rewards.
+    """Batched Vint deals (docs/rules/vint.md): ``vint_v0``'s observations (922), actions (88), rewards.
 
-    ``passout``: ``"mark"`` (default) or ``"play"`` (RULES 2.4);
+    ``passout``: ``"mark"`` (default) or ``"play"`` (docs/rules/vint.md, Pass-out);
     ``honours``: ``"majority"`` (default) or ``"net"``, as ``vint_v0``
-    (RULES 2.3 item 4); ``game_race``: ``"first"`` (default) or
+    (docs/rules/vint.md, Scoring item 4); ``game_race``: ``"first"`` (default) or
     ``"deal_end"``, accepted and checked as ``vint_v0``'s but without effect:
     the engine plays deal episodes, which have no game (the race decides games
     within a rubber); ``reward_scale``: default 0.001, as ``vint_v0``; the
@@ -248,7 +248,7 @@ class VintEngine(BatchEngine):
 
 
 class WhistEngine(BatchEngine):
-    """Batched Whist deals (RULES.md section 3): ``whist_v0``'s observations (785), actions (52), rewards.
+    """Batched Whist deals (docs/rules/whist.md): ``whist_v0``'s observations (785), actions (52), rewards.
 
     ``no_trump`` and ``ten_is_honour``: the variants of ``whist_v0``;
     ``reward_scale``: default 0.1, as ``whist_v0``; the other options are

@@ -35,7 +35,7 @@ def _ranks(hand, suit):
 
 @njit(cache=True, inline="always")
 def _honours_vint(h0, h1, a0, a1, t0, t1, strain, t, honours_net):
-    """Side 0's honour points minus side 1's, as ``rules.vint_scoring.honour_points`` (RULES 2.3 item 4).
+    """Side 0's honour points minus side 1's, as ``rules.vint_scoring.honour_points`` (docs/rules/vint.md, Scoring item 4).
 
     ``h0, h1``: trump honours held by each side; ``a0, a1``: aces; ``t0, t1``: tricks taken.
     A majority is more than the other side and at least two.
@@ -72,10 +72,10 @@ def _honours_vint(h0, h1, a0, a1, t0, t1, strain, t, honours_net):
 
 @njit(cache=True)
 def _score_vint(words, small, b, honours_net, run_tab, top_tab):
-    """Side 0's points minus side 1's for finished Vint deal ``b`` (RULES 2.3 items 1-5, 2.4)."""
+    """Side 0's points minus side 1's for finished Vint deal ``b`` (docs/rules/vint.md, Scoring items 1-5 and Pass-out)."""
     t0 = np.int64(small[b, WON]) + small[b, WON + 2]
     t1 = np.int64(small[b, WON + 1]) + small[b, WON + 3]
-    if small[b, _PASSED_OUT] == 1:           # RULES 2.4 "play": 500 a trick over six
+    if small[b, _PASSED_OUT] == 1:           # docs/rules/vint.md, Pass-out "play": 500 a trick over six
         return 500 * (max(t0 - 6, 0) - max(t1 - 6, 0))
     h = np.int64(small[b, _HIGHEST])
     level, strain = h // 5 + 1, h % 5
@@ -128,7 +128,7 @@ def _score_vint(words, small, b, honours_net, run_tab, top_tab):
 
 @njit(cache=True)
 def _score_whist(words, small, b, ten_is_honour, run_tab, pop_tab, coronet_tab):
-    """Side 0's points minus side 1's for finished Whist deal ``b`` (RULES 3, seed 004)."""
+    """Side 0's points minus side 1's for finished Whist deal ``b`` (docs/rules/whist.md, the Whist book)."""
     trump = np.int64(small[b, _TRUMP])          # 4: no-trump variant
     diff = 0
     counts = np.zeros(2, dtype=np.int64)        # honours held per side
@@ -184,7 +184,7 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
     seat = np.int64(small[b, _CUR])
     small[b, _ACTOR] = seat
     small[b, _CUR] = (seat + 1) & 3
-    if phase == AUCTION:                  # RULES 2.1
+    if phase == AUCTION:                  # docs/rules/vint.md, Auction
         if a != PASS:
             i = a - BID_BASE
             small[b, _HIGHEST] = i
@@ -194,14 +194,14 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
             return
         passes = small[b, _PASSES] + 1
         small[b, _PASSES] = passes
-        if small[b, _HIGHEST] >= 0 and passes == 3:      # contract; RULES 2.2 left of declarer leads
+        if small[b, _HIGHEST] >= 0 and passes == 3:      # contract; docs/rules/vint.md, Play: left of declarer leads
             declarer = np.int64(small[b, _BIDDER])
             small[b, _DECLARER] = declarer
             small[b, _TRUMP] = small[b, _HIGHEST] % 5
             small[b, _LEADER] = (declarer + 1) & 3
             small[b, _CUR] = (declarer + 1) & 3
             small[b, _PHASE] = PLAY
-        elif small[b, _HIGHEST] < 0 and passes == 4:     # RULES 2.4 pass-out
+        elif small[b, _HIGHEST] < 0 and passes == 4:     # docs/rules/vint.md, Pass-out
             small[b, _PASSED_OUT] = 1
             if passout_play:
                 leader = (np.int64(small[b, _DEALER]) + 1) & 3
@@ -212,7 +212,7 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
             else:
                 _finish(small, b, 0, scale, points, rewards, terminated)
         return
-    # play (RULES 1)
+    # play (docs/rules/index.md)
     words[b, HAND + seat] &= ~(one << np.uint64(a))
     small[b, TRICK + seat] = a
     n = small[b, _TRICK_LEN] + 1
@@ -416,7 +416,7 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
     for s in range(4):
         small[b, WON + s] = 0
     small[b, _DEALER] = dealer
-    if game == WHIST:           # RULES 3: turned card's suit is trump; left of the dealer leads
+    if game == WHIST:           # docs/rules/whist.md: turned card's suit is trump; left of the dealer leads
         small[b, _TRUMP] = 4
         if not no_trump:
             k = np.int64((_mix(base ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13))
@@ -432,7 +432,7 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
         small[b, _LEADER] = (dealer + 1) & 3
         small[b, _CUR] = (dealer + 1) & 3
     else:
-        small[b, _CUR] = dealer     # RULES 2.1: the dealer calls first
+        small[b, _CUR] = dealer     # docs/rules/vint.md, Auction: the dealer calls first
     deal_index[b] += np.uint64(1)
 
 

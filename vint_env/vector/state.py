@@ -42,10 +42,10 @@ class KernelOptions(NamedTuple):
     """Which game the kernel plays, with its variants (plain values, for compiled code)."""
 
     game: int = VINT               # the game's ``engine_code``: VINT or WHIST
-    passout_play: bool = False     # Vint, RULES 2.4 variant "play"
-    no_trump: bool = False         # Whist, RULES 3 variant no_trump
-    ten_is_honour: bool = False    # Whist, RULES 3 variant ten_is_honour
-    honours_net: bool = False      # Vint, RULES 2.3 item 4 variant honours="net" (default "majority")
+    passout_play: bool = False     # Vint, docs/rules/vint.md, Pass-out variant "play"
+    no_trump: bool = False         # Whist, docs/rules/whist.md variant no_trump
+    ten_is_honour: bool = False    # Whist, docs/rules/whist.md variant ten_is_honour
+    honours_net: bool = False      # Vint, docs/rules/vint.md, Scoring item 4 variant honours="net" (default "majority")
     reward_scale: float = 0.001
 
 # int8 columns of ``small``.
