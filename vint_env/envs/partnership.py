@@ -90,7 +90,7 @@ class PartnershipEnv(CardGameEnv):
 
     def _apply(self, action: int) -> Outcome:
         deal = self.deal
-        deal.apply(action)
+        deal.apply(action, checked=True)     # CardGameEnv.step checked it
         if not deal.is_over:
             return NOTHING
         self.deals_played += 1

@@ -78,7 +78,7 @@ class raw_env(CardGameEnv):
 
     def _apply(self, action: int) -> Outcome:
         deal = self.deal
-        deal.apply(action)
+        deal.apply(action, checked=True)     # CardGameEnv.step checked it
         if not deal.is_over:
             return NOTHING
         info = self._deal_info(deal)

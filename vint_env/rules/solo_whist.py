@@ -197,17 +197,23 @@ class SoloWhistDeal:
         return (seat == self.eldest and self.eldest_may_accept and self.proposal_standing)
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int) -> None:
-        action = int(action)
-        if not self.is_legal(action):
-            raise illegal_action(self, action, action_text)
+    def apply(self, action: int, checked: bool = False) -> None:
+        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
+
+        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
+        so legality is checked once per action.
+        """
+        if not checked:
+            action = int(action)
+            if not self.is_legal(action):
+                raise illegal_action(self, action, action_text)
         if self.phase == AUCTION:
             self._call(action)
         elif self.phase == TRUMP:
             self.calls.append((self.declarer, action))
             self._start_play(action - TRUMP_BASE)
         else:
-            if self.play.play(action) is not None:
+            if self.play.play(action, checked=True) is not None:
                 self._after_trick()
 
     def _call(self, action: int) -> None:

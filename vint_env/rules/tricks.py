@@ -184,10 +184,13 @@ class TrickPlay:
     def legal_cards(self) -> list[int]:
         return hand_cards(self.legal_mask())
 
-    def play(self, card: int) -> int | None:
-        """Play a card for the player to move; returns the trick winner when it completes."""
+    def play(self, card: int, checked: bool = False) -> int | None:
+        """Play a card for the player to move; returns the trick winner when it completes.
+
+        ``checked=True``: the caller has checked that the card is legal (a game's ``apply``); trust it.
+        """
         seat = self.current_player
-        if not (self.legal_mask() >> card) & 1:
+        if not checked and not (self.legal_mask() >> card) & 1:
             raise IllegalActionError(
                 f"seat {seat} may not play {card_text(card) if 0 <= card < 52 else card}: legal cards are "
                 + " ".join(card_text(c) for c in self.legal_cards()))

@@ -266,10 +266,16 @@ class VintDeal:
         return False
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int) -> None:
-        action = int(action)
-        if not self.is_legal(action):
-            raise illegal_action(self, action, action_text)
+    def apply(self, action: int, checked: bool = False) -> None:
+        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
+
+        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
+        so legality is checked once per action.
+        """
+        if not checked:
+            action = int(action)
+            if not self.is_legal(action):
+                raise illegal_action(self, action, action_text)
         if self.phase == AUCTION:
             ended = self.auction.call(action)
             if ended == "contract":
@@ -277,7 +283,7 @@ class VintDeal:
             elif ended == "passout":
                 self._pass_out()
         else:
-            self.play.play(action)
+            self.play.play(action, checked=True)
             if self.play.is_over:
                 self._finish()
 

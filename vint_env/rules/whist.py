@@ -99,11 +99,17 @@ class WhistDeal:
         return self.phase == PLAY and 0 <= action < 52 and bool(self.play.legal_mask() >> action & 1)
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int) -> None:
-        action = int(action)
-        if not self.is_legal(action):
-            raise illegal_action(self, action, action_text)
-        self.play.play(action)
+    def apply(self, action: int, checked: bool = False) -> None:
+        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
+
+        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
+        so legality is checked once per action.
+        """
+        if not checked:
+            action = int(action)
+            if not self.is_legal(action):
+                raise illegal_action(self, action, action_text)
+        self.play.play(action, checked=True)
         if self.play.is_over:
             self.scores = score_whist(self.hands, self.trump, self.play.side_tricks(),
                                       self.ten_is_honour)
