@@ -301,13 +301,15 @@ class Vint2pDeal:
         return action in self.legal_actions()
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int) -> None:
-        action = int(action)
-        if not self.is_legal(action):
-            raise illegal_action(self, action, action_text)
+    def apply(self, action: int, checked: bool = False) -> None:
+        """Take ``action`` for the player to move; ``checked=True``: the env's boundary checked it."""
+        if not checked:
+            action = int(action)
+            if not self.is_legal(action):
+                raise illegal_action(self, action, action_text)
         phase = self.phase
         if phase == PLAY:
-            self.play.play(action)
+            self.play.play(action, checked=True)
             if self.play.is_over:
                 self._finish()
         elif phase == AUCTION:
