@@ -84,6 +84,20 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
 
+    # --- imitation warm start (training/imitation.py); off while teacher is "" --
+    # The teacher plays teacher_deals deals in all four seats (auction and play); the policy first clones
+    # its decisions (masked cross-entropy), then PPO fine-tunes it with a KL term toward the clone.
+    teacher: str = ""                    # agent spec of the teacher: rule, pimc, ppo:PATH, py:MODULE:NAME ...
+    teacher_deals: int = 1000            # deals of teacher data (cached in <runs_dir>/teacher_cache)
+    teacher_workers: int = 1             # processes that play the teacher's deals (the data do not depend on it)
+    teacher_cache: bool = True           # keep the teacher data on disk, keyed by game/teacher/seed/deals/options
+    bc_epochs: int = 4                   # behaviour-cloning passes over the teacher data
+    bc_batch_size: int = 512
+    bc_learning_rate: float = 0.001
+    bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
+    kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
+    kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
+
     # --- evaluation, logging, checkpoints -------------------------------------
     eval_every: int = 20                 # updates between evaluations (also one at the end); 0 = only at the end
     eval_deals: int = 200                # duplicate deals per opponent at each evaluation
@@ -101,10 +115,11 @@ class PPOConfig:
         need(self.game in GAMES, f"game must be one of {GAMES}, got {self.game!r}")
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
         for key in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
-                    "pool_size", "pool_add_every", "torch_threads", "checkpoint_every"):
+                    "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
+                    "teacher_workers", "bc_batch_size"):
             need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
         for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
-                    "ent_coef", "vf_coef", "target_kl"):
+                    "ent_coef", "vf_coef", "target_kl", "bc_epochs", "bc_value_coef", "kl_coef"):
             need(getattr(self, key) >= 0, f"{key} must be >= 0, got {getattr(self, key)!r}")
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate!r}")
         need(0 <= self.gamma <= 1, f"gamma must be in [0, 1], got {self.gamma!r}")
@@ -115,6 +130,10 @@ class PPOConfig:
         need(self.ent_coef_final is None or self.ent_coef_final >= 0,
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
+        need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
+        need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
+        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0),
+             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1")
         unknown = set(self.opponent_mix) - set(OPPONENT_KINDS)
         need(not unknown, f"opponent_mix has unknown kind(s) {sorted(unknown)}; known: {OPPONENT_KINDS}")
         for kind, p in self.opponent_mix.items():
