@@ -67,6 +67,12 @@ class PPOConfig:
     network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/networks.py)
     network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
 
+    # --- training rewards (training/shaping.py; evaluation is always in real points) ---
+    shaping_trick_reward: float = 0.0    # +this to the side that wins a trick, -this to the other, at the trick
+    shaping_exclude_items: list = field(default_factory=list)  # score items left out, e.g. [honours, coronets]
+    shaping_deal_transform: str = "none"  # none | symlog: c*sign(r)*ln(1+|r|/c) of the deal reward r (env scale)
+    shaping_deal_scale: float = 1.0      # c of symlog, in env reward units
+
     # --- PPO ------------------------------------------------------------------
     learning_rate: float = 3e-4
     anneal_lr: bool = True               # linear decay to 0 over the budget (see max_minutes)
@@ -134,6 +140,12 @@ class PPOConfig:
         need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
         need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0),
              f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1")
+        need(self.shaping_trick_reward >= 0, f"shaping_trick_reward must be >= 0, got {self.shaping_trick_reward!r}")
+        need(self.shaping_deal_transform in ("none", "symlog"),
+             f"shaping_deal_transform must be 'none' or 'symlog', got {self.shaping_deal_transform!r}")
+        need(self.shaping_deal_scale > 0, f"shaping_deal_scale must be > 0, got {self.shaping_deal_scale!r}")
+        need(all(isinstance(i, str) for i in self.shaping_exclude_items),
+             f"shaping_exclude_items must be score item names, got {self.shaping_exclude_items!r}")
         unknown = set(self.opponent_mix) - set(OPPONENT_KINDS)
         need(not unknown, f"opponent_mix has unknown kind(s) {sorted(unknown)}; known: {OPPONENT_KINDS}")
         for kind, p in self.opponent_mix.items():

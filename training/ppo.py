@@ -31,6 +31,7 @@ from .evaluation import harness_game
 from .imitation import behaviour_clone, kl_to_reference
 from .schedule import budget_fraction, budget_spent, linear
 from .selfplay import Rollout, SelfPlayCollector
+from .shaping import RewardShaper
 from .sources import make_game_batch
 
 
@@ -184,7 +185,9 @@ class Trainer:
         self.ckpt_dir = self.run_dir / "checkpoints"
         torch.set_num_threads(cfg.torch_threads)   # also makes float results repeatable across resumes
         torch.manual_seed(cfg.seed)
-        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs)
+        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs,
+                                     RewardShaper(cfg.shaping_trick_reward, cfg.shaping_exclude_items,
+                                                  cfg.shaping_deal_transform, cfg.shaping_deal_scale))
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
         self.net = build_network(cfg.network, self.obs_size, self.num_actions, cfg.network_kwargs)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)

@@ -218,14 +218,17 @@ class SelfPlayCollector:
                 i = ids[k]
                 ob, env, agent = batch.bot_view(i)
                 actions[k] = self._bot(i, seats[k], self.bot_kind[i]).act(ob, env=env, agent=agent)
-            credits, done = batch.step(ids, actions)
+            credits, done = batch.step(ids, actions)    # the training signal (maybe shaped)
+            real = getattr(batch, "last_real_credits", credits)   # the game's rewards, for the figures
             total_steps += len(ids)
             steps[ids] += 1
             deal_len[ids] += 1
             paid = credits.any(axis=1)
             if paid.any():
                 buf.credit(ids[paid], credits[paid])
-                deal_return[ids[paid]] += credits[paid]
+            paid = real.any(axis=1)
+            if paid.any():
+                deal_return[ids[paid]] += real[paid]
             for k in np.flatnonzero(done):
                 i = ids[k]
                 buf.end_deal(i)
