@@ -152,3 +152,13 @@ def test_trainer_warm_start_kl_and_resume(tmp_path):
         assert torch.equal(a, b), k
     # the KL weight decays to 0 at kl_decay of the budget
     assert u.kl_coef_now(0.25) == pytest.approx(0.25) and u.kl_coef_now(0.5) == 0.0 == u.kl_coef_now(0.9)
+
+
+def test_held_out_deals_are_not_trained_on(whist_rule_data):
+    from training.imitation import split_deals
+    train, held = split_deals(whist_rule_data, 0.25)
+    assert set(whist_rule_data.deal_ids[held]) == {6, 7} and set(whist_rule_data.deal_ids[train]) == set(range(6))
+    torch.manual_seed(0)
+    net = build_network("mlp", 785, 52, {"hidden_sizes": [32]})
+    h = behaviour_clone(net, whist_rule_data, epochs=1, batch_size=64, learning_rate=1e-3, seed=0, holdout=0.25)
+    assert "heldout_agreement" in h[0] and 0 <= h[0]["heldout_agreement"] <= 1

@@ -48,13 +48,16 @@ def bc_loss(net: nn.Module, obs: torch.Tensor, masks: torch.Tensor, actions: tor
 
 
 @torch.no_grad()
-def evaluate_clone(net: nn.Module, data: TeacherData, batch_size: int = 4096) -> dict:
-    """Cross-entropy and agreement of ``net`` with the teacher on all of ``data`` (greedy play)."""
+def evaluate_clone(net: nn.Module, data: TeacherData, rows: np.ndarray | None = None,
+                   batch_size: int = 4096) -> dict:
+    """Cross-entropy and agreement of ``net`` with the teacher on ``rows`` of ``data`` (all by default;
+    greedy play)."""
     was_training = net.training
     net.eval()
-    n, ce, agree, choices, agree_choices = len(data), 0.0, 0, 0, 0
+    rows = np.arange(len(data)) if rows is None else np.asarray(rows)
+    n, ce, agree, choices, agree_choices = len(rows), 0.0, 0, 0, 0
     for start in range(0, n, batch_size):
-        idx = np.arange(start, min(n, start + batch_size))
+        idx = rows[start:start + batch_size]
         obs, masks, actions = _batch(data, idx)
         logits, _ = net(obs)
         dist = MaskedCategorical(logits, masks)
@@ -74,21 +77,32 @@ def _batch(data: TeacherData, idx: np.ndarray):
             torch.from_numpy(data.actions[idx]))
 
 
+def split_deals(data: TeacherData, holdout: float) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices ``(train, held out)``: the last ``holdout`` share of the deals is held out."""
+    deals = np.unique(data.deal_ids)
+    n_out = int(round(holdout * len(deals))) if len(deals) > 1 else 0
+    out = np.isin(data.deal_ids, deals[len(deals) - n_out:]) if n_out else np.zeros(len(data), dtype=bool)
+    return np.flatnonzero(~out), np.flatnonzero(out)
+
+
 def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: int, learning_rate: float,
-                    seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, say=None) -> list[dict]:
+                    seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, holdout: float = 0.0,
+                    say=None) -> list[dict]:
     """Train ``net`` on ``data`` for ``epochs`` passes (Adam, minibatches drawn from a generator seeded with
-    ``seed``); returns one dict of figures per epoch (mean training loss, then cross-entropy and agreement
-    measured on all the data after the epoch)."""
+    ``seed``); returns one dict of figures per epoch: the mean training loss, cross-entropy and agreement
+    on the training rows after the epoch, and the same as ``heldout_*`` on the last ``holdout`` share of
+    the deals, which are not trained on."""
     say = say or (lambda msg: None)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xBC]))
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate, eps=1e-5)
     returns_all = torch.from_numpy(data.returns.astype(np.float32))
     history = []
+    train_rows, held_rows = split_deals(data, holdout)
     net.train()
     for epoch in range(1, epochs + 1):
         t0 = time.perf_counter()
         losses = []
-        for idx in np.array_split(rng.permutation(len(data)), max(1, -(-len(data) // batch_size))):
+        for idx in np.array_split(rng.permutation(train_rows), max(1, -(-len(train_rows) // batch_size))):
             obs, masks, actions = _batch(data, idx)
             loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef)
             optimizer.zero_grad()
@@ -96,11 +110,18 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
             nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
             optimizer.step()
             losses.append(loss.item())
-        figures = {"epoch": epoch, "train_loss": float(np.mean(losses)), **evaluate_clone(net, data),
-                   "seconds": time.perf_counter() - t0}
+        figures = {"epoch": epoch, "train_loss": float(np.mean(losses)), **evaluate_clone(net, data, train_rows)}
+        if len(held_rows):
+            figures.update({f"heldout_{k}": v for k, v in evaluate_clone(net, data, held_rows).items()})
+        figures["seconds"] = time.perf_counter() - t0
         history.append(figures)
-        say(f"behaviour cloning: epoch {epoch}/{epochs}, cross-entropy {figures['cross_entropy']:.4f}, agreement with the "
-            f"teacher {figures['agreement']:.1%} ({figures['agreement_on_choices']:.1%} where there was a choice)")
+        note = (f"behaviour cloning: epoch {epoch}/{epochs}, cross-entropy {figures['cross_entropy']:.4f}, "
+                f"agreement with the teacher {figures['agreement']:.1%} "
+                f"({figures['agreement_on_choices']:.1%} where there was a choice)")
+        if len(held_rows):
+            note += (f"; on {len(held_rows)} held-out decisions {figures['heldout_agreement']:.1%} "
+                     f"({figures['heldout_agreement_on_choices']:.1%})")
+        say(note)
     net.eval()
     return history
 
