@@ -73,6 +73,10 @@ class PPOConfig:
     shaping_deal_transform: str = "none"  # none | symlog: c*sign(r)*ln(1+|r|/c) of the deal reward r (env scale)
     shaping_deal_scale: float = 1.0      # c of symlog, in env reward units
 
+    # --- centralised critic (training/critic.py) ------------------------------
+    central_critic: bool = False         # value from env.state() (every hand) + the seat; the actor never sees it
+    critic_hidden_sizes: list = field(default_factory=lambda: [256, 256])
+
     # --- PPO ------------------------------------------------------------------
     learning_rate: float = 3e-4
     anneal_lr: bool = True               # linear decay to 0 over the budget (see max_minutes)

@@ -28,6 +28,7 @@ from vint_env.agents.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
 from .evaluation import harness_game
+from .critic import CentralCritic
 from .imitation import behaviour_clone, kl_to_reference
 from .schedule import budget_fraction, budget_spent, linear
 from .selfplay import Rollout, SelfPlayCollector
@@ -67,11 +68,13 @@ def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next
 # --------------------------------------------------------------------------- update
 def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, advantages: np.ndarray,
                returns: np.ndarray, cfg: PPOConfig, rng: np.random.Generator, clip_coef: float | None = None,
-               ent_coef: float | None = None, ref_logits: torch.Tensor | None = None, kl_coef: float = 0.0) -> dict:
+               ent_coef: float | None = None, ref_logits: torch.Tensor | None = None, kl_coef: float = 0.0,
+               critic: nn.Module | None = None) -> dict:
     """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures.
 
     ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients;
-    the config's when not given.  ``ref_logits`` (the frozen reference policy's logits on the rollout's
+    the config's when not given.  ``critic``: a centralised critic giving the values (on the
+    rollout's states) instead of the policy's value head.  ``ref_logits`` (the frozen reference policy's logits on the rollout's
     observations) with ``kl_coef > 0`` adds ``kl_coef * KL(reference || policy)`` to the loss."""
     clip_coef = cfg.clip_coef if clip_coef is None else clip_coef
     ent_coef = cfg.ent_coef if ent_coef is None else ent_coef
@@ -85,6 +88,8 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
         for mb_np in np.array_split(rng.permutation(n), min(cfg.num_minibatches, n)):
             mb = torch.from_numpy(mb_np)
             logits, new_value = net(rollout.obs[mb])
+            if critic is not None:
+                new_value = critic(rollout.states[mb], torch.from_numpy(rollout.seats[mb_np]))
             dist = MaskedCategorical(logits, rollout.masks[mb])
             new_logp = dist.log_prob(rollout.actions[mb])
             entropy = dist.entropy()
@@ -118,7 +123,8 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
 
             optimizer.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            nn.utils.clip_grad_norm_([p for group in optimizer.param_groups for p in group["params"]],
+                                     cfg.max_grad_norm)
             optimizer.step()
         approx_kls += epoch_kls
         if cfg.target_kl > 0 and np.mean(epoch_kls) > cfg.target_kl:
@@ -190,7 +196,14 @@ class Trainer:
                                                   cfg.shaping_deal_transform, cfg.shaping_deal_scale))
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
         self.net = build_network(cfg.network, self.obs_size, self.num_actions, cfg.network_kwargs)
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        self.critic: nn.Module | None = None
+        params = list(self.net.parameters())
+        if cfg.central_critic:
+            if not hasattr(self.batch, "states"):
+                raise ValueError(f"central_critic needs env_source 'aec' (the games' state()), not {cfg.env_source!r}")
+            self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
+            params += list(self.critic.parameters())
+        self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5)
         self.pool_weights: list[dict] = []     # state_dicts of past snapshots, oldest first
         self.pool_nets: list[nn.Module] = []
         make_bot = make_bot or default_bot_factory(cfg.game)
@@ -231,6 +244,7 @@ class Trainer:
                 "final_eval_update": self.state.final_eval_update,
                 "pretrained": self.state.pretrained,
                 "reference": None if self.reference is None else self.reference.state_dict(),
+                "critic": None if self.critic is None else self.critic.state_dict(),
                 "last_eval": self.last_eval,
             },
         }
@@ -268,6 +282,8 @@ class Trainer:
                                 pending_eval_final=bool(t.get("pending_eval_final", False)),
                                 final_eval_update=int(t.get("final_eval_update", -1)),
                                 pretrained=bool(t.get("pretrained", False)))
+        if self.critic is not None:
+            self.critic.load_state_dict(t["critic"])
         if t.get("reference") is not None:
             self.reference = self._frozen_copy()
             self.reference.load_state_dict(t["reference"])
@@ -355,7 +371,9 @@ class Trainer:
 
         t0 = time.perf_counter()
         self.net.eval()
-        rollout = self.collector.collect(self.net, self._pool_modules(), rng, gen)
+        if self.critic is not None:
+            self.critic.eval()
+        rollout = self.collector.collect(self.net, self._pool_modules(), rng, gen, critic=self.critic)
         t1 = time.perf_counter()
 
         advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
@@ -365,9 +383,11 @@ class Trainer:
             with torch.no_grad():
                 ref_logits = self.reference(rollout.obs)[0]
         self.net.train()
+        if self.critic is not None:
+            self.critic.train()
         losses = ppo_update(self.net, self.optimizer, rollout, advantages, returns, cfg, rng,
                             clip_coef=coefs["clip_coef"], ent_coef=coefs["ent_coef"], ref_logits=ref_logits,
-                            kl_coef=coefs.get("kl_coef", 0.0))
+                            kl_coef=coefs.get("kl_coef", 0.0), critic=self.critic)
         self.net.eval()
         t2 = time.perf_counter()
 

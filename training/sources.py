@@ -59,6 +59,7 @@ class AECGameBatch:
         space = self.envs[0].observation_space(AGENTS[0])
         self.obs_size = int(space["observation"].shape[0])
         self.num_actions = int(self.envs[0].action_space(AGENTS[0]).n)
+        self.state_size = int(self.envs[0].state_space.shape[0])
         self._seat = np.full(num_envs, -1, dtype=np.int64)
         self._obs: list[dict | None] = [None] * num_envs
 
@@ -91,6 +92,10 @@ class AECGameBatch:
 
     def bot_view(self, i: int):
         return self._obs[i], self.envs[i], AGENTS[self._seat[i]]
+
+    def states(self, ids: np.ndarray) -> np.ndarray:
+        """Full-information state vectors ``[n, S]`` of games ``ids`` (centralised critic; training only)."""
+        return np.stack([self.envs[i].state() for i in ids]).astype(np.float32, copy=False)
 
     def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         credits = np.zeros((len(ids), 4), dtype=np.float64)
