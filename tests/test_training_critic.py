@@ -57,5 +57,5 @@ def test_critic_sees_state_actor_sees_observation(tmp_path, monkeypatch):
 
 def test_critic_needs_the_aec_source(tmp_path):
     cfg = load_config(SMOKE, ["central_critic=true", "env_source=vector", "opponent_mix={self: 1.0}"])
-    with pytest.raises(ValueError, match="central_critic needs env_source 'aec'"):
+    with pytest.raises(ValueError, match="central_critic needs the games' state"):
         Trainer(cfg, tmp_path)

@@ -199,8 +199,8 @@ class Trainer:
         self.critic: nn.Module | None = None
         params = list(self.net.parameters())
         if cfg.central_critic:
-            if not hasattr(self.batch, "states"):
-                raise ValueError(f"central_critic needs env_source 'aec' (the games' state()), not {cfg.env_source!r}")
+            if not hasattr(self.batch, "states") or self.batch.state_size is None:
+                raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has state_space), not env_source {cfg.env_source!r}")
             self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
             params += list(self.critic.parameters())
         self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5)

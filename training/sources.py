@@ -59,7 +59,8 @@ class AECGameBatch:
         space = self.envs[0].observation_space(AGENTS[0])
         self.obs_size = int(space["observation"].shape[0])
         self.num_actions = int(self.envs[0].action_space(AGENTS[0]).n)
-        self.state_size = int(self.envs[0].state_space.shape[0])
+        state_space = getattr(self.envs[0], "state_space", None)   # PettingZoo's optional full state
+        self.state_size = None if state_space is None else int(state_space.shape[0])
         self._seat = np.full(num_envs, -1, dtype=np.int64)
         self._obs: list[dict | None] = [None] * num_envs
 
