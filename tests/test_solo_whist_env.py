@@ -299,9 +299,3 @@ def test_render_shows_the_table():
     text = env.render()
     assert "turned card C5" in text and "thrown in" in text and "Payments (points): N +0" in text
 
-
-def test_readme_documents_the_layout():
-    import pathlib
-    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme[readme.index("## Solo Whist: `solo_whist_v0`"):]
-    assert SOLO_WHIST_LAYOUT.table() in section

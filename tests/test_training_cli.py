@@ -21,6 +21,9 @@ def test_smoke_train_evaluate_resume(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "final evaluation" in out and "| random | 8 |" in out and "| rule | 8 |" in out and "95% CI" in out
     assert f"learning curves: {run / 'learning_curves.png'}" in out
+    assert f"match viewer (open in a browser; replays every board): {run / 'final_evaluation.html'}" in out
+    viewer = (run / "final_evaluation.html").read_text()
+    assert viewer.count('"agent_b":"random"') == 1 and viewer.count('"agent_b":"rule"') == 1 and '"replay"' in viewer
     assert (run / "learning_curves.png").stat().st_size > 10_000
     assert (run / "config.yaml").exists() and any((run / "tb").iterdir())
     with open(run / "metrics.csv", newline="") as f:

@@ -283,9 +283,3 @@ def test_render_shows_the_table():
     text = env.render()
     assert "turned card S6, trump S" in text and "(hidden)" in text and "To move: N" in text
 
-
-def test_readme_documents_the_layout():
-    import pathlib
-    readme = (pathlib.Path(__file__).resolve().parents[1] / "README.md").read_text()
-    section = readme[readme.index("## Whist: `whist_v0`"):]
-    assert WHIST_LAYOUT.table() in section

@@ -1,4 +1,4 @@
-"""The README's "Use with ..." recipes run as written."""
+"""The recipes of the Integrations page (docs/integrations.md) run as written."""
 
 import contextlib
 import importlib.util
@@ -8,17 +8,14 @@ import re
 
 import pytest
 
-README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
-SECTION = "## Use with Gymnasium / Stable-Baselines3 / RLlib / TorchRL / Tianshou"
+PAGE = pathlib.Path(__file__).resolve().parents[1] / "docs" / "integrations.md"
 
 
 def recipes() -> dict[str, str]:
-    """The python blocks of the section, keyed by their sub-heading."""
-    text = README.read_text()
-    start = text.index(SECTION)
-    end = text.index("\n## ", start + len(SECTION))
+    """The first python block of each section of the page, keyed by the section's first word."""
+    text = PAGE.read_text()
     blocks = {}
-    for part in re.split(r"\n### ", text[start:end])[1:]:
+    for part in re.split(r"\n## ", text)[1:]:
         heading = part.splitlines()[0]
         code = re.findall(r"```python\n(.*?)```", part, flags=re.S)
         if code:
@@ -29,7 +26,7 @@ def recipes() -> dict[str, str]:
 def run(code: str) -> str:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(compile(code, str(README), "exec"), {"__name__": "__readme__"})
+        exec(compile(code, str(PAGE), "exec"), {"__name__": "__readme__"})
     return out.getvalue()
 
 

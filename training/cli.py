@@ -149,8 +149,11 @@ def run(args) -> int:
             if args.overwrite and has_checkpoints(base):
                 shutil.rmtree(base)
             run_dir = fresh_run_dir(base)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    except OSError as e:   # a path through a file, no permission, a read-only disk
+        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
 
     evaluator = HarnessEvaluator.from_config(cfg) if cfg.eval_opponents else None
     try:
@@ -218,6 +221,11 @@ def run(args) -> int:
               f"(A's points summed over the board's tables; seats swapped between tables):")
         print(evaluator.table())
     print(f"learning curves: {plot if plot else '(no evaluation data to plot)'}")
+    if evaluator is not None:
+        viewer = evaluator.write_viewer(run_dir / "final_evaluation.html",
+                                        f"{cfg.name} ({cfg.game}): final evaluation")
+        if viewer is not None:
+            print(f"match viewer (open in a browser; replays every board): {viewer}")
     return 0
 
 

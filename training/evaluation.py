@@ -34,6 +34,7 @@ class HarnessEvaluator:
         self.seed = seed
         self.workers = workers
         self.last_summaries: dict[str, dict] = {}
+        self.last_matches: dict[str, object] = {}       # opponent -> the harness's MatchResult
         self._boards: dict[int, list] = {}
 
     @classmethod
@@ -57,15 +58,31 @@ class HarnessEvaluator:
         from vint_env.evaluation import summarize
         scalars: dict[str, float] = {}
         self.last_summaries = {}
+        self.last_matches = {}
         for opp in self.opponents:
-            s = summarize(self.match(f"ppo:{checkpoint}", opp, self.boards(deals)))
+            result = self.match(f"ppo:{checkpoint}", opp, self.boards(deals))
+            s = summarize(result)
             self.last_summaries[opp] = s
+            self.last_matches[opp] = result
             m = s["margin_per_board"]
             scalars[f"eval/{opp}/mean"] = m["mean"]
             scalars[f"eval/{opp}/ci_low"] = m["low"]
             scalars[f"eval/{opp}/ci_high"] = m["high"]
             scalars[f"eval/{opp}/share_won"] = s["share_won"]["share"]
         return scalars
+
+    def write_viewer(self, path: str | Path, title: str) -> Path | None:
+        """The HTML match viewer of the latest evaluation (one tab per opponent), or None if none ran."""
+        from vint_env.evaluation.report import match_json, summary_markdown
+        from vint_env.evaluation.viewer import write_html
+        if not self.last_matches:
+            return None
+        records = []
+        for opp, result in self.last_matches.items():
+            record = match_json(result, self.last_summaries[opp])
+            record["markdown"] = summary_markdown(self.last_summaries[opp])
+            records.append(record)
+        return write_html(path, records, title)
 
     def table(self) -> str:
         """The final evaluation as a Markdown table, one row per opponent."""

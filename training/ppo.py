@@ -200,7 +200,8 @@ class Trainer:
         params = list(self.net.parameters())
         if cfg.central_critic:
             if not hasattr(self.batch, "states") or self.batch.state_size is None:
-                raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has state_space), not env_source {cfg.env_source!r}")
+                raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has "
+                                 f"state_space), not env_source {cfg.env_source!r}")
             self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
             params += list(self.critic.parameters())
         self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5)

@@ -8,6 +8,8 @@ Examples::
     vint-eval match --game vint --a rule --b random --episode rubber --boards 100
     vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
     vint-eval deals --boards 1000 --seed 0 --out my_deals.pbn
+    vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
+    vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
 
 Agents are spec strings: random, rule, dd, ppo:PATH, human, py:MODULE:NAME.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
@@ -24,23 +26,44 @@ from pathlib import Path
 from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
-from .report import match_json, summarize, summary_markdown, write_json
+from .report import match_json, summarize, summary_markdown, write_json, write_text
+from .viewer import load_results, write_html
+
+
+def positive_int(text: str) -> int:
+    """argparse type: an integer >= 1 (``--boards 0`` must not silently mean "all")."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer (1 or more), got {value}")
+    return value
 
 
 def _boards(args):
     if args.deals:
         boards = load_boards(args.deals)
-        return boards[:args.boards] if args.boards else boards
+        return boards[:args.boards] if args.boards is not None else boards
     return generate_boards(args.boards or 1000, seed=args.deal_seed if args.deal_seed is not None else args.seed)
+
+
+def output_paths(out: Path) -> tuple[Path, Path]:
+    """The JSON and Markdown files of ``--out``: ``r.json`` -> (r.json, r.md), ``r.md`` -> (r.json, r.md),
+    ``r`` -> (r.json, r.md); any other suffix is kept for the JSON."""
+    out = Path(out)
+    if out.suffix in ("", ".md", ".json"):
+        return out.with_suffix(".json"), out.with_suffix(".md")
+    return out, out.with_suffix(".md")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--game", choices=sorted(GAMES), default="vint")
-    p.add_argument("--boards", type=int, default=None, help="number of boards (default 1000, or all in --deals)")
+    p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
-    p.add_argument("--workers", type=int, default=default_workers(), help="processes (default: CPU count)")
+    p.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
@@ -51,12 +74,27 @@ def cmd_match(args) -> int:
     summary = summarize(result)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = summary_markdown(summary, command)
+    summary["command"] = command
+    written = []
     if args.out:
-        summary["command"] = command
-        write_json(args.out, match_json(result, summary))
-        Path(args.out).with_suffix(".md").write_text(text)
-        text += f"\nwrote {args.out} and {Path(args.out).with_suffix('.md')}\n"
+        json_path, md_path = output_paths(args.out)
+        written += [write_json(json_path, match_json(result, summary)), write_text(md_path, text)]
+    if args.html:
+        record = match_json(result, summary)
+        record["markdown"] = text
+        written.append(write_html(args.html, [record]))
+    if written:
+        text += "\nwrote " + " and ".join(str(p) for p in written) + "\n"
     print(text)
+    return 0
+
+
+def cmd_view(args) -> int:
+    matches = load_results(args.results)
+    for m in matches:
+        m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
+    out = args.html or Path(args.results).with_suffix(".html")
+    print(f"wrote {write_html(out, matches)}")
     return 0
 
 
@@ -89,7 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--episode", choices=("deal", "rubber"), default="deal")
     m.add_argument("--no-dd", action="store_true",
                    help="skip the double-dummy analysis of Vint tables (par, declarer play): faster")
-    m.add_argument("--out", type=Path, default=None, help="JSON file for the per-board results and summary")
+    m.add_argument("--out", type=Path, default=None,
+                   help="results file: FILE.json (per-board results, replays and summary) and FILE.md (report)")
+    m.add_argument("--html", type=Path, default=None,
+                   help="HTML match viewer: summary, margin chart, sortable boards, replay of every table")
     _common(m)
     m.set_defaults(func=cmd_match)
     lg = sub.add_parser("league", help="round robin of several agents with ratings")
@@ -97,8 +138,12 @@ def build_parser() -> argparse.ArgumentParser:
     lg.add_argument("--out-dir", type=Path, default=Path("results/league"))
     _common(lg)
     lg.set_defaults(func=cmd_league)
+    v = sub.add_parser("view", help="build the HTML match viewer from a results file of `match --out`")
+    v.add_argument("results", type=Path, help="results JSON written by `vint-eval match --out`")
+    v.add_argument("--html", type=Path, default=None, help="the page to write (default: RESULTS with .html)")
+    v.set_defaults(func=cmd_view)
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
-    d.add_argument("--boards", type=int, default=1000)
+    d.add_argument("--boards", type=positive_int, default=1000)
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--out", type=Path, required=True)
     d.set_defaults(func=cmd_deals)
@@ -112,8 +157,15 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ValueError, FileNotFoundError, ImportError) as exc:
+    except KeyboardInterrupt:
+        print("\nvint-eval: interrupted; nothing was written", file=sys.stderr)
+        return 130
+    except (ValueError, ImportError) as exc:
         print(f"vint-eval: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:      # a missing or unreadable file, a folder that cannot be created
+        print(f"vint-eval: error: {exc.strerror or exc}"
+              + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)
         return 2
 
 

@@ -80,6 +80,7 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
     boards: list[Board] = []
     tags: dict[str, str] = {}
     line_no = 0
+    text = text.removeprefix("\ufeff")     # a UTF-8 byte-order mark, as some editors write
 
     def flush():
         if not tags:
@@ -112,8 +113,13 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
         m = _TAG.match(s)
         if not m:
             raise DeckError(f"{source}:{line_no}: expected a PBN tag like [Deal \"N:...\"], got {s!r}")
-        if m.group(1) in tags and m.group(1) == "Board":
-            flush()
+        if m.group(1) in tags:
+            if m.group(1) == "Board":
+                flush()
+            else:
+                board = tags.get("Board", str(len(boards) + 1))
+                raise DeckError(f"{source}:{line_no}: board {board} has a second [{m.group(1)} ...] tag "
+                                f"(separate boards with a blank line or a [Board ...] tag)")
         tags[m.group(1)] = m.group(2)
     flush()
     if not boards:
@@ -138,7 +144,9 @@ def load_boards(path) -> list[Board]:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"deal file {path} does not exist")
-    return parse_boards(path.read_text(), source=str(path))
+    if path.is_dir():
+        raise DeckError(f"deal file {path} is a folder; give a PBN file (see `vint-eval deals`)")
+    return parse_boards(path.read_text(encoding="utf-8-sig"), source=str(path))
 
 
 STANDARD_SET = Path(__file__).with_name("deals") / "standard_seed0_1000.pbn"

@@ -38,6 +38,10 @@ class GameSpec:
             kwargs["episode"] = episode
         return module.raw_env(**kwargs)
 
+    def action_text(self, action: int) -> str:
+        """``'SA'``, ``'pass'``, ``'3NT'``, ``'solo'``: the env's text of an action id."""
+        return importlib.import_module(self.env_module).raw_env.ACTION_TEXT(action)
+
     def reset_options(self, board: Board) -> dict:
         return self.options(board) if self.options else {"deal": board.deal, "dealer": board.dealer}
 

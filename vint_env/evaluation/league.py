@@ -99,6 +99,17 @@ def league_markdown(league: League, command: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def text_color(rgba) -> str:
+    """Black or white, whichever reads better on a cell of colour ``rgba`` (relative luminance,
+    WCAG): white on the dark ends of the colour map, black on the light middle."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    # contrast with white (1.05 / (L + 0.05)) beats contrast with black ((L + 0.05) / 0.05)
+    return "white" if luminance < 0.179 else "black"
+
+
 def league_chart(league: League, path) -> Path:
     """Ratings (mu with a ±2 sigma bar) and the pairwise margin matrix as a PNG."""
     import matplotlib
@@ -128,7 +139,8 @@ def league_chart(league: League, path) -> Path:
     for i in range(k):
         for j in range(k):
             if i != j:
-                ax2.text(j, i, f"{margin[i, j]:.0f}", ha="center", va="center", fontsize=8)
+                ax2.text(j, i, f"{margin[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                         color=text_color(im.cmap(im.norm(margin[i, j]))))
     ax2.set_title("points per board, row minus column")
     fig.colorbar(im, ax=ax2, shrink=0.8)
     fig.tight_layout()
@@ -153,4 +165,5 @@ def write_league(league: League, out_dir, command: str | None = None) -> dict[st
     return {"markdown": md, "json": js, "chart": png}
 
 
-__all__ = ["League", "rate", "run_league", "league_markdown", "league_chart", "write_league", "json"]
+__all__ = ["League", "rate", "run_league", "league_markdown", "league_chart", "text_color", "write_league",
+           "json"]

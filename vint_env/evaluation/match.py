@@ -14,9 +14,10 @@ match gives the same results whatever the number of worker processes.
 
 from __future__ import annotations
 
-import concurrent.futures as cf
 import multiprocessing as mp
 import os
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ from ..agents.base import Agent
 from ..agents.registry import load_agent
 from .deals import Board
 from .games import PARTNERSHIP, GameSpec, game_spec
+from .replay import DealRecord, TableRecorder
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
 
@@ -37,6 +39,7 @@ class TableResult:
     seats: list[str]            # "A" / "B" per seat
     points: list[float]         # raw points per seat over the episode
     details: dict = field(default_factory=dict)
+    replay: list[DealRecord] = field(default_factory=list)   # what happened, action by action
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo
@@ -64,13 +67,14 @@ def seat_plans(fmt: str) -> list[list[str]]:
 
 
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
-               agent_seeds: list[int]) -> tuple[list[float], int]:
+               agent_seeds: list[int], recorder: TableRecorder | None = None) -> tuple[list[float], int]:
     """Play one episode; returns the points per seat (the sum of each agent's
     rewards: make the env with the reward scale that gives points) and the
-    number of steps."""
+    number of steps.  A ``recorder`` keeps every deal's actions for replays."""
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
+    raw = env.unwrapped
     points = [0.0, 0.0, 0.0, 0.0]
     steps = 0
     while env.agents:
@@ -83,7 +87,11 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
         observation = env.observe(name)
         agent = seat_agents[seat]
         action = agent.act(observation, env if agent.needs_env else None, name)
+        if recorder is not None:
+            recorder.before(raw)
         env.step(action)
+        if recorder is not None:
+            recorder.after(raw, seat, action)
         steps += 1
     return points, steps
 
@@ -108,11 +116,12 @@ class Table:
             seat_agents = [self.agents[team][seat] for seat, team in enumerate(plan)]
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
-            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds)
+            recorder = TableRecorder()
+            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
             details = self.spec.details(self.env.unwrapped) if self.spec.details else {}
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
-            tables.append(TableResult(plan, points, details))
+            tables.append(TableResult(plan, points, details, recorder.deals))
         if self.extra is not None and self.episode == "deal":
             self.extra(board, tables)
         score = sum(t.team_points("A") for t in tables)
@@ -139,6 +148,23 @@ def _extra_metrics(game: str):
 
 
 # ------------------------------------------------------------------ workers
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_pool(workers: int):
+    """A pool of spawned workers that ignore SIGINT from their first instruction: the parent
+    ignores it while it starts them (an ignored signal stays ignored in a new process), and
+    the initializer covers workers the pool starts later."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        return mp.get_context("spawn").Pool(workers, initializer=_ignore_sigint)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
 
 _WORKER_TABLE: dict = {}
 
@@ -201,24 +227,32 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     start = time.perf_counter()
     results: list[BoardResult] = []
     cpu = 0.0
-    if workers == 1:
-        # A new match loads its agents afresh: a checkpoint may have changed since the last one.
-        _WORKER_TABLE.clear()
-        for job in jobs:
-            res, c = _play_chunk(job)
-            results.extend(res)
-            cpu += c
-            bar.update(len(res))
-    else:
-        ctx = mp.get_context("spawn")
-        with cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_play_chunk, job) for job in jobs]
-            for fut in cf.as_completed(futures):
-                res, c = fut.result()
+    try:
+        if workers == 1:
+            # A new match loads its agents afresh: a checkpoint may have changed since the last one.
+            _WORKER_TABLE.clear()
+            for job in jobs:
+                res, c = _play_chunk(job)
                 results.extend(res)
                 cpu += c
                 bar.update(len(res))
-    bar.close()
+        else:
+            # Workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
+            # handles it and stops the pool at once, instead of each worker failing its job.
+            pool = _start_pool(workers)
+            try:
+                for res, c in pool.imap_unordered(_play_chunk, jobs):
+                    results.extend(res)
+                    cpu += c
+                    bar.update(len(res))
+                pool.close()
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+    finally:
+        bar.close()
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
                        time.perf_counter() - start, cpu, workers)

@@ -7,7 +7,9 @@ import json
 import math
 from pathlib import Path
 
+from .games import game_spec
 from .match import MatchResult
+from .replay import replay_json
 from .stats import mean_ci, share_ci
 
 
@@ -175,22 +177,31 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
 
 
 def match_json(match: MatchResult, summary: dict) -> dict:
+    """The results file of a match: its summary, and per board the score and each table's seats,
+    points, details and replay (every deal's hands and actions: what the HTML viewer shows)."""
+    text = game_spec(match.game).action_text
     return {
         "summary": summary,
         "boards": [{"board": b.number, "score": b.score,
-                    "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details} for t in b.tables]}
+                    "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details,
+                                "replay": replay_json(t.replay, text)} for t in b.tables]}
                    for b in match.boards],
     }
 
 
-def write_json(path, data) -> Path:
-    """Write JSON atomically (temporary file, then rename)."""
+def write_text(path, text: str) -> Path:
+    """Write a text file atomically (temporary file, then rename), creating its folder."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(data, indent=1, default=_json_default))
+    tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def write_json(path, data) -> Path:
+    """Write JSON atomically (temporary file, then rename)."""
+    return write_text(path, json.dumps(data, indent=1, default=_json_default))
 
 
 def _json_default(o):

@@ -1,0 +1,64 @@
+"""MkDocs hook: write the parts of the docs that come from the code, at build time.
+
+A page asks for a generated part with a marker comment on a line of its own:
+
+    <!-- generated: observation-table vint_v0 -->   the env's observation layout, block by block
+    <!-- generated: rendered-example vint_v0 -->    one whole deal between rule bots, as render() shows it
+
+So the tables in the docs are the layout in code (there is no second copy to keep equal), and the
+example is what the current renderer prints. Tests call `expand` on the pages (tests/test_docs.py).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+
+MARKER = re.compile(r"^<!-- generated: ([a-z-]+) ([a-z0-9_]+) -->$", re.M)
+
+
+def env_module(name: str):
+    """The env module `vint_env.<name>` (e.g. `vint_v0`), as users import it."""
+    vint_env = importlib.import_module("vint_env")
+    try:
+        return getattr(vint_env, name)
+    except AttributeError:
+        return importlib.import_module(f"vint_env.envs.{name}")
+
+
+def observation_table(name: str) -> str:
+    """The env's observation layout as a Markdown table (block, offset, shape, meaning)."""
+    return env_module(name).raw_env.LAYOUT.table()
+
+
+def rendered_example(name: str, seed: int = 3) -> str:
+    """One deal of the env played by the game's rule bots, rendered at its end, in a text block."""
+    from vint_env.agents import load_agent
+
+    env = env_module(name).env(render_mode="ansi")
+    env.reset(seed=seed)
+    game = name.rsplit("_v", 1)[0]
+    bots = {agent: load_agent("rule", game=game) for agent in env.possible_agents}
+    for i, bot in enumerate(bots.values()):
+        bot.reset(seed=seed * 10 + i)
+    for agent in env.agent_iter():
+        obs, _, termination, truncation, _ = env.last()
+        env.step(None if termination or truncation else bots[agent].act(obs, env=env, agent=agent))
+    return f"```text\n{env.render().rstrip()}\n```"
+
+
+GENERATORS = {"observation-table": observation_table, "rendered-example": rendered_example}
+
+
+def expand(markdown: str) -> str:
+    """The page with every generated-part marker replaced by its text."""
+    def replace(match: re.Match) -> str:
+        kind, name = match.groups()
+        if kind not in GENERATORS:
+            raise ValueError(f"unknown generated part {kind!r} (known: {sorted(GENERATORS)})")
+        return GENERATORS[kind](name)
+    return MARKER.sub(replace, markdown)
+
+
+def on_page_markdown(markdown: str, **kwargs) -> str:
+    return expand(markdown)
