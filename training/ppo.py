@@ -27,8 +27,8 @@ from vint_env.agents.networks import MaskedCategorical, build_network
 from vint_env.agents.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
-from .evaluation import harness_game
 from .critic import CentralCritic
+from .evaluation import harness_game
 from .imitation import behaviour_clone, kl_to_reference
 from .schedule import budget_fraction, budget_spent, linear
 from .selfplay import Rollout, SelfPlayCollector
@@ -74,8 +74,9 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
 
     ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients;
     the config's when not given.  ``critic``: a centralised critic giving the values (on the
-    rollout's states) instead of the policy's value head.  ``ref_logits`` (the frozen reference policy's logits on the rollout's
-    observations) with ``kl_coef > 0`` adds ``kl_coef * KL(reference || policy)`` to the loss."""
+    rollout's states) instead of the policy's value head.  ``ref_logits`` (the frozen reference
+    policy's logits on the rollout's observations) with ``kl_coef > 0`` adds
+    ``kl_coef * KL(reference || policy)`` to the loss."""
     clip_coef = cfg.clip_coef if clip_coef is None else clip_coef
     ent_coef = cfg.ent_coef if ent_coef is None else ent_coef
     b_adv = torch.as_tensor(advantages, dtype=torch.float32)
