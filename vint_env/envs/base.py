@@ -19,6 +19,8 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..rules.tricks import IllegalActionError
+from .order_enforcing import OrderEnforcingEnv
+from .seat_views import SeatViews
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 AGENT_SEAT = {a: i for i, a in enumerate(AGENTS)}
@@ -36,6 +38,22 @@ class Outcome:
     terminated: bool = False
     truncated: bool = False
     infos: dict[str, Any] = field(default_factory=dict)
+
+
+# What most actions do: nothing to score, the episode goes on (shared, never mutated).
+NOTHING = Outcome()
+
+
+_SUIT_BYTES = [bytes((x >> i) & 1 for i in range(13)) for x in range(1 << 13)]   # 13 bits -> 13 bytes
+
+
+def _bits_mask(bits: int, n: int) -> np.ndarray:
+    """Writable int8 mask of ``n`` >= 52 entries from a 52-bit int mask (bit i -> entry i)."""
+    buf = bytearray(b"".join((_SUIT_BYTES[bits & 8191], _SUIT_BYTES[bits >> 13 & 8191],
+                              _SUIT_BYTES[bits >> 26 & 8191], _SUIT_BYTES[bits >> 39 & 8191])))
+    if n > 52:
+        buf.extend(bytes(n - 52))
+    return np.frombuffer(buf, dtype=np.int8)
 
 
 class CardGameEnv(AECEnv):
@@ -71,6 +89,9 @@ class CardGameEnv(AECEnv):
         self.state_space = spaces.Box(0.0, 1.0, (self.STATE_SIZE,), dtype=np.float32)
         self._rng = np.random.default_rng()
         self._seat = -1
+        self._views = SeatViews(self.LAYOUT, self._encode, self._write_trick_counts)
+        # Whether some reward / info was set by the last step (so a quiet step must clear it).
+        self._rewards_set = self._infos_set = False
 
     # PettingZoo API -------------------------------------------------------
     def observation_space(self, agent):
@@ -97,6 +118,8 @@ class CardGameEnv(AECEnv):
         self._seat = self._current_seat()
         self.agent_selection = AGENTS[self._seat]
         self._skip_agent_selection = None
+        self._views.invalidate()
+        self._rewards_set = self._infos_set = False
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -117,7 +140,30 @@ class CardGameEnv(AECEnv):
                 f"illegal action {a} ({self.action_text(a)}) by {agent}; legal actions: "
                 + ", ".join(f"{x} ({self.action_text(x)})" for x in legal))
         self._cumulative_rewards[agent] = 0.0
+        deal, seat = self.deal, self._seat
         outcome = self._apply(a)
+        if outcome is NOTHING:
+            # The common step, kept lean: no reward, no info, the same episode goes on.
+            if self._rewards_set:
+                for ag in AGENTS:
+                    self.rewards[ag] = 0.0
+                self._rewards_set = False
+            if self._infos_set:
+                for ag in AGENTS:
+                    self.infos[ag] = {}
+                self._infos_set = False
+            self._seat = nxt = self._current_seat()
+            self.agent_selection = AGENTS[nxt]
+            if a < 52 and self.deal is deal and not self._card_changes_more(a):
+                self._views.card_played(seat, a, deal, nxt)
+            else:
+                self._views.invalidate()
+            if self.render_mode == "human":
+                self.render()
+            return
+        self._views.invalidate()
+        self._rewards_set = outcome.points is not None
+        self._infos_set = bool(outcome.infos)
         if outcome.points is not None:
             for i, ag in enumerate(AGENTS):
                 self.rewards[ag] = outcome.points[i] * self.reward_scale
@@ -142,10 +188,15 @@ class CardGameEnv(AECEnv):
 
     def observe(self, agent):
         seat = AGENT_SEAT[agent]
-        mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
-        if seat == self._seat:
+        deal = self.deal
+        if seat != self._seat:
+            mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
+        elif deal.phase == "play":
+            mask = _bits_mask(deal.play.legal_mask(), self.NUM_ACTIONS)
+        else:
+            mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
             mask[self._legal_actions()] = 1
-        return {"observation": self._encode(seat), "action_mask": mask}
+        return {"observation": self._views.observation(seat, deal), "action_mask": mask}
 
     def state(self) -> np.ndarray:
         return self._encode_state()
@@ -176,8 +227,11 @@ class CardGameEnv(AECEnv):
 
     # hooks ------------------------------------------------------------------
     # The game's rules state lives in ``self.deal`` (a state machine with
-    # ``current_player``, ``legal_actions()``, ``is_legal(a)`` and ``apply(a)``);
-    # ``ACTION_TEXT`` is the game's action-to-text function.
+    # ``current_player``, ``legal_actions()``, ``is_legal(a)`` and ``apply(a)``;
+    # in card play ``phase == "play"`` and ``play`` is its `TrickPlay`, and
+    # actions 0..51 are the cards); ``ACTION_TEXT`` is the game's action-to-text
+    # function.  ``_apply`` returns ``NOTHING`` when an action neither scores
+    # nor ends the episode.
     ACTION_TEXT = staticmethod(str)
     deal: Any = None
 
@@ -197,8 +251,18 @@ class CardGameEnv(AECEnv):
     def _apply(self, action: int) -> Outcome:
         raise NotImplementedError
 
-    def _encode(self, seat: int) -> np.ndarray:
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        """The reference observation encoder (into the zeroed ``out`` when given)."""
         raise NotImplementedError
+
+    def _write_trick_counts(self, rows: np.ndarray, play) -> None:
+        """Clear and rewrite the trick-count block of the four seats' observation ``rows``."""
+        raise NotImplementedError
+
+    def _card_changes_more(self, card: int) -> bool:
+        """Whether playing ``card`` (just applied, deal not over) changes the observations
+        beyond the trick-play blocks that :class:`SeatViews` writes."""
+        return False
 
     def _encode_state(self) -> np.ndarray:
         raise NotImplementedError
@@ -214,21 +278,24 @@ class CardGameEnv(AECEnv):
             return "out of range"
 
 def wrap(raw: CardGameEnv, illegal_action: str = "raise"):
-    """PettingZoo's classic wrapper stack around a raw env.
+    """PettingZoo's classic wrapper stack around a raw env, kept thin.
 
     ``illegal_action="raise"`` (default) lets the raw env raise an
     :class:`IllegalActionError`; ``"terminate"`` uses PettingZoo's
     ``TerminateIllegalWrapper`` (the offender gets -1, the episode ends).
-    The classic envs' ``AssertOutOfBoundsWrapper`` is left out: the raw env
-    already rejects an out-of-range action, with a clearer message, and every
-    wrapper level costs each attribute access of the AEC loop.
+    The outer wrapper is :class:`OrderEnforcingEnv`, PettingZoo's
+    ``OrderEnforcingWrapper`` with the same checks and errors but no
+    ``__getattr__`` chain on the AEC loop's attributes.  The classic envs'
+    ``AssertOutOfBoundsWrapper`` is left out: the raw env already rejects an
+    out-of-range action, with a clearer message, and every wrapper level costs
+    each attribute access of the AEC loop.
     """
     if illegal_action not in ("raise", "terminate"):
         raise ValueError(f"illegal_action must be 'raise' or 'terminate', got {illegal_action!r}")
     env = raw
     if illegal_action == "terminate":
         env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    return wrappers.OrderEnforcingWrapper(env)
+    return OrderEnforcingEnv(env)
 
 
 def env_factories(raw_env_class):

@@ -10,7 +10,8 @@ what its deal info and score items are.
 
 from __future__ import annotations
 
-from .base import CardGameEnv, Outcome, random_deal_for
+from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
+from .obs_blocks import encode_side_tricks
 
 EPISODES = ("deal", "rubber")
 SIDE_NAMES = ("NS", "EW")
@@ -41,6 +42,7 @@ class PartnershipEnv(CardGameEnv):
         self.deals_played = 0
         self.last_record = None
         self._queued_deals: list = []
+        self._tricks_block = self.LAYOUT.slice("tricks_taken")
 
     # subclass hooks ------------------------------------------------------------
     def _new_deal(self, hands, dealer: int, options_left: dict):
@@ -59,6 +61,12 @@ class PartnershipEnv(CardGameEnv):
     def _items(self, score) -> dict[str, int]:
         """One side's score items for the infos."""
         return score.as_dict()
+
+    def _write_trick_counts(self, rows, play) -> None:
+        o = self.LAYOUT.offset
+        rows[:, self._tricks_block] = 0
+        for seat in range(4):
+            encode_side_tricks(rows[seat], o, play.tricks_won, seat)
 
     # episode ---------------------------------------------------------------------
     def _start_episode(self, queued: list, dealer: int, options_left: dict) -> None:
@@ -79,7 +87,7 @@ class PartnershipEnv(CardGameEnv):
         deal = self.deal
         deal.apply(action)
         if not deal.is_over:
-            return Outcome()
+            return NOTHING
         self.deals_played += 1
         infos = {"deal": self._deal_info(deal)}
         if self.rubber is None:

@@ -87,10 +87,14 @@ def encode_observation(deal: SoloWhistDeal, seat: int, out: np.ndarray | None = 
             obs[O["exposed_seat"] + ((deal.declarer - seat) & 3)] = 1
             obs[O["exposed"]:O["exposed"] + 52] = mask_bits(deal.exposed_hand)
         encode_play(obs, O, play, deal.hands, seat)
-        won = play.tricks_won
-        for r in range(4):
-            obs[O["tricks_taken"] + r * 14 + won[(seat + r) & 3]] = 1
+        encode_seat_tricks(obs, O, play.tricks_won, seat)
     return obs
+
+
+def encode_seat_tricks(obs: np.ndarray, o: dict, tricks_won, seat: int) -> None:
+    """Write the `tricks_taken` block: each relative seat's tricks, one-hot 0..13."""
+    for r in range(4):
+        obs[o["tricks_taken"] + r * 14 + tricks_won[(seat + r) & 3]] = 1
 
 
 def encode_state(deal: SoloWhistDeal) -> np.ndarray:
@@ -108,4 +112,4 @@ def encode_state(deal: SoloWhistDeal) -> np.ndarray:
     return state
 
 
-__all__ = ["SOLO_WHIST_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state"]
+__all__ = ["SOLO_WHIST_LAYOUT", "STATE_SIZE", "encode_observation", "encode_seat_tricks", "encode_state"]

@@ -32,11 +32,12 @@ import numpy as np
 
 from ..cards import card_text
 from ..rules.solo_whist import SoloWhistDeal
-from ..rules.solo_whist_calls import NUM_ACTIONS, action_text
+from ..rules.solo_whist_calls import NUM_ACTIONS, OPEN_MISERE, action_text
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from .base import (CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
+from .base import (NOTHING, CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
-from .solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_state
+from .solo_whist_obs import (SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation, encode_seat_tricks,
+                             encode_state)
 
 
 class raw_env(CardGameEnv):
@@ -79,7 +80,7 @@ class raw_env(CardGameEnv):
         deal = self.deal
         deal.apply(action)
         if not deal.is_over:
-            return Outcome()
+            return NOTHING
         info = self._deal_info(deal)
         return Outcome(points=list(deal.payments), terminated=True,
                        infos={"deal": info, "payments": list(deal.payments)})
@@ -102,8 +103,18 @@ class raw_env(CardGameEnv):
             "payments": list(deal.payments),      # quarter points per seat
         }
 
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.deal, seat)
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_observation(self.deal, seat, out=out)
+
+    def _write_trick_counts(self, rows: np.ndarray, play) -> None:
+        rows[:, SOLO_WHIST_LAYOUT.slice("tricks_taken")] = 0
+        for seat in range(4):
+            encode_seat_tricks(rows[seat], SOLO_WHIST_LAYOUT.offset, play.tricks_won, seat)
+
+    def _card_changes_more(self, card: int) -> bool:
+        # The dealer's turned card leaves the table; an open misère hand is shown and shrinks.
+        deal = self.deal
+        return card == deal.turned_card or deal.contract == OPEN_MISERE
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal)

@@ -86,8 +86,8 @@ class raw_env(PartnershipEnv):
             "scores": {SIDE_NAMES[s]: deal.scores[s].as_dict() for s in (0, 1)},
         }
 
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.deal, seat, self.rubber)
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_observation(self.deal, seat, self.rubber, out=out)
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)

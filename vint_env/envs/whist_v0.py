@@ -117,8 +117,11 @@ class raw_env(PartnershipEnv):
             "scores": {SIDE_NAMES[s]: sheet_items(deal.scores[s]) for s in (0, 1)},
         }
 
-    def _encode(self, seat: int) -> np.ndarray:
-        return encode_observation(self.deal, seat, self.rubber)
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return encode_observation(self.deal, seat, self.rubber, out=out)
+
+    def _card_changes_more(self, card: int) -> bool:
+        return card == self.deal.turned_card      # the dealer's turned card leaves the table
 
     def _encode_state(self) -> np.ndarray:
         return encode_state(self.deal, self.rubber)

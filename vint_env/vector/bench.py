@@ -1,21 +1,28 @@
-"""Side-by-side speed of the batched engine, the `vint_v0` AEC env and other card-game engines.
+"""Side-by-side speed of the batched engine, the AEC envs and OpenSpiel's bridge.
 
 ``python -m vint_env.vector.bench`` (or ``python -m vint_env.bench --vector``)
 plays random legal moves, with the observation and the legal-action mask of
-the player to move produced at every step, and prints steps per second
-(median of ``--repeats`` runs of about ``--seconds`` each, all in one run so
-the figures share the machine's conditions) for:
+the player to move produced at every step, and prints steps per second of
+wall time and per CPU-second of this process (medians of ``--repeats`` runs
+of about ``--seconds`` each, all in one run so the figures share the
+machine's conditions) for:
 
 - the batched engine (:class:`~vint_env.vector.VintEngine`) at several batch
   sizes and backends (numba on all its threads and on one, NumPy);
-- `vint_v0` through PettingZoo's AEC API (``env.last()`` / ``env.step``);
-- where installed: OpenSpiel's C++ bridge ``bridge(use_double_dummy_result=false)``
-  with and without an observation tensor read each step, and RLCard's bridge.
+- `vint_v0`, `whist_v0` and `solo_whist_v0` through PettingZoo's AEC API
+  (``env.agent_iter()`` / ``env.last()`` / ``env.step``, an action drawn from
+  ``np.flatnonzero(obs["action_mask"])``), interleaved round by round with
+  OpenSpiel's C++ bridge ``bridge(use_double_dummy_result=false)`` reading
+  the observation each step as ``np.asarray(state.observation_tensor())``, as
+  the raw list, and not at all, with the ratios (skipped, with a message,
+  when ``pyspiel`` is not installed: ``pip install open_spiel``);
+- RLCard's bridge where installed.
 
 A step is one player action (call or card); deals, resets and the random
 choice of the action are inside the timed loop for every engine.  Peak
 memory: traced Python/NumPy allocations of one short run per batch size,
-and the process's peak resident size at the end.
+and the process's peak resident size at the end.  ``docs/speed.md`` gives
+the figures and how to read them.
 """
 
 from __future__ import annotations
@@ -86,38 +93,63 @@ def engine_peak_memory(backend: str, batch: int, parallel, obs_dtype, steps: int
     return peak
 
 
-def aec_runner(game: str = "vint"):
-    if game == "whist":
-        from ..envs.whist_v0 import env as make_env
-    else:
-        from ..envs.vint_v0 import env as make_env
+AEC_GAMES = ("vint_v0", "whist_v0", "solo_whist_v0")
+
+
+def aec_runner(game: str = "vint_v0"):
+    """Random legal play through PettingZoo's AEC loop, as a learner's loop runs it.
+
+    ``env.agent_iter()`` / ``env.last()`` / ``env.step``: every live step gets
+    the acting agent's observation (a fresh float32 array) and mask, and plays
+    a uniformly random legal action from the mask.
+    """
+    import importlib
+    make_env = importlib.import_module(f"vint_env.envs.{game}").env
     env = make_env()
-    env.reset(seed=0)
-    rng = np.random.default_rng(0)
+    env.reset(seed=0)                  # seeded once, as a training loop does
+    rnd = random.Random(0)
 
     def run(seconds):
         n = 0
         t0 = time.perf_counter()
         deadline = t0 + seconds
         while True:
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                if not env.agents or all(env.terminations.values()):
-                    env.reset(seed=int(rng.integers(1 << 31)))
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            n += 1
-            if n % 100 == 0 and time.perf_counter() >= deadline:
-                return n, time.perf_counter() - t0
+            env.reset()
+            for _ in env.agent_iter():
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                env.step(int(legal[rnd.randrange(legal.size)]))
+                n += 1
+            now = time.perf_counter()
+            if now >= deadline:
+                return n, now - t0
     return run
 
 
-def openspiel_runner(read_observation: bool):
+OPENSPIEL_OBSERVATION = {
+    "array": "np.asarray(state.observation_tensor())",
+    "list": "state.observation_tensor() (a Python list)",
+    "none": "no observation",
+}
+
+
+def openspiel_runner(observation: str):
+    """OpenSpiel's C++ bridge (``use_double_dummy_result=false``) under random legal play.
+
+    ``observation``: ``"array"`` reads the player to move's observation
+    tensor as a NumPy array each step (what a learner needs), ``"list"`` as
+    the raw Python list pyspiel returns, ``"none"`` not at all.  Chance steps
+    (the deal) are inside the timed loop but not counted.
+    """
     import pyspiel
+    if observation not in OPENSPIEL_OBSERVATION:
+        raise ValueError(f"observation must be one of {tuple(OPENSPIEL_OBSERVATION)}, got {observation!r}")
     game = pyspiel.load_game("bridge(use_double_dummy_result=false)")
     rnd = random.Random(0)
+    as_array, as_list = observation == "array", observation == "list"
 
     def run(seconds):
         n = 0
@@ -126,19 +158,45 @@ def openspiel_runner(read_observation: bool):
         state = game.new_initial_state()
         while True:
             if state.is_terminal():
+                now = time.perf_counter()
+                if now >= deadline:
+                    return n, now - t0
                 state = game.new_initial_state()
-                if time.perf_counter() >= deadline:
-                    return n, time.perf_counter() - t0
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rnd.randrange(len(outcomes))][0])
                 continue
-            if read_observation:
-                state.observation_tensor(state.current_player())
+            if as_array:
+                np.asarray(state.observation_tensor())
+            elif as_list:
+                state.observation_tensor()
             legal = state.legal_actions()
             state.apply_action(legal[rnd.randrange(len(legal))])
             n += 1
     return run
+
+
+def compare_interleaved(runners: dict, repeats: int, seconds: float) -> dict:
+    """Run each of ``runners`` (name -> run) once per round, ``repeats`` rounds.
+
+    Interleaving gives every contender the same share of the machine's ups
+    and downs.  Returns name -> (per-round steps/s, per-round steps/CPU-s).
+    """
+    out = {name: ([], []) for name in runners}
+    for name, run in runners.items():          # warm up
+        run(min(seconds, 0.2))
+    for _ in range(repeats):
+        for name, run in runners.items():
+            c0 = time.process_time()
+            steps, elapsed = run(seconds)
+            out[name][0].append(steps / elapsed)
+            out[name][1].append(steps / max(time.process_time() - c0, 1e-9))
+    return out
+
+
+def _ratio(a: list, b: list) -> float:
+    """Median over rounds of a / b."""
+    return statistics.median(x / y for x, y in zip(a, b))
 
 
 def rlcard_runner():
@@ -210,6 +268,36 @@ def _fmt(rate: float) -> str:
     return f"{rate:>13,.0f}"
 
 
+def compare_aec_with_openspiel(args, rows: list) -> list[str]:
+    """The AEC envs and OpenSpiel's bridge measured round by round; returns the ratio lines."""
+    runners = {f"{g} AEC env (agent_iter / last / step)": aec_runner(g)
+               for g in (AEC_GAMES[:1] if args.no_whist else AEC_GAMES)}
+    try:
+        for kind, what in OPENSPIEL_OBSERVATION.items():
+            runners[f"OpenSpiel bridge, {what}"] = openspiel_runner(kind)
+        have_openspiel = True
+    except ImportError:
+        have_openspiel = False
+    print(f"# AEC envs{' and OpenSpiel' if have_openspiel else ''}: {args.repeats} interleaved rounds "
+          f"of {args.seconds:g} s each (random legal action from the mask / legal_actions())", flush=True)
+    results = compare_interleaved(runners, args.repeats, args.seconds)
+    for name, (wall, cpu) in results.items():
+        med, med_cpu = statistics.median(wall), statistics.median(cpu)
+        rows.append((name, med, med_cpu, ""))
+        print(f"{name:<58} {_fmt(med)} {_fmt(med_cpu)}", flush=True)
+    if not have_openspiel:
+        print(f"{'OpenSpiel bridge':<58} {'skipped':>13}   (pyspiel not importable: pip install open_spiel)")
+        return []
+    aec = results[next(iter(runners))]
+    lines = []
+    for kind, goal in (("array", "target >= 1"), ("list", "stretch >= 1"), ("none", "")):
+        peer = results[f"OpenSpiel bridge, {OPENSPIEL_OBSERVATION[kind]}"]
+        lines.append(f"# vint_v0 AEC / OpenSpiel {OPENSPIEL_OBSERVATION[kind]}: "
+                     f"{_ratio(aec[0], peer[0]):.2f}x wall, {_ratio(aec[1], peer[1]):.2f}x per CPU-s"
+                     + (f"  ({goal})" if goal else "") + "  [median of per-round ratios]")
+    return lines
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m vint_env.vector.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--batch-sizes", default="1,64,1024,4096,16384",
@@ -219,8 +307,10 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=5, help="runs per measurement; the median is printed")
     p.add_argument("--seconds", type=float, default=1.0, help="length of one run in seconds")
     p.add_argument("--obs-dtype", choices=("float32", "uint8"), default="float32")
-    p.add_argument("--no-peers", action="store_true", help="skip vint_v0, OpenSpiel and RLCard")
-    p.add_argument("--no-whist", action="store_true", help="skip the Whist rows (WhistEngine, whist_v0)")
+    p.add_argument("--no-peers", action="store_true", help="skip the AEC envs, OpenSpiel and RLCard")
+    p.add_argument("--no-engine", action="store_true", help="skip the batched engine (AEC envs and peers only)")
+    p.add_argument("--no-whist", action="store_true",
+                   help="skip the Whist rows (WhistEngine, whist_v0, solo_whist_v0)")
     p.add_argument("--quick", action="store_true", help="3 repeats of 0.3 s, fewer batch sizes (a smoke run)")
     p.add_argument("--profile", action="store_true",
                    help="also print where the time goes (batched step parts; cProfile of the AEC loop)")
@@ -252,39 +342,35 @@ def main(argv=None) -> int:
         return med
 
     configs = []
-    if numba_available():
+    if args.no_engine:
+        pass
+    elif numba_available():
         import numba
         threads = numba.get_num_threads()
         configs += [("numba", b, True, f"numba, {threads} threads") for b in sizes if b >= 256]
         configs += [("numba", b, False, "numba, 1 thread") for b in sizes]
     else:
         print("# numba is not installed (pip install 'vint-env[vector]'): numba backend skipped")
-    configs += [("numpy", b, False, "numpy") for b in np_sizes]
+    if not args.no_engine:
+        configs += [("numpy", b, False, "numpy") for b in np_sizes]
     best = 0.0
+    floor_row = None
     for backend, b, parallel, label in configs:
         run, _, _ = engine_runner(backend, b, parallel, args.obs_dtype)
         mem = engine_peak_memory(backend, b, parallel, args.obs_dtype) / 2**20
-        best = max(best, report(f"VintEngine {label}, B={b}", run, f"{mem:.1f}"))
+        rate = report(f"VintEngine {label}, B={b}", run, f"{mem:.1f}")
+        best = max(best, rate)
+        if backend == "numba" and not parallel and b == 1024:
+            floor_row = rate
 
-    if not args.no_whist:
+    if not args.no_whist and not args.no_engine:
         b = max(sizes) if sizes else 1024
         backend = "numba" if numba_available() else "numpy"
         run, _, _ = engine_runner(backend, b, False, args.obs_dtype, game="whist")
         report(f"WhistEngine {backend}, 1 thread, B={b}", run)
-    aec = openspiel = None
+    ratios = []
     if not args.no_peers:
-        aec = report("vint_v0 AEC env (env.last + env.step)", aec_runner())
-        if not args.no_whist:
-            report("whist_v0 AEC env (env.last + env.step)", aec_runner("whist"))
-        for read in (True, False):
-            name = f"OpenSpiel bridge(use_double_dummy_result=false){', obs tensor' if read else ', no obs'}"
-            try:
-                r = report(name, openspiel_runner(read))
-                if read:
-                    openspiel = r
-            except ImportError:
-                print(f"{name:<58} {'skipped':>13}   (not importable: pip install open_spiel)")
-                break
+        ratios = compare_aec_with_openspiel(args, rows)
         try:
             report("RLCard bridge (state dict every step)", rlcard_runner())
         except ImportError:
@@ -299,11 +385,11 @@ def main(argv=None) -> int:
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if best:
         print(f"# best batched engine: {best:,.0f} steps/s")
-    if aec and best:
-        print(f"# batched engine / vint_v0 AEC: {best / aec:,.0f}x")
-    if openspiel and best:
-        print(f"# batched engine / OpenSpiel bridge with obs: {best / openspiel:,.1f}x; "
-              f"vint_v0 AEC / OpenSpiel bridge with obs: {aec / openspiel:.2f}x")
+    if floor_row is not None:
+        print(f"# batched engine, numba, 1 thread, B=1024, {args.obs_dtype}: {floor_row:,.0f} steps/s "
+              f"(must stay >= 1,500,000 on an idle machine with float32)")
+    for line in ratios:
+        print(line)
     return 0
 
 
