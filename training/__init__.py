@@ -5,6 +5,9 @@
 - ``selfplay.py``: who sits where, and the learner's per-seat transitions;
 - ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;
 - ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;
+- ``schedule.py``: the share of the budget used, which annealing follows;
+- ``teacher_data.py``, ``imitation.py``: the imitation warm start (teacher's games, cloning, KL term);
+- ``shaping.py``: training-only reward shaping; ``critic.py``: the centralised critic;
 - ``logs.py``: CSV, TensorBoard and the learning-curve plot;
 - ``cli.py``: the ``vint-train`` command.
 """

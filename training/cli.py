@@ -157,8 +157,8 @@ def run(args) -> int:
 
     evaluator = HarnessEvaluator.from_config(cfg) if cfg.eval_opponents else None
     try:
-        trainer = Trainer(cfg, run_dir, evaluate=evaluator)
-    except ValueError as e:  # an unknown game, network or env option
+        trainer = Trainer(cfg, run_dir, evaluate=evaluator, say=lambda msg: print(msg, flush=True))
+    except ValueError as e:  # an unknown game, network, env option or teacher
         raise ConfigError(str(e)) from None
     resume_update = None
     if ckpt_path is not None:

@@ -70,6 +70,16 @@ class PPOConfig:
     network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/networks.py)
     network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
 
+    # --- training rewards (training/shaping.py; evaluation is always in real points) ---
+    shaping_trick_reward: float = 0.0    # +this to the side that wins a trick, -this to the other, at the trick
+    shaping_exclude_items: list = field(default_factory=list)  # score items left out, e.g. [honours, coronets]
+    shaping_deal_transform: str = "none"  # none | symlog: c*sign(r)*ln(1+|r|/c) of the deal reward r (env scale)
+    shaping_deal_scale: float = 1.0      # c of symlog, in env reward units
+
+    # --- centralised critic (training/critic.py) ------------------------------
+    central_critic: bool = False         # value from env.state() (every hand) + the seat; the actor never sees it
+    critic_hidden_sizes: list = field(default_factory=lambda: [256, 256])
+
     # --- PPO ------------------------------------------------------------------
     learning_rate: float = 3e-4
     anneal_lr: bool = True               # linear decay to 0 over the budget (see max_minutes)
@@ -86,6 +96,21 @@ class PPOConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
+
+    # --- imitation warm start (training/imitation.py); off while teacher is "" --
+    # The teacher plays teacher_deals deals in all four seats (auction and play); the policy first clones
+    # its decisions (masked cross-entropy), then PPO fine-tunes it with a KL term toward the clone.
+    teacher: str = ""                    # agent spec of the teacher: rule, pimc, ppo:PATH, py:MODULE:NAME ...
+    teacher_deals: int = 1000            # deals of teacher data (cached in <runs_dir>/teacher_cache)
+    teacher_workers: int = 1             # processes that play the teacher's deals (the data do not depend on it)
+    teacher_cache: bool = True           # keep the teacher data on disk, keyed by game/teacher/seed/deals/options
+    bc_epochs: int = 4                   # behaviour-cloning passes over the teacher data
+    bc_batch_size: int = 512
+    bc_learning_rate: float = 0.001
+    bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
+    bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
+    kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
+    kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
 
     # --- evaluation, logging, checkpoints -------------------------------------
     eval_every: int = 20                 # updates between evaluations (also one at the end); 0 = only at the end
@@ -110,10 +135,11 @@ class PPOConfig:
                 need(False, str(e))
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
         for key in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
-                    "pool_size", "pool_add_every", "torch_threads", "checkpoint_every"):
+                    "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
+                    "teacher_workers", "bc_batch_size"):
             need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
         for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
-                    "ent_coef", "vf_coef", "target_kl"):
+                    "ent_coef", "vf_coef", "target_kl", "bc_epochs", "bc_value_coef", "kl_coef"):
             need(getattr(self, key) >= 0, f"{key} must be >= 0, got {getattr(self, key)!r}")
         need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate!r}")
         need(0 <= self.gamma <= 1, f"gamma must be in [0, 1], got {self.gamma!r}")
@@ -124,6 +150,17 @@ class PPOConfig:
         need(self.ent_coef_final is None or self.ent_coef_final >= 0,
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
+        need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
+        need(0 <= self.bc_holdout < 1, f"bc_holdout must be in [0, 1), got {self.bc_holdout!r}")
+        need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
+        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0),
+             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1")
+        need(self.shaping_trick_reward >= 0, f"shaping_trick_reward must be >= 0, got {self.shaping_trick_reward!r}")
+        need(self.shaping_deal_transform in ("none", "symlog"),
+             f"shaping_deal_transform must be 'none' or 'symlog', got {self.shaping_deal_transform!r}")
+        need(self.shaping_deal_scale > 0, f"shaping_deal_scale must be > 0, got {self.shaping_deal_scale!r}")
+        need(all(isinstance(i, str) for i in self.shaping_exclude_items),
+             f"shaping_exclude_items must be score item names, got {self.shaping_exclude_items!r}")
         unknown = set(self.opponent_mix) - set(OPPONENT_KINDS)
         need(not unknown, f"opponent_mix has unknown kind(s) {sorted(unknown)}; known: {OPPONENT_KINDS}")
         for kind, p in self.opponent_mix.items():

@@ -27,9 +27,12 @@ from vint_env.agents.networks import MaskedCategorical, build_network
 from vint_env.agents.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
+from .critic import CentralCritic
 from .evaluation import harness_game
+from .imitation import behaviour_clone, kl_to_reference
 from .schedule import budget_fraction, budget_spent, linear
 from .selfplay import Rollout, SelfPlayCollector
+from .shaping import RewardShaper
 from .sources import make_game_batch
 
 
@@ -65,23 +68,29 @@ def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next
 # --------------------------------------------------------------------------- update
 def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, advantages: np.ndarray,
                returns: np.ndarray, cfg: PPOConfig, rng: np.random.Generator, clip_coef: float | None = None,
-               ent_coef: float | None = None) -> dict:
+               ent_coef: float | None = None, ref_logits: torch.Tensor | None = None, kl_coef: float = 0.0,
+               critic: nn.Module | None = None) -> dict:
     """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures.
 
     ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients;
-    the config's when not given."""
+    the config's when not given.  ``critic``: a centralised critic giving the values (on the
+    rollout's states) instead of the policy's value head.  ``ref_logits`` (the frozen reference
+    policy's logits on the rollout's observations) with ``kl_coef > 0`` adds
+    ``kl_coef * KL(reference || policy)`` to the loss."""
     clip_coef = cfg.clip_coef if clip_coef is None else clip_coef
     ent_coef = cfg.ent_coef if ent_coef is None else ent_coef
     b_adv = torch.as_tensor(advantages, dtype=torch.float32)
     b_ret = torch.as_tensor(returns, dtype=torch.float32)
     b_val = rollout.values
     n = len(rollout)
-    clipfracs, approx_kls = [], []
+    clipfracs, approx_kls, kl_refs = [], [], []
     for _epoch in range(cfg.update_epochs):
         epoch_kls = []
         for mb_np in np.array_split(rng.permutation(n), min(cfg.num_minibatches, n)):
             mb = torch.from_numpy(mb_np)
             logits, new_value = net(rollout.obs[mb])
+            if critic is not None:
+                new_value = critic(rollout.states[mb], torch.from_numpy(rollout.seats[mb_np]))
             dist = MaskedCategorical(logits, rollout.masks[mb])
             new_logp = dist.log_prob(rollout.actions[mb])
             entropy = dist.entropy()
@@ -108,10 +117,15 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
 
             entropy_loss = entropy.mean()
             loss = pg_loss - ent_coef * entropy_loss + cfg.vf_coef * v_loss
+            if ref_logits is not None and kl_coef > 0:
+                kl_ref = kl_to_reference(ref_logits[mb], logits, rollout.masks[mb]).mean()
+                loss = loss + kl_coef * kl_ref
+                kl_refs.append(kl_ref.item())
 
             optimizer.zero_grad()
             loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), cfg.max_grad_norm)
+            nn.utils.clip_grad_norm_([p for group in optimizer.param_groups for p in group["params"]],
+                                     cfg.max_grad_norm)
             optimizer.step()
         approx_kls += epoch_kls
         if cfg.target_kl > 0 and np.mean(epoch_kls) > cfg.target_kl:
@@ -126,6 +140,7 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
         "approx_kl": float(np.mean(approx_kls)),
         "clipfrac": float(np.mean(clipfracs)),
         "explained_variance": float("nan") if var_y == 0 else float(1 - np.var(y_true - y_pred) / var_y),
+        **({"kl_to_teacher": float(np.mean(kl_refs))} if kl_refs else {}),
     }
 
 
@@ -160,6 +175,7 @@ class TrainState:
     pending_eval_deals: int = 0     # deals of the evaluation in progress at this checkpoint; 0 = none
     pending_eval_final: bool = False
     final_eval_update: int = -1     # the update whose final evaluation is logged; -1 = none yet
+    pretrained: bool = False        # the imitation warm start is done
 
 
 class Trainer:
@@ -170,16 +186,26 @@ class Trainer:
     every scalar (``training/logs.py``).
     """
 
-    def __init__(self, cfg: PPOConfig, run_dir: str | Path, evaluate=None, logger=None, make_bot=None):
+    def __init__(self, cfg: PPOConfig, run_dir: str | Path, evaluate=None, logger=None, make_bot=None, say=None):
         self.cfg = cfg
         self.run_dir = Path(run_dir)
         self.ckpt_dir = self.run_dir / "checkpoints"
         torch.set_num_threads(cfg.torch_threads)   # also makes float results repeatable across resumes
         torch.manual_seed(cfg.seed)
-        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs)
+        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs,
+                                     RewardShaper(cfg.shaping_trick_reward, cfg.shaping_exclude_items,
+                                                  cfg.shaping_deal_transform, cfg.shaping_deal_scale))
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
         self.net = build_network(cfg.network, self.obs_size, self.num_actions, cfg.network_kwargs)
-        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=cfg.learning_rate, eps=1e-5)
+        self.critic: nn.Module | None = None
+        params = list(self.net.parameters())
+        if cfg.central_critic:
+            if not hasattr(self.batch, "states") or self.batch.state_size is None:
+                raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has "
+                                 f"state_space), not env_source {cfg.env_source!r}")
+            self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
+            params += list(self.critic.parameters())
+        self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5)
         self.pool_weights: list[dict] = []     # state_dicts of past snapshots, oldest first
         self.pool_nets: list[nn.Module] = []
         make_bot = make_bot or default_bot_factory(cfg.game)
@@ -187,6 +213,11 @@ class Trainer:
             if cfg.opponent_mix.get(kind, 0) > 0:
                 make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
         self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps, make_bot)
+        if cfg.teacher:
+            from vint_env.agents.registry import load_agent
+            load_agent(cfg.teacher, game=harness_game(cfg.game))   # a bad teacher spec fails now
+        self.reference: nn.Module | None = None   # the frozen clone of the teacher (kl_coef > 0)
+        self.say = say or (lambda msg: None)       # progress notes (teacher data, behaviour cloning)
         self.state = TrainState()
         self.evaluate = evaluate
         self.logger = logger
@@ -213,6 +244,9 @@ class Trainer:
                 "pending_eval_deals": self.state.pending_eval_deals,
                 "pending_eval_final": self.state.pending_eval_final,
                 "final_eval_update": self.state.final_eval_update,
+                "pretrained": self.state.pretrained,
+                "reference": None if self.reference is None else self.reference.state_dict(),
+                "critic": None if self.critic is None else self.critic.state_dict(),
                 "last_eval": self.last_eval,
             },
         }
@@ -248,8 +282,52 @@ class Trainer:
                                 train_seconds=t["train_seconds"],
                                 pending_eval_deals=int(t.get("pending_eval_deals", 0)),
                                 pending_eval_final=bool(t.get("pending_eval_final", False)),
-                                final_eval_update=int(t.get("final_eval_update", -1)))
+                                final_eval_update=int(t.get("final_eval_update", -1)),
+                                pretrained=bool(t.get("pretrained", False)))
+        if self.critic is not None:
+            self.critic.load_state_dict(t["critic"])
+        if t.get("reference") is not None:
+            self.reference = self._frozen_copy()
+            self.reference.load_state_dict(t["reference"])
         self.last_eval = dict(t.get("last_eval") or {})
+
+    # -- imitation warm start -------------------------------------------------
+    def _frozen_copy(self) -> nn.Module:
+        net = copy.deepcopy(self.net).eval()
+        for p in net.parameters():
+            p.requires_grad_(False)
+        return net
+
+    def pretrain(self) -> list[dict]:
+        """Clone the teacher (``training/imitation.py``) before the first update; keep the clone as the
+        KL reference when ``kl_coef > 0``; log ``bc/...`` rows at update 0 and save a checkpoint."""
+        from .teacher_data import teacher_data
+        cfg, st = self.cfg, self.state
+        t0 = time.perf_counter()
+        data, _, cached = teacher_data(cfg.game, cfg.env_kwargs, cfg.teacher, cfg.seed, cfg.teacher_deals,
+                                       cfg.teacher_workers,
+                                       Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
+                                       say=self.say)
+        t1 = time.perf_counter()
+        history = behaviour_clone(self.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
+                                  cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
+                                  holdout=cfg.bc_holdout, say=self.say)
+        if self.logger is not None:
+            for h in history:
+                self.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
+            self.logger.log(0, 0, {"teacher/decisions": len(data), "teacher/seconds": t1 - t0,
+                                   "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1})
+        if cfg.kl_coef > 0:
+            self.reference = self._frozen_copy()
+        st.pretrained = True
+        self.save()
+        return history
+
+    def kl_coef_now(self, frac: float) -> float:
+        """The KL-to-teacher weight at budget fraction ``frac``: ``kl_coef`` falling linearly to 0 at
+        ``kl_decay``."""
+        cfg = self.cfg
+        return cfg.kl_coef * max(0.0, 1.0 - frac / cfg.kl_decay)
 
     # -- opponent pool --------------------------------------------------------
     def _pool_modules(self) -> list[nn.Module]:
@@ -284,6 +362,7 @@ class Trainer:
                                                                                    cfg.clip_coef_final, frac),
             "ent_coef": cfg.ent_coef if cfg.ent_coef_final is None else linear(cfg.ent_coef,
                                                                                 cfg.ent_coef_final, frac),
+            **({"kl_coef": self.kl_coef_now(frac)} if self.reference is not None else {}),
         }
 
     def update_once(self) -> dict:
@@ -294,14 +373,23 @@ class Trainer:
 
         t0 = time.perf_counter()
         self.net.eval()
-        rollout = self.collector.collect(self.net, self._pool_modules(), rng, gen)
+        if self.critic is not None:
+            self.critic.eval()
+        rollout = self.collector.collect(self.net, self._pool_modules(), rng, gen, critic=self.critic)
         t1 = time.perf_counter()
 
         advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
                                           rollout.dones, rollout.next_index, cfg.gamma, cfg.gae_lambda)
+        ref_logits = None
+        if self.reference is not None and coefs["kl_coef"] > 0:
+            with torch.no_grad():
+                ref_logits = self.reference(rollout.obs)[0]
         self.net.train()
+        if self.critic is not None:
+            self.critic.train()
         losses = ppo_update(self.net, self.optimizer, rollout, advantages, returns, cfg, rng,
-                            clip_coef=coefs["clip_coef"], ent_coef=coefs["ent_coef"])
+                            clip_coef=coefs["clip_coef"], ent_coef=coefs["ent_coef"], ref_logits=ref_logits,
+                            kl_coef=coefs.get("kl_coef", 0.0), critic=self.critic)
         self.net.eval()
         t2 = time.perf_counter()
 
@@ -358,6 +446,11 @@ class Trainer:
         base_seconds = st.train_seconds
         if st.pending_eval_deals:
             self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+        if cfg.teacher and cfg.bc_epochs > 0 and not st.pretrained and st.update == 0:
+            self.pretrain()
+            st.train_seconds = base_seconds + time.perf_counter() - session_start   # cloning is in the budget
+            if cfg.eval_every:   # the curves start at the clone's level
+                self.run_evaluation(cfg.eval_deals)
         while not self.budget_spent():
             scalars = self.update_once()
             st.train_seconds = base_seconds + time.perf_counter() - session_start

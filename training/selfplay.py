@@ -51,6 +51,7 @@ class Rollout:
     deal_ids: np.ndarray       # which deal of the rollout each transition belongs to
     env_steps: int = 0
     stats: dict = field(default_factory=dict)
+    states: torch.Tensor | None = None   # env.state() at each transition (centralised critic only)
 
     def __len__(self) -> int:
         return len(self.rewards)
@@ -65,6 +66,7 @@ class StreamBuffer:
         self.actions: list[torch.Tensor] = []
         self.logprobs: list[torch.Tensor] = []
         self.values: list[torch.Tensor] = []
+        self.states: list[torch.Tensor] = []
         self.n = 0
         self.rewards = np.zeros(capacity, dtype=np.float64)
         self.dones = np.zeros(capacity, dtype=bool)
@@ -90,8 +92,10 @@ class StreamBuffer:
         self.seats = np.concatenate([self.seats, np.zeros(new - cap, dtype=np.int64)])
         self.deal_ids = np.concatenate([self.deal_ids, np.zeros(new - cap, dtype=np.int64)])
 
-    def add(self, envs: np.ndarray, seats: np.ndarray, obs, masks, actions, logprobs, values) -> None:
+    def add(self, envs: np.ndarray, seats: np.ndarray, obs, masks, actions, logprobs, values, states=None) -> None:
         """Append transitions taken by ``seats`` in games ``envs`` (one per game at most)."""
+        if states is not None:
+            self.states.append(states)
         k = len(envs)
         self._grow(self.n + k)
         idx = np.arange(self.n, self.n + k)
@@ -129,7 +133,8 @@ class StreamBuffer:
                        logprobs=cat(self.logprobs), values=cat(self.values),
                        rewards=self.rewards[:n].copy(), dones=self.dones[:n].copy(),
                        next_index=self.next_index[:n].copy(), seats=self.seats[:n].copy(),
-                       deal_ids=self.deal_ids[:n].copy(), env_steps=env_steps, stats=stats)
+                       deal_ids=self.deal_ids[:n].copy(), env_steps=env_steps, stats=stats,
+                       states=torch.cat(self.states) if self.states else None)
 
 
 class SelfPlayCollector:
@@ -182,7 +187,9 @@ class SelfPlayCollector:
 
     @torch.no_grad()
     def collect(self, policy: torch.nn.Module, pool: list[torch.nn.Module], rng: np.random.Generator,
-                gen: torch.Generator) -> Rollout:
+                gen: torch.Generator, critic: torch.nn.Module | None = None) -> Rollout:
+        """One rollout.  With ``critic`` (a centralised critic), the learner's values come from it, on the
+        games' ``state()``, which only the critic sees."""
         batch = self.batch
         n = batch.num_envs
         buf = StreamBuffer(n)
@@ -206,10 +213,14 @@ class SelfPlayCollector:
             rows = np.flatnonzero(ctrl == LEARNER)
             if rows.size:
                 logits, values = policy(obs_t[rows])
+                states = None
+                if critic is not None:
+                    states = torch.from_numpy(batch.states(ids[rows]))
+                    values = critic(states, torch.from_numpy(seats[rows]))
                 dist = MaskedCategorical(logits, masks_t[rows])
                 a = dist.sample(gen)
                 actions[rows] = a.numpy()
-                buf.add(ids[rows], seats[rows], obs_t[rows], masks_t[rows], a, dist.log_prob(a), values)
+                buf.add(ids[rows], seats[rows], obs_t[rows], masks_t[rows], a, dist.log_prob(a), values, states)
             for p in (np.unique(ctrl[ctrl >= POOL0]) if (ctrl >= POOL0).any() else ()):
                 prow = np.flatnonzero(ctrl == p)
                 logits, _ = pool[p](obs_t[prow])
@@ -218,14 +229,17 @@ class SelfPlayCollector:
                 i = ids[k]
                 ob, env, agent = batch.bot_view(i)
                 actions[k] = self._bot(i, seats[k], self.bot_kind[i]).act(ob, env=env, agent=agent)
-            credits, done = batch.step(ids, actions)
+            credits, done = batch.step(ids, actions)    # the training signal (maybe shaped)
+            real = getattr(batch, "last_real_credits", credits)   # the game's rewards, for the figures
             total_steps += len(ids)
             steps[ids] += 1
             deal_len[ids] += 1
             paid = credits.any(axis=1)
             if paid.any():
                 buf.credit(ids[paid], credits[paid])
-                deal_return[ids[paid]] += credits[paid]
+            paid = real.any(axis=1)
+            if paid.any():
+                deal_return[ids[paid]] += real[paid]
             for k in np.flatnonzero(done):
                 i = ids[k]
                 buf.end_deal(i)

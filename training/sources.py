@@ -42,26 +42,35 @@ class AECGameBatch:
     final ``last()`` carries its share of the result, whichever seat moved last.
     """
 
-    def __init__(self, envs: list):
+    def __init__(self, envs: list, shaper=None):
         if not envs:
             raise ValueError("a game batch needs at least one env")
         self.envs = list(envs)
+        if shaper is not None and shaper.active:
+            shaper.check_env(self.envs[0])
+        else:
+            shaper = None
+        self.shaper = shaper                  # training/shaping.py: extra credits, or None
+        self.last_real_credits = np.zeros((0, 4))   # the real (unshaped) credits of the last step
         num_envs = self.num_envs = len(self.envs)
         space = self.envs[0].observation_space(AGENTS[0])
         self.obs_size = int(space["observation"].shape[0])
         self.num_actions = int(self.envs[0].action_space(AGENTS[0]).n)
+        state_space = getattr(self.envs[0], "state_space", None)   # PettingZoo's optional full state
+        self.state_size = None if state_space is None else int(state_space.shape[0])
         self._seat = np.full(num_envs, -1, dtype=np.int64)
         self._obs: list[dict | None] = [None] * num_envs
 
     @classmethod
-    def for_game(cls, game: str, num_envs: int, env_kwargs: dict | None = None) -> AECGameBatch:
+    def for_game(cls, game: str, num_envs: int, env_kwargs: dict | None = None, shaper=None) -> AECGameBatch:
         """``num_envs`` envs of ``game``.  ``raw_env``: the same AEC API without PettingZoo's
         checking wrappers, which cost a third of the step time here."""
         module = game_module(game)
         try:
-            return cls([module.raw_env(**(env_kwargs or {})) for _ in range(num_envs)])
+            envs = [module.raw_env(**(env_kwargs or {})) for _ in range(num_envs)]
         except TypeError as e:
             raise ValueError(f"env_kwargs {env_kwargs!r} rejected by {game}: {e}") from None
+        return cls(envs, shaper)
 
     def start(self, i: int, seed: int) -> np.ndarray:
         """New deal in game ``i``; returns credits ``[4]`` (rewards given at reset, normally 0)."""
@@ -82,13 +91,24 @@ class AECGameBatch:
     def bot_view(self, i: int):
         return self._obs[i], self.envs[i], AGENTS[self._seat[i]]
 
+    def states(self, ids: np.ndarray) -> np.ndarray:
+        """Full-information state vectors ``[n, S]`` of games ``ids`` (centralised critic; training only)."""
+        return np.stack([self.envs[i].state() for i in ids]).astype(np.float32, copy=False)
+
     def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         credits = np.zeros((len(ids), 4), dtype=np.float64)
         done = np.zeros(len(ids), dtype=bool)
+        extra = np.zeros((len(ids), 4), dtype=np.float64)
+        shaper = self.shaper
         for k, (i, a) in enumerate(zip(ids, actions)):
-            self.envs[i].step(int(a))
+            env = self.envs[i]
+            before = shaper.tricks_so_far(env) if shaper is not None else None
+            env.step(int(a))
+            if shaper is not None:
+                extra[k] = shaper.step_credits(env, before)
             done[k] = self._advance(i, credits[k])
-        return credits, done
+        self.last_real_credits = credits
+        return (credits + extra if shaper is not None else credits), done
 
     def _advance(self, i: int, credits: np.ndarray) -> bool:
         """Collect ``last()`` rewards until an agent must act (False) or the deal is over (True)."""
@@ -109,10 +129,12 @@ class AECGameBatch:
         return True
 
 
-def make_game_batch(source: str, game: str, num_envs: int, env_kwargs: dict | None = None):
-    """The game batch named by the config's ``env_source``."""
+def make_game_batch(source: str, game: str, num_envs: int, env_kwargs: dict | None = None, shaper=None):
+    """The game batch named by the config's ``env_source`` (``shaper``: training reward shaping, AEC only)."""
     if source == "aec":
-        return AECGameBatch.for_game(game, num_envs, env_kwargs)
+        return AECGameBatch.for_game(game, num_envs, env_kwargs, shaper)
+    if shaper is not None and shaper.active:
+        raise ValueError("reward shaping (shaping_* keys) needs env_source 'aec'")
     if source == "vector":
         try:
             from .vector_source import VectorGameBatch

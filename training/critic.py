@@ -1,0 +1,34 @@
+"""A centralised critic: the value of a decision from the full deal (``env.state()``), training only.
+
+Multi-agent PPO's full-information baseline: the critic sees every hand, so
+its value explains the deal's result far better than one seat's view can,
+and the advantages the actor learns from are less noisy.  The actor (the
+policy network saved as the agent) still sees only its observation: the
+critic lives in the trainer's checkpoint state, never in the policy, and no
+evaluation calls ``state()``.
+
+Input: the env's state vector and a one-hot of the acting seat (whose value
+it is); output: that seat's value.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from vint_env.agents.networks import _init, _mlp
+
+
+class CentralCritic(nn.Module):
+    def __init__(self, state_size: int, hidden_sizes=(256, 256), seats: int = 4):
+        super().__init__()
+        if not hidden_sizes or any(int(h) <= 0 for h in hidden_sizes):
+            raise ValueError(f"critic_hidden_sizes must be a non-empty list of positive widths, got {hidden_sizes!r}")
+        self.state_size = state_size
+        self.seats = seats
+        self.torso = _mlp(state_size + seats, hidden_sizes)
+        self.head = _init(nn.Linear(int(hidden_sizes[-1]), 1), gain=1.0)
+
+    def forward(self, states: torch.Tensor, seats: torch.Tensor) -> torch.Tensor:
+        onehot = nn.functional.one_hot(seats.long(), self.seats).to(states.dtype)
+        return self.head(self.torso(torch.cat([states, onehot], dim=-1))).squeeze(-1)

@@ -1,0 +1,206 @@
+"""A teacher's games as supervised data for the imitation warm start, cached on disk.
+
+The teacher (any agent spec: ``rule``, ``pimc``, ``ppo:PATH`` ...) plays all
+four seats of ``deals`` deals of the training env (auction and play alike);
+every decision becomes a sample: the observation, the legal-action mask, the
+teacher's action, and the return that seat went on to receive (the env's
+rewards from that decision to the end of the deal).
+
+Deal ``k`` is dealt from seed ``(seed, k)`` and the teacher's seats are
+seeded from it too, so the data depend on ``(game, env options, teacher,
+seed, deals)`` only: the same whatever the number of worker processes
+(the deals are played in fixed chunks, split over ``workers`` processes).
+
+The data are cached under ``cache_dir`` in one ``.npz`` file per key,
+written atomically; a teacher whose behaviour changes under the same spec
+(a rule bot edited, a checkpoint rewritten: checkpoints are keyed by their
+content) needs its cache file deleted.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import json
+import multiprocessing as mp
+import os
+import re
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .evaluation import harness_game
+from .sources import AGENTS, game_module
+
+CHUNK_DEALS = 25          # deals per job: fixes the split, so any worker count gives the same data
+FORMAT = 1                # bump when the file layout changes (old cache files are then ignored)
+
+
+@dataclass
+class TeacherData:
+    """Decisions of a teacher.  Observations are kept bit-packed when they are 0/1 (all shipped
+    layouts are), ``obs(idx)`` unpacks rows as float32."""
+
+    obs_packed: np.ndarray     # [N, ceil(D/8)] uint8 (packed) or [N, D] float32 (not packed)
+    packed: bool
+    obs_size: int
+    masks: np.ndarray          # [N, A] bool
+    actions: np.ndarray        # [N] int64
+    returns: np.ndarray        # [N] float32: the deciding seat's rewards from this decision on
+    seats: np.ndarray          # [N] int8
+    deal_ids: np.ndarray       # [N] int32
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def obs(self, idx=None) -> np.ndarray:
+        rows = self.obs_packed if idx is None else self.obs_packed[idx]
+        if not self.packed:
+            return np.asarray(rows, dtype=np.float32)
+        return np.unpackbits(rows, axis=1, count=self.obs_size).astype(np.float32)
+
+    @classmethod
+    def from_arrays(cls, obs: np.ndarray, masks, actions, returns, seats, deal_ids) -> TeacherData:
+        obs = np.asarray(obs, dtype=np.float32).reshape(len(actions), -1)
+        binary = bool(np.all((obs == 0) | (obs == 1)))
+        stored = np.packbits(obs.astype(np.uint8), axis=1) if binary else obs
+        return cls(stored, binary, obs.shape[1], np.asarray(masks, dtype=bool).reshape(len(actions), -1),
+                   np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
+                   np.asarray(seats, dtype=np.int8), np.asarray(deal_ids, dtype=np.int32))
+
+    @classmethod
+    def concat(cls, parts: list[TeacherData]) -> TeacherData:
+        if not parts:
+            raise ValueError("no teacher data")
+        if len({(p.packed, p.obs_size) for p in parts}) != 1:   # a chunk with a non-0/1 value: unpack all
+            return cls.from_arrays(np.concatenate([p.obs() for p in parts]),
+                                   *(np.concatenate([getattr(p, k) for p in parts])
+                                     for k in ("masks", "actions", "returns", "seats", "deal_ids")))
+        return cls(np.concatenate([p.obs_packed for p in parts]), parts[0].packed, parts[0].obs_size,
+                   *(np.concatenate([getattr(p, k) for p in parts])
+                     for k in ("masks", "actions", "returns", "seats", "deal_ids")))
+
+    def save(self, path: Path) -> None:
+        """Write atomically (a temporary file in the same folder, renamed over ``path``)."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                np.savez_compressed(f, format=FORMAT, obs=self.obs_packed, packed=self.packed,
+                                    obs_size=self.obs_size, masks=np.packbits(self.masks, axis=1),
+                                    num_actions=self.masks.shape[1], actions=self.actions,
+                                    returns=self.returns, seats=self.seats, deal_ids=self.deal_ids)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    @classmethod
+    def load(cls, path: Path) -> TeacherData:
+        with np.load(path) as z:
+            if int(z["format"]) != FORMAT:
+                raise ValueError(f"{path}: teacher data format {int(z['format'])}, expected {FORMAT}")
+            masks = np.unpackbits(z["masks"], axis=1, count=int(z["num_actions"])).astype(bool)
+            return cls(z["obs"], bool(z["packed"]), int(z["obs_size"]), masks, z["actions"], z["returns"],
+                       z["seats"], z["deal_ids"])
+
+
+# ----------------------------------------------------------------------------- playing
+def deal_seeds(seed: int, k: int) -> tuple[int, list[int]]:
+    """The env seed of deal ``k`` and its four seats' agent seeds."""
+    state = np.random.SeedSequence([seed, k]).generate_state(5, dtype=np.uint32)
+    return int(state[0]), [int(x) for x in state[1:]]
+
+
+def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int, count: int) -> TeacherData:
+    """Deals ``first .. first+count-1`` played by the teacher in all four seats."""
+    from vint_env.agents.registry import load_agent
+    env = game_module(game).raw_env(**(env_kwargs or {}))
+    agents = [load_agent(teacher, game=harness_game(game)) for _ in AGENTS]
+    obs, masks, actions, seats, deal_ids, returns = [], [], [], [], [], []
+    for k in range(first, first + count):
+        env_seed, agent_seeds = deal_seeds(seed, k)
+        env.reset(seed=env_seed)
+        for agent, s in zip(agents, agent_seeds):
+            agent.reset(s)
+        received = np.zeros(4)          # each seat's rewards so far in this deal
+        start = len(actions)
+        before: list[float] = []        # the seat's rewards before each decision
+        while env.agents:
+            name = env.agent_selection
+            seat = AGENTS.index(name)
+            if env.terminations[name] or env.truncations[name]:
+                env.step(None)
+                continue
+            ob = env.observe(name)
+            a = int(agents[seat].act(ob, env=env, agent=name))
+            obs.append(ob["observation"])
+            masks.append(ob["action_mask"])
+            actions.append(a)
+            seats.append(seat)
+            deal_ids.append(k)
+            before.append(received[seat])
+            env.step(a)
+            received += [env.rewards[ag] for ag in AGENTS]
+        returns += [received[seats[start + j]] - before[j] for j in range(len(before))]
+    return TeacherData.from_arrays(np.stack(obs), np.stack(masks), actions, returns, seats, deal_ids)
+
+
+def _job(args) -> TeacherData:
+    return play_deals(*args)
+
+
+def generate(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
+             chunk_deals: int = CHUNK_DEALS) -> TeacherData:
+    """The teacher's ``deals`` deals, in chunks of ``chunk_deals`` over ``workers`` processes
+    (started with ``spawn``); the data do not depend on ``workers`` or ``chunk_deals``."""
+    if deals < 1:
+        raise ValueError(f"teacher data needs at least one deal, got {deals}")
+    jobs = [(game, dict(env_kwargs or {}), teacher, seed, first, min(chunk_deals, deals - first))
+            for first in range(0, deals, chunk_deals)]
+    if workers <= 1 or len(jobs) == 1:
+        return TeacherData.concat([_job(j) for j in jobs])
+    with cf.ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=mp.get_context("spawn")) as pool:
+        return TeacherData.concat(list(pool.map(_job, jobs)))
+
+
+# ----------------------------------------------------------------------------- cache
+def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int) -> str:
+    """File name of the cached data: readable game/teacher/seed/size, and a hash of everything that
+    changes the data (env options, the teacher spec, a checkpoint teacher's file content)."""
+    ident = {"format": FORMAT, "game": game, "env_kwargs": env_kwargs or {}, "teacher": teacher,
+             "seed": seed, "deals": deals}
+    kind, _, arg = teacher.partition(":")
+    if kind == "ppo" and Path(arg).is_file():
+        ident["checkpoint_sha256"] = hashlib.sha256(Path(arg).read_bytes()).hexdigest()
+    digest = hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", teacher)[:40]
+    return f"{game}-{slug}-seed{seed}-{deals}deals-{digest}.npz"
+
+
+def teacher_data(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
+                 cache_dir: str | Path | None = None, say=None) -> tuple[TeacherData, Path | None, bool]:
+    """``(data, cache file or None, whether it came from the cache)``; generated and cached if absent."""
+    say = say or (lambda msg: None)
+    path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals) if cache_dir else None
+    if path is not None and path.is_file():
+        try:
+            data = TeacherData.load(path)
+            say(f"teacher data: {len(data)} decisions of {teacher!r} from the cache {path}")
+            return data, path, True
+        except Exception as e:  # a damaged or foreign file: make it again
+            say(f"teacher data: cannot read {path} ({type(e).__name__}: {e}); generating it again")
+    t0 = time.perf_counter()
+    say(f"teacher data: {teacher!r} plays {deals} deals of {game} in all seats ({workers} process(es)) ...")
+    data = generate(game, env_kwargs, teacher, seed, deals, workers)
+    say(f"teacher data: {len(data)} decisions in {time.perf_counter() - t0:.0f} s"
+        + (f", cached in {path}" if path is not None else ""))
+    if path is not None:
+        data.save(path)
+    return data, path, False
