@@ -60,7 +60,7 @@ from ..cards import SUIT_MASK
 from .base import Agent, legal_actions
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
-from .play_view import TrickMemory, mask_of
+from .play_view import TrickMemory, current_trick, mask_of
 
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
@@ -124,13 +124,7 @@ def _tricks(o: dict) -> tuple[int, int]:
 def _common(o: dict, memory: TrickMemory) -> dict:
     trump = int(o["trump"].argmax())          # 0..3 a suit, 4 = NO_TRUMP
     leader = int(o["trick_leader"].argmax())
-    trick = []
-    for i in range(4):
-        seat = (leader + i) % 4
-        row = o["trick"][seat].nonzero()[0]
-        if row.size == 0:
-            break
-        trick.append((seat, int(row[0])))
+    trick = current_trick(o, leader)
     played = [mask_of(o["played"][s]) for s in range(4)]
     tricks_played = (sum(p.bit_count() for p in played) - len(trick)) // 4
     last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}

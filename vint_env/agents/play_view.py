@@ -240,6 +240,18 @@ def mask_of(bits) -> int:
     return mask
 
 
+def current_trick(o: dict, leader: int) -> list[tuple[int, int]]:
+    """The trick in progress as ``(seat, card)`` pairs in playing order, read from ``o["trick"]``."""
+    trick = []
+    for i in range(4):
+        seat = (leader + i) % 4
+        row = o["trick"][seat].nonzero()[0]
+        if row.size == 0:
+            break
+        trick.append((seat, int(row[0])))
+    return trick
+
+
 def observed_play(o: dict, memory: TrickMemory) -> dict:
     """The trick-play part of a decoded observation (Vint, Whist and Solo
     Whist layouts share the block names `hand`, `trump`, `trick_leader`,
@@ -250,13 +262,7 @@ def observed_play(o: dict, memory: TrickMemory) -> dict:
     """
     trump = int(o["trump"].argmax())
     leader = int(o["trick_leader"].argmax())
-    trick = []
-    for i in range(4):
-        seat = (leader + i) % 4
-        row = o["trick"][seat].nonzero()[0]
-        if row.size == 0:
-            break
-        trick.append((seat, int(row[0])))
+    trick = current_trick(o, leader)
     played = mask_of(o["played"].max(axis=0))
     tricks_played = (int(o["played"].sum()) - len(trick)) // 4
     last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
