@@ -175,7 +175,7 @@ def _finish(small, b, diff, scale, points, rewards, terminated):
     terminated[b] = True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_net, scale, points, rewards,
                terminated, run_tab, top_tab, pop_tab, coronet_tab):
     """One action in game ``b`` (legality checked before)."""
@@ -269,7 +269,7 @@ def _bits(out, b, start, word):
         word ^= low
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe_play(small, words, b, me, out, o_leader, o_trick, o_last, o_taken):
     """The trick-play blocks shared by Vint and Whist: leader, trick, last trick, tricks taken."""
     out[b, o_leader + ((small[b, _LEADER] - me) & 3)] = 1
@@ -287,7 +287,7 @@ def _observe_play(small, words, b, me, out, o_leader, o_trick, o_last, o_taken):
             out[b, o_last + 52 * r + c] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe_vint(small, words, b, me, out):
     """``vint_obs.encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
     out[b, :] = 0
@@ -318,7 +318,7 @@ def _observe_vint(small, words, b, me, out):
         _observe_play(small, words, b, me, out, O_TRICK_LEADER, O_TRICK, O_LAST_TRICK, O_TRICKS_TAKEN)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe_whist(small, words, b, me, out):
     """``whist_obs.encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
     out[b, :] = 0
@@ -341,7 +341,7 @@ def _observe_whist(small, words, b, me, out):
     _observe_play(small, words, b, me, out, W_TRICK_LEADER, W_TRICK, W_LAST_TRICK, W_TRICKS_TAKEN)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _observe_one(small, words, b, me, out, game):
     if game == WHIST:
         _observe_whist(small, words, b, me, out)
@@ -349,7 +349,7 @@ def _observe_one(small, words, b, me, out, game):
         _observe_vint(small, words, b, me, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _legal_one(small, words, b, out):
     """Legal actions of the player to move in game ``b`` into ``out[b]``."""
     out[b, :] = 0
@@ -436,7 +436,7 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
     deal_index[b] += np.uint64(1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_trump, ten_is_honour, honours_net,
                scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
                coronet_tab):
