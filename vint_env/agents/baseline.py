@@ -136,3 +136,33 @@ def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = Tr
         raise _error(game, str(e)) from None
     agent.name = "baseline"
     return agent
+
+
+def results_table(folder: str | Path | None = None) -> str:
+    """A Markdown table of the baselines in ``folder`` (default: the shipped ones), read from their
+    manifests: budget, measured margins with 95% CIs, boards.  Games with none say so; a baseline
+    trained for another observation layout than the game's current one is marked stale."""
+    rows = ["| game | training (wall clock, env steps) | vs random: margin [95% CI] | vs rule: margin [95% CI] "
+            "| boards per opponent (seed) |",
+            "|---|---|---|---|---|"]
+    for game in games.names():
+        path = manifest_path(game, folder)
+        if not path.is_file():
+            rows.append(f"| {game} | none ships | | | |")
+            continue
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        budget, results = manifest.get("budget", {}), manifest.get("results", {})
+        cells = []
+        for opp in ("random", "rule"):
+            r = results.get("vs", {}).get(opp)
+            if r is None:
+                cells.append("not measured")
+                continue
+            m = r["margin_per_board"]
+            cells.append(f"{m['mean']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}] ({r['verdict'].split(' (')[0]})")
+        stale = " **stale: trained for another observation layout**" if stale_layout(manifest, game) else ""
+        limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
+        steps = budget.get("env_steps") or 0
+        rows.append(f"| {game}{stale} | {budget.get('train_minutes', 0):.0f} min {limit}, {steps / 1e6:.2f} M steps "
+                    f"| {cells[0]} | {cells[1]} | {results.get('boards')} ({results.get('seed')}) |")
+    return "\n".join(rows)
