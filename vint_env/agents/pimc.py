@@ -21,7 +21,14 @@ At each of its turns in the play the agent
    of tricks, then the lowest card.
 
 A card that is forced, or equal to every other legal card (touching cards
-with nothing live between them), is played without sampling.  The Vint
+with nothing live between them), is played without sampling.  A deal drawn
+more than once is solved once.
+
+Two-player Vint (`vint2p_v0`): the position comes from
+:func:`~vint_env.agents.pimc_vint2p.vint2p_position`; PIMC decides the play
+where the four hands sit as two partnerships opposite each other (way 1;
+ways 4 and 5 when the dealer declares), and the two-player rule bot makes
+every other decision (see that module).  The Vint
 auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
 or with ``bid=dd`` the rule bot's call or a raise chosen by sampled
 double-dummy scores.
@@ -64,7 +71,7 @@ from .play_view import TrickMemory, current_trick, mask_of
 
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
-GAMES = ("vint", "whist")
+GAMES = ("vint", "whist", "vint2p")
 
 
 # ----------------------------------------------------------------- what the player sees
@@ -83,6 +90,8 @@ class Position:
     known: dict[int, int] = field(default_factory=dict)   # seat -> cards it is known to hold
     voids: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     min_length: dict[tuple[int, int], int] = field(default_factory=dict)   # (seat, suit) -> length as dealt
+    size: list[int] | None = None     # cards each seat holds now (default: 13 minus its played cards)
+    solvable: bool = True             # False where double-dummy cannot model the play (two-player Vint)
 
     @property
     def leader(self) -> int:
@@ -101,7 +110,7 @@ def knowledge(pos: Position, use_auction: bool = True) -> Knowledge:
     known = [pos.hand, 0, 0, 0]
     for seat, cards in pos.known.items():
         known[seat] |= cards
-    size = [13 - p.bit_count() for p in pos.played]
+    size = list(pos.size) if pos.size is not None else [13 - p.bit_count() for p in pos.played]
     k = Knowledge(known=known, size=size, gone=pos.gone)
     for seat in (1, 2, 3):
         for suit in pos.voids[seat]:
@@ -224,8 +233,10 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
     n = 0
     start = _time.perf_counter()
     if budget is None:
-        deals = [sampler.draw(rng) for _ in range(samples)]
-        results = solve_positions([(tuple(h), pos.trump, leader, trick_cards) for h in deals])
+        deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
+        unique = list(dict.fromkeys(deals))          # a deal drawn twice is solved once
+        solved = dict(zip(unique, solve_positions([(h, pos.trump, leader, trick_cards) for h in unique])))
+        results = [solved[h] for h in deals]
     else:
         results = _solve_within(sampler, rng, samples, budget, start, pos.trump, leader, trick_cards)
     for res in results:
@@ -242,9 +253,12 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
 
 def _solve_within(sampler, rng, samples, budget, start, trump, leader, trick_cards):
     out = []
+    solved: dict = {}
     while len(out) < samples:
-        h = sampler.draw(rng)
-        out.append(solve_one(tuple(h), trump, leader, trick_cards))
+        h = tuple(sampler.draw(rng))
+        if h not in solved:
+            solved[h] = solve_one(h, trump, leader, trick_cards)
+        out.append(solved[h])
         if _time.perf_counter() - start >= budget:
             break
     return out
@@ -351,7 +365,7 @@ def parse_options(text: str) -> dict:
 
 
 class PIMCAgent(Agent):
-    """Perfect Information Monte Carlo play for Vint and Whist (see the module docstring)."""
+    """Perfect Information Monte Carlo play for Vint, Whist and two-player Vint (see the module docstring)."""
 
     name = "pimc"
 
@@ -363,12 +377,15 @@ class PIMCAgent(Agent):
             raise ValueError(f"pimc samples must be a positive integer, got {samples!r}")
         if time is not None and not time > 0:
             raise ValueError(f"pimc time budget must be positive seconds, got {time!r}")
+        if auction and game == "vint2p":
+            raise ValueError("pimc option auction=1 is for Vint only: in two-player Vint PIMC decides "
+                             "only where every card is seen, so the auction has nothing to add")
         if auction and game != "vint":
             raise ValueError("pimc option auction=1 needs an auction: Vint only")
         if bid not in BIDDING:
             raise ValueError(f"pimc bid must be one of {BIDDING}, got {bid!r}")
         if bid != "rule" and game != "vint":
-            raise ValueError("pimc option bid=dd needs an auction: Vint only")
+            raise ValueError(f"pimc option bid=dd is implemented for Vint only, not {game!r}")
         self.bid = bid
         self.game = game
         self.samples = samples
@@ -377,17 +394,27 @@ class PIMCAgent(Agent):
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.memory = TrickMemory()
-        self.position_of = POSITION_OF[game]
-        if game == "vint":
+        if game == "vint2p":
+            from ..games.vint2p import VINT2P_LAYOUT
+            from .pimc_vint2p import vint2p_position
+            from .vint2p_rule import Vint2pRuleAgent
+            self.position_of = vint2p_position
+            self.layout = VINT2P_LAYOUT
+            self.bidder: Agent | None = Vint2pRuleAgent()   # every decision PIMC does not make
+        elif game == "vint":
             from ..games.vint import VINT_LAYOUT
             from .vint_rule import VintRuleAgent
+            self.position_of = POSITION_OF[game]
             self.layout = VINT_LAYOUT
-            self.bidder: Agent | None = VintRuleAgent()
+            self.bidder = VintRuleAgent()
         else:
             from ..games.whist import WHIST_LAYOUT
+            self.position_of = POSITION_OF[game]
             self.layout = WHIST_LAYOUT
             self.bidder = None
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
+        if game == "vint2p":
+            self.stats["rule_cards"] = 0          # card decisions left to the rule bot
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -408,10 +435,16 @@ class PIMCAgent(Agent):
                 if call not in legal:
                     raise RuntimeError(f"pimc bid {call}, not legal ({legal})")
             return call
+        if self.game == "vint2p" and not o["phase"][5]:
+            self.memory.reset()           # exchange, auction, widow, give-aways, final contract
+            return self.bidder.act(observation)
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
         start, cpu = _time.perf_counter(), _time.process_time()
         pos = self.position_of(o, self.memory)
+        if not pos.solvable:
+            self.stats["rule_cards"] += 1
+            return self.bidder.act(observation)
         decision = decide(pos, legal, self.rng, self.samples, self.budget, self.auction)
         self.last = decision
         s = self.stats
