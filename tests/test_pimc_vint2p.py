@@ -13,8 +13,9 @@ from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
 from vint_env.agents.deal_sampler import DealSampler  # noqa: E402
 from vint_env.agents.double_dummy import solve_position  # noqa: E402
-from vint_env.agents.pimc import PIMCAgent, Position, knowledge  # noqa: E402
+from vint_env.agents.pimc import PIMCAgent, Position, decide, knowledge  # noqa: E402
 from vint_env.agents.pimc_vint2p import OUT_OF_PLAY, deal_points  # noqa: E402
+from vint_env.agents.two_hand_dd import solve_two_hands  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK  # noqa: E402
 from vint_env.envs.vint2p_v0 import raw_env  # noqa: E402
 
@@ -99,7 +100,7 @@ def test_samples_never_contradict_what_the_player_knows(way, deals):
         for hands in samples:
             assert_consistent(pos, hands)
         if way in (2, 3):
-            assert not pos.solvable
+            assert pos.solvable and pos.two_hands
             assert pos.size[1] == OUT_OF_PLAY and pos.size[3] == 0
             assert pos.known.get(1, 0) == deal.discards[int(deal.current_controller)]
             if pos.size[2] > 1:
@@ -175,17 +176,26 @@ def test_pimc_plays_a_score_optimal_dd_card_where_it_decides(way):
 
 
 @pytest.mark.parametrize("way", (2, 3))
-def test_two_hand_ways_play_as_the_rule_bot(way):
-    """Ways 2 and 3 (tricks of two cards): DDS cannot model them, PIMC plays the
-    rule bot's cards, so a duplicate match against the rule bot is all ties."""
-    from vint_env.evaluation.deals import generate_boards
-    from vint_env.evaluation.match import run_match
-    result = run_match("vint2p", "pimc:samples=2", "rule", generate_boards(3, seed=2), seed=4,
-                       analysis=False, env_options={"way": way})
-    assert result.scores == [0.0, 0.0, 0.0]
+def test_two_hand_ways_dd_optimal_when_nothing_is_hidden(way):
+    """Ways 2 and 3 (tricks of two cards, solved by two_hand_dd): told every hidden
+    card, PIMC plays a card that keeps the double-dummy maximum of the score."""
+    rng = np.random.default_rng(way)
+    checked = 0
+    for pos, true, _, obs in play_positions(way, 3, seed=200 + way):
+        legal = [int(c) for c in np.flatnonzero(obs["action_mask"])]
+        pos.known = {1: true[1], 2: true[2]}
+        decision = decide(pos, legal, rng, samples=2)
+        led = pos.trick[0][1] if pos.trick else -1
+        values = solve_two_hands(true[0], true[2], pos.trump, led)
+        assert set(values) == set(legal)
+        won = pos.side_tricks[0]
+        assert pos.points(won + values[decision.card]) == max(pos.points(won + values[c]) for c in legal)
+        assert values[decision.card] == max(values[c] for c in legal)
+        checked += decision.samples > 0
+    assert checked > 20
 
 
-@pytest.mark.parametrize("way", (1, 4))
+@pytest.mark.parametrize("way", (1, 2, 4))
 def test_same_seed_same_play(way):
     from vint_env.evaluation.deals import generate_boards
     from vint_env.evaluation.match import run_match
@@ -197,7 +207,7 @@ def test_same_seed_same_play(way):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("way", (1, 4))
+@pytest.mark.parametrize("way", (1, 3, 4))
 def test_equal_results_across_worker_counts(way):
     from vint_env.evaluation.deals import generate_boards
     from vint_env.evaluation.match import run_match

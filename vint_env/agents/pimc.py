@@ -27,8 +27,9 @@ more than once is solved once.
 Two-player Vint (`vint2p_v0`): the position comes from
 :func:`~vint_env.agents.pimc_vint2p.vint2p_position`; PIMC decides the play
 where the four hands sit as two partnerships opposite each other (way 1;
-ways 4 and 5 when the dealer declares), and the two-player rule bot makes
-every other decision (see that module).  The Vint
+ways 4 and 5 when the dealer declares; solved by DDS) and the tricks of two
+cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`); the
+two-player rule bot makes every other decision (see that module).  The Vint
 auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
 or with ``bid=dd`` the rule bot's call or a raise chosen by sampled
 double-dummy scores.
@@ -92,6 +93,7 @@ class Position:
     min_length: dict[tuple[int, int], int] = field(default_factory=dict)   # (seat, suit) -> length as dealt
     size: list[int] | None = None     # cards each seat holds now (default: 13 minus its played cards)
     solvable: bool = True             # False where double-dummy cannot model the play (two-player Vint)
+    two_hands: bool = False           # tricks of two cards, seat 0 against seat 2 (two-player Vint, ways 2, 3)
 
     @property
     def leader(self) -> int:
@@ -223,8 +225,6 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
         if not use_auction:
             raise
         sampler = DealSampler(knowledge(pos, False))
-    trick_cards = tuple(c for _, c in pos.trick)
-    leader = pos.leader
     won = pos.side_tricks[0]
     values = {t: pos.points(t) for t in range(won, 14)}
     reps = [cls[0] for cls in classes]
@@ -235,10 +235,10 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
     if budget is None:
         deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
         unique = list(dict.fromkeys(deals))          # a deal drawn twice is solved once
-        solved = dict(zip(unique, solve_positions([(h, pos.trump, leader, trick_cards) for h in unique])))
+        solved = dict(zip(unique, solve_deals(pos, unique)))
         results = [solved[h] for h in deals]
     else:
-        results = _solve_within(sampler, rng, samples, budget, start, pos.trump, leader, trick_cards)
+        results = _solve_within(sampler, rng, samples, budget, start, pos)
     for res in results:
         n += 1
         for c in reps:
@@ -251,13 +251,27 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
     return Decision(best, means, mean_tricks, n)
 
 
-def _solve_within(sampler, rng, samples, budget, start, trump, leader, trick_cards):
+def solve_deals(pos: Position, deals: list[tuple[int, ...]]) -> list[dict[int, int]]:
+    """Card id -> tricks the side to move takes from now, for each deal of the
+    hidden cards: DDS in one batch, or tricks of two cards
+    (:mod:`~vint_env.agents.two_hand_dd`, seat 0 against seat 2)."""
+    if pos.two_hands:
+        from .two_hand_dd import solve_two_hands
+        led = pos.trick[0][1] if pos.trick else -1
+        return [solve_two_hands(h[0], h[2], pos.trump, led) for h in deals]
+    trick_cards = tuple(c for _, c in pos.trick)
+    if len(deals) == 1:
+        return [solve_one(deals[0], pos.trump, pos.leader, trick_cards)]
+    return solve_positions([(h, pos.trump, pos.leader, trick_cards) for h in deals])
+
+
+def _solve_within(sampler, rng, samples, budget, start, pos):
     out = []
     solved: dict = {}
     while len(out) < samples:
         h = tuple(sampler.draw(rng))
         if h not in solved:
-            solved[h] = solve_one(h, trump, leader, trick_cards)
+            solved[h] = solve_deals(pos, [h])[0]
         out.append(solved[h])
         if _time.perf_counter() - start >= budget:
             break

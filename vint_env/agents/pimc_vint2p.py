@@ -18,17 +18,20 @@ knows, by way:
   the opponent's hand (seat 2, 13 cards less those he played) and the
   cards out of play (seat 1: the rest of the piles and both players'
   discards, 26 cards, his own discards known among them); seat 3 holds
-  nothing.  The opponent's exchange counts say nothing about which cards
-  he holds and are not used.
+  nothing.  Every such deal is equally likely: what the opponent's
+  keeping or exchanging says about his strength depends on his judgement,
+  not on the rules, and is not used.
 
-The position is *solvable* (PIMC decides, sampled deals solved by DDS)
-where the four hands sit as two partnerships opposite each other, as DDS
-assumes: the hand opposite the one the player acts for is his own other
-hand.  That is the play of way 1, and of ways 4 and 5 when the dealer
-declares (and a passed-out deal played in way 4, where the dealer keeps the
-open dummy).  Everywhere else (ways 4 and 5 when the non-dealer declares:
-the sides sit side by side; ways 2 and 3: tricks of two cards) the agent
-plays the rule bot's card, as the ``dd`` agent of two-player Vint does.
+PIMC decides (the position is *solvable*) where a double-dummy solver
+models the play: where the four hands sit as two partnerships opposite each
+other, as DDS assumes (the hand opposite the one the player acts for is his
+own other hand: the play of way 1, of ways 4 and 5 when the dealer
+declares, and of a passed-out deal played in way 4, where the dealer keeps
+the open dummy), and the tricks of two cards of ways 2 and 3
+(:mod:`~vint_env.agents.two_hand_dd`, ``Position.two_hands``).  In ways 4
+and 5 when the non-dealer declares the sides sit side by side (seats 1, 2
+against 0, 3), which neither solver models: the agent plays the rule bot's
+card there, as the ``dd`` agent of two-player Vint does.
 """
 
 from __future__ import annotations
@@ -81,7 +84,7 @@ def vint2p_position(o: dict, memory: TrickMemory) -> Position:
         return Position(hand=hand, played=played, trick=trick, trump=trump, side_tricks=side_tricks,
                         points=points, known={1: discards} if discards else {},
                         voids=[set(v) for v in memory.voids],
-                        size=[hand.bit_count(), OUT_OF_PLAY, 13 - played[2].bit_count(), 0], solvable=False)
+                        size=[hand.bit_count(), OUT_OF_PLAY, 13 - played[2].bit_count(), 0], two_hands=True)
     a = int(o["acting_for"].argmax())            # the seat he acts for, relative to his own
     turn = [(a + r) & 3 for r in range(4)]        # acting-relative seat -> observer-relative seat
     known = {r: mask_of(o["hands"][turn[r]]) for r in (1, 2, 3) if o["shown"][turn[r]]}
