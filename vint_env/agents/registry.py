@@ -7,7 +7,8 @@ spec                  agent
 ``rule``              the game's rule bot (the books' advice)
 ``dd``                :class:`DoubleDummyAgent` (cheats; Vint and Whist)
 ``pimc[:OPTIONS]``    :class:`~vint_env.agents.pimc.PIMCAgent`: sampled deals
-                      solved double-dummy (fair; Vint and Whist); options
+                      solved double-dummy (fair; Vint, Whist, two-player
+                      Vint); options
                       ``samples=N,time=SECONDS,auction=0|1,bid=rule|dd,seed=N``
 ``ppo:PATH``          a trained PPO policy from checkpoint PATH
                       (``vint_env.agents.policy.PPOAgent.load(PATH, game=...)``)
@@ -61,8 +62,8 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
             from .double_dummy import DoubleDummyAgent
             agent = DoubleDummyAgent(game)
     elif kind == "pimc":
-        if game not in ("vint", "whist"):
-            raise ValueError(f"the PIMC agent plays Vint and Whist, not {game!r}")
+        if game not in ("vint", "whist", "vint2p"):
+            raise ValueError(f"the PIMC agent plays Vint and Whist (and two-player Vint), not {game!r}")
         from .pimc import make_pimc
         agent = make_pimc(game, arg, seed)
     elif kind == "ppo":
