@@ -168,3 +168,36 @@ def test_every_game_gives_one_deal_result_type(name):
         if g.partnership:
             assert set(result.breakdown) == {"NS", "EW"}
             assert result.points[0] == result.breakdown["NS"]["total"] - result.breakdown["EW"]["total"]
+
+
+def test_agent_kinds_come_from_the_records():
+    """The dd and pimc specs build what the game's record names, and refuse a game whose record names none."""
+    from vint_env.agents import load_agent
+    for game in games.all_games():
+        if game.dd_agent is None:
+            with pytest.raises(ValueError, match=f"does not play {game.name!r}.*it plays"):
+                load_agent("dd", game=game.name)
+        else:
+            agent = load_agent("dd", game=game.env_name)
+            assert agent.name == "dd" and agent.needs_env
+        if game.pimc_agent is None:
+            with pytest.raises(ValueError, match=f"PIMC agent does not play {game.name!r}"):
+                load_agent("pimc", game=game.name)
+        else:
+            assert load_agent("pimc:samples=2", game=game.name, seed=1).name == "pimc"
+    assert {g.name for g in games.all_games() if g.dd_agent} >= {"vint", "whist", "vint2p"}
+    assert {g.name for g in games.all_games() if g.pimc_agent} >= {"vint", "whist"}
+
+
+def test_no_layer_above_games_branches_on_a_game_name():
+    """Per-game choices live in the records: registries, reports and training ask the record, not the name.
+
+    (The rule bots' own play advice differs by book and stays in their modules.)
+    """
+    root = pathlib.Path(__file__).resolve().parents[1]
+    pattern = ("== \"vint\"", "== \"whist\"", "== \"solo_whist\"", "== \"vint2p\"", "!= \"vint_v0\"",
+               "in (\"vint\", \"whist\"")
+    for path in ["vint_env/agents/registry.py", "vint_env/evaluation/report.py", "training/vector_source.py",
+                 "docs/hooks/generate.py"]:
+        text = (root / path).read_text()
+        assert not [p for p in pattern if p in text], path
