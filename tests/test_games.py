@@ -201,3 +201,21 @@ def test_no_layer_above_games_branches_on_a_game_name():
                  "docs/hooks/generate.py"]:
         text = (root / path).read_text()
         assert not [p for p in pattern if p in text], path
+
+
+@pytest.mark.parametrize("option, bad", [("passout", "playy"), ("honours", "nett"), ("game_race", "first!"),
+                                         ("game_bonus", 500)])
+def test_every_vint_layer_refuses_a_bad_variant_with_one_message(option, bad):
+    """Rules, both envs and the batched engine check Vint's variants in one function: the same message."""
+    from vint_env import vint2p_v0, vint_v0
+    from vint_env.rules.vint import VARIANTS, VintRubber
+    from vint_env.vector import VintEngine
+    message = f"{option} must be one of {VARIANTS[option]}, got {bad!r}"
+    makers = [lambda: vint_v0.raw_env(**{option: bad}), lambda: vint2p_v0.raw_env(**{option: bad}),
+              lambda: VintRubber(**{option: bad})]
+    if option != "game_bonus":
+        makers.append(lambda: VintEngine(**{option: bad}))
+    for make in makers:
+        with pytest.raises(ValueError) as info:
+            make()
+        assert str(info.value) == message
