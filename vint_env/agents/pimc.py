@@ -21,7 +21,15 @@ At each of its turns in the play the agent
    of tricks, then the lowest card.
 
 A card that is forced, or equal to every other legal card (touching cards
-with nothing live between them), is played without sampling.  The Vint
+with nothing live between them), is played without sampling.  A deal drawn
+more than once is solved once.
+
+Two-player Vint (`vint2p_v0`): the position comes from
+:func:`~vint_env.agents.pimc_vint2p.vint2p_position`; PIMC decides the play
+where the four hands sit as two partnerships opposite each other (way 1;
+ways 4 and 5 when the dealer declares; solved by DDS) and the tricks of two
+cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`); the
+two-player rule bot makes every other decision (see that module).  The Vint
 auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
 or with ``bid=dd`` the rule bot's call or a raise chosen by sampled
 double-dummy scores.
@@ -64,7 +72,7 @@ from .play_view import TrickMemory, current_trick, mask_of
 
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
-GAMES = ("vint", "whist")
+GAMES = ("vint", "whist", "vint2p")
 
 
 # ----------------------------------------------------------------- what the player sees
@@ -83,6 +91,9 @@ class Position:
     known: dict[int, int] = field(default_factory=dict)   # seat -> cards it is known to hold
     voids: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
     min_length: dict[tuple[int, int], int] = field(default_factory=dict)   # (seat, suit) -> length as dealt
+    size: list[int] | None = None     # cards each seat holds now (default: 13 minus its played cards)
+    solvable: bool = True             # False where double-dummy cannot model the play (two-player Vint)
+    two_hands: bool = False           # tricks of two cards, seat 0 against seat 2 (two-player Vint, ways 2, 3)
 
     @property
     def leader(self) -> int:
@@ -101,7 +112,7 @@ def knowledge(pos: Position, use_auction: bool = True) -> Knowledge:
     known = [pos.hand, 0, 0, 0]
     for seat, cards in pos.known.items():
         known[seat] |= cards
-    size = [13 - p.bit_count() for p in pos.played]
+    size = list(pos.size) if pos.size is not None else [13 - p.bit_count() for p in pos.played]
     k = Knowledge(known=known, size=size, gone=pos.gone)
     for seat in (1, 2, 3):
         for suit in pos.voids[seat]:
@@ -214,8 +225,6 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
         if not use_auction:
             raise
         sampler = DealSampler(knowledge(pos, False))
-    trick_cards = tuple(c for _, c in pos.trick)
-    leader = pos.leader
     won = pos.side_tricks[0]
     values = {t: pos.points(t) for t in range(won, 14)}
     reps = [cls[0] for cls in classes]
@@ -224,10 +233,12 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
     n = 0
     start = _time.perf_counter()
     if budget is None:
-        deals = [sampler.draw(rng) for _ in range(samples)]
-        results = solve_positions([(tuple(h), pos.trump, leader, trick_cards) for h in deals])
+        deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
+        unique = list(dict.fromkeys(deals))          # a deal drawn twice is solved once
+        solved = dict(zip(unique, solve_deals(pos, unique)))
+        results = [solved[h] for h in deals]
     else:
-        results = _solve_within(sampler, rng, samples, budget, start, pos.trump, leader, trick_cards)
+        results = _solve_within(sampler, rng, samples, budget, start, pos)
     for res in results:
         n += 1
         for c in reps:
@@ -240,11 +251,28 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
     return Decision(best, means, mean_tricks, n)
 
 
-def _solve_within(sampler, rng, samples, budget, start, trump, leader, trick_cards):
+def solve_deals(pos: Position, deals: list[tuple[int, ...]]) -> list[dict[int, int]]:
+    """Card id -> tricks the side to move takes from now, for each deal of the
+    hidden cards: DDS in one batch, or tricks of two cards
+    (:mod:`~vint_env.agents.two_hand_dd`, seat 0 against seat 2)."""
+    if pos.two_hands:
+        from .two_hand_dd import solve_two_hands
+        led = pos.trick[0][1] if pos.trick else -1
+        return [solve_two_hands(h[0], h[2], pos.trump, led) for h in deals]
+    trick_cards = tuple(c for _, c in pos.trick)
+    if len(deals) == 1:
+        return [solve_one(deals[0], pos.trump, pos.leader, trick_cards)]
+    return solve_positions([(h, pos.trump, pos.leader, trick_cards) for h in deals])
+
+
+def _solve_within(sampler, rng, samples, budget, start, pos):
     out = []
+    solved: dict = {}
     while len(out) < samples:
-        h = sampler.draw(rng)
-        out.append(solve_one(tuple(h), trump, leader, trick_cards))
+        h = tuple(sampler.draw(rng))
+        if h not in solved:
+            solved[h] = solve_deals(pos, [h])[0]
+        out.append(solved[h])
         if _time.perf_counter() - start >= budget:
             break
     return out
@@ -351,7 +379,7 @@ def parse_options(text: str) -> dict:
 
 
 class PIMCAgent(Agent):
-    """Perfect Information Monte Carlo play for Vint and Whist (see the module docstring)."""
+    """Perfect Information Monte Carlo play for Vint, Whist and two-player Vint (see the module docstring)."""
 
     name = "pimc"
 
@@ -363,12 +391,15 @@ class PIMCAgent(Agent):
             raise ValueError(f"pimc samples must be a positive integer, got {samples!r}")
         if time is not None and not time > 0:
             raise ValueError(f"pimc time budget must be positive seconds, got {time!r}")
+        if auction and game == "vint2p":
+            raise ValueError("pimc option auction=1 is for Vint only: in two-player Vint PIMC decides "
+                             "only where every card is seen, so the auction has nothing to add")
         if auction and game != "vint":
             raise ValueError("pimc option auction=1 needs an auction: Vint only")
         if bid not in BIDDING:
             raise ValueError(f"pimc bid must be one of {BIDDING}, got {bid!r}")
         if bid != "rule" and game != "vint":
-            raise ValueError("pimc option bid=dd needs an auction: Vint only")
+            raise ValueError(f"pimc option bid=dd is implemented for Vint only, not {game!r}")
         self.bid = bid
         self.game = game
         self.samples = samples
@@ -377,17 +408,27 @@ class PIMCAgent(Agent):
         self.seed = seed
         self.rng = np.random.default_rng(seed)
         self.memory = TrickMemory()
-        self.position_of = POSITION_OF[game]
-        if game == "vint":
+        if game == "vint2p":
+            from ..games.vint2p import VINT2P_LAYOUT
+            from .pimc_vint2p import vint2p_position
+            from .vint2p_rule import Vint2pRuleAgent
+            self.position_of = vint2p_position
+            self.layout = VINT2P_LAYOUT
+            self.bidder: Agent | None = Vint2pRuleAgent()   # every decision PIMC does not make
+        elif game == "vint":
             from ..games.vint import VINT_LAYOUT
             from .vint_rule import VintRuleAgent
+            self.position_of = POSITION_OF[game]
             self.layout = VINT_LAYOUT
-            self.bidder: Agent | None = VintRuleAgent()
+            self.bidder = VintRuleAgent()
         else:
             from ..games.whist import WHIST_LAYOUT
+            self.position_of = POSITION_OF[game]
             self.layout = WHIST_LAYOUT
             self.bidder = None
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
+        if game == "vint2p":
+            self.stats["rule_cards"] = 0          # card decisions left to the rule bot
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -408,10 +449,16 @@ class PIMCAgent(Agent):
                 if call not in legal:
                     raise RuntimeError(f"pimc bid {call}, not legal ({legal})")
             return call
+        if self.game == "vint2p" and not o["phase"][5]:
+            self.memory.reset()           # exchange, auction, widow, give-aways, final contract
+            return self.bidder.act(observation)
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
         start, cpu = _time.perf_counter(), _time.process_time()
         pos = self.position_of(o, self.memory)
+        if not pos.solvable:
+            self.stats["rule_cards"] += 1
+            return self.bidder.act(observation)
         decision = decide(pos, legal, self.rng, self.samples, self.budget, self.auction)
         self.last = decision
         s = self.stats

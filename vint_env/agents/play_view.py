@@ -185,7 +185,10 @@ class TrickMemory:
 
     Fed at each of the bot's turns with the trick in progress and the last
     completed trick (both in its observation); between two of a player's
-    turns exactly one trick completes, so every trick is seen whole.
+    turns at most one trick completes (exactly one in the four-player
+    games; a two-player Vint player acting for two hands may see none), so
+    every trick is seen whole.  Tricks have four cards, or two (two-player
+    Vint's ways 2 and 3: ``last_trick`` then holds two seats).
     """
 
     def __init__(self):
@@ -214,18 +217,19 @@ class TrickMemory:
         """Called at each turn in the play.
 
         ``last_trick`` maps relative seat -> card of the last completed
-        trick; ``last_winner`` is the seat that won it (the current leader).
+        trick; ``last_winner`` is the seat that won it (the current leader,
+        who leads the trick in progress).
         """
         if tricks_played == self._tricks_seen + 1 and last_trick and self._pending_leader is not None:
             leader = self._pending_leader
             plays = [((leader + i) % 4, last_trick[(leader + i) % 4]) for i in range(4)
                      if (leader + i) % 4 in last_trick]
-            if len(plays) == 4:
+            if len(plays) == len(last_trick):
                 self.see_trick(plays, trump)
                 self.leads.append((leader, plays[0][1] // 13, last_winner))
         self._tricks_seen = tricks_played
         self.see_trick(trick, trump)
-        self._pending_leader = trick[0][0] if trick else 0
+        self._pending_leader = trick[0][0] if trick else last_winner
 
     def partner_won_leads(self, partners) -> set[int]:
         """Suits a partner led and won a trick with (Whist book: return partner's suit)."""

@@ -1,0 +1,98 @@
+"""PIMC for two-player Vint (`vint2p_v0`): what the player knows in the play, and where it decides.
+
+:func:`vint2p_position` turns a player's decoded observation at a card
+decision into the PIMC :class:`~vint_env.agents.pimc.Position`, so the
+sampler and the decision are the ones of four-player Vint.  What the player
+knows, by way:
+
+- **ways 1, 4, 5** (four hands, two of them dummies): the hand he acts for,
+  his other hand, the opponent's dummy (both dummies are face up once the
+  auction is over; in way 5 the widow and the give-aways have gone into
+  those hands), the cards played by each seat, the voids shown.  Seats are
+  relative to the seat he acts for (0 that seat, 2 the hand opposite).
+  Only the opponent's own hand is unseen, and it is exactly the cards
+  nobody else holds or played: the sampler finds one deal, the real one.
+- **ways 2 and 3** (two hands playing tricks of two cards; the piles and
+  discards out of play): his own hand (seat 0), his own discards, the
+  cards played, the opponent's voids.  The unseen cards are dealt between
+  the opponent's hand (seat 2, 13 cards less those he played) and the
+  cards out of play (seat 1: the rest of the piles and both players'
+  discards, 26 cards, his own discards known among them); seat 3 holds
+  nothing.  Every such deal is equally likely: what the opponent's
+  keeping or exchanging says about his strength depends on his judgement,
+  not on the rules, and is not used.
+
+PIMC decides (the position is *solvable*) where a double-dummy solver
+models the play: where the four hands sit as two partnerships opposite each
+other, as DDS assumes (the hand opposite the one the player acts for is his
+own other hand: the play of way 1, of ways 4 and 5 when the dealer
+declares, and of a passed-out deal played in way 4, where the dealer keeps
+the open dummy), and the tricks of two cards of ways 2 and 3
+(:mod:`~vint_env.agents.two_hand_dd`, ``Position.two_hands``).  In ways 4
+and 5 when the non-dealer declares the sides sit side by side (seats 1, 2
+against 0, 3), which neither solver models: the agent plays the rule bot's
+card there, as the ``dd`` agent of two-player Vint does.
+"""
+
+from __future__ import annotations
+
+from .pimc import Position
+from .play_view import TrickMemory, current_trick, mask_of
+
+OWN_HAND, OWN_DUMMY, PILE = 0, 1, 5          # columns of the observation's `roles` block
+#: Ways 2 and 3: cards out of play (the piles and both players' discards).
+OUT_OF_PLAY = 26
+
+
+def deal_points(o: dict):
+    """The player's points minus the opponent's for his side's total tricks
+    (honours left out, as in four-player PIMC: they do not depend on the play)."""
+    from ..rules.vint_scoring import score_contract, score_passout_play
+    if o["passout_play"][0]:
+        def points(ours: int) -> int:
+            a, b = score_passout_play((ours, 13 - ours))
+            return a.total - b.total
+        return points
+    bid = int(o["contract"].argmax())
+    level, strain = bid // 5 + 1, bid % 5
+    declarer = 0 if o["declarer"][0] else 1       # side 0 is the player
+
+    def points(ours: int) -> int:
+        a, b = score_contract((0, 0, 0, 0), level, strain, declarer, (ours, 13 - ours))
+        return a.total - b.total
+    return points
+
+
+def vint2p_position(o: dict, memory: TrickMemory) -> Position:
+    """The PIMC position of a card decision from a decoded `vint2p_v0`
+    observation (see the module docstring); ``memory`` keeps the voids, in
+    seats relative to the player's own seat, and is brought up to date."""
+    two_hands = bool(o["roles"][:, PILE].any())
+    trump = int(o["trump"].argmax())
+    leader = int(o["trick_leader"].argmax())
+    trick = current_trick(o, leader)
+    played = [mask_of(o["played"][s]) for s in range(4)]
+    per_trick = 2 if two_hands else 4
+    tricks_played = (sum(p.bit_count() for p in played) - len(trick)) // per_trick
+    last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
+    memory.update(trick, last, leader, tricks_played, trump)
+    side_tricks = (int(o["tricks_taken"][0].argmax()), int(o["tricks_taken"][1].argmax()))
+    points = deal_points(o)
+    if two_hands:
+        hand = mask_of(o["hands"][0])
+        discards = mask_of(o["my_discards"])
+        return Position(hand=hand, played=played, trick=trick, trump=trump, side_tricks=side_tricks,
+                        points=points, known={1: discards} if discards else {},
+                        voids=[set(v) for v in memory.voids],
+                        size=[hand.bit_count(), OUT_OF_PLAY, 13 - played[2].bit_count(), 0], two_hands=True)
+    a = int(o["acting_for"].argmax())            # the seat he acts for, relative to his own
+    turn = [(a + r) & 3 for r in range(4)]        # acting-relative seat -> observer-relative seat
+    known = {r: mask_of(o["hands"][turn[r]]) for r in (1, 2, 3) if o["shown"][turn[r]]}
+    opposite = o["roles"][turn[2]]
+    return Position(hand=mask_of(o["hands"][a]), played=[played[t] for t in turn],
+                    trick=[((s - a) & 3, c) for s, c in trick], trump=trump, side_tricks=side_tricks,
+                    points=points, known=known, voids=[set(memory.voids[t]) for t in turn],
+                    solvable=bool(opposite[OWN_HAND] or opposite[OWN_DUMMY]))
+
+
+__all__ = ["vint2p_position", "deal_points", "OUT_OF_PLAY"]
