@@ -13,7 +13,8 @@ built once per layout:
   rewritten, `trick_leader` and `to_move` pass to the winner, and the game
   rewrites its trick counts (a callback using the reference block writers);
 - the tracking blocks (`obs_blocks.TRACKING_BLOCKS`): `trick_winner` and
-  `winning_card` are rewritten (cleared at a trick's end); a card that does
+  `winning_card` move to the card that now wins the trick (cleared at a trick's
+  end); a card that does
   not follow the suit led sets the player's `voids` entry; every other
   observer's `cards_out` count of the card's suit drops by one; when the card
   was its suit's `top_remaining`, that mark moves down to the next card left.
@@ -32,8 +33,6 @@ played (the rows are then re-encoded).
 from __future__ import annotations
 
 import numpy as np
-
-from ..rules.tricks import winning_index
 
 # Blocks a card play writes; every layout with the shared trick-play and tracking blocks has them.
 _CARD_BLOCKS = ("to_move", "hand", "trick_leader", "trick", "last_trick", "played",
@@ -84,16 +83,14 @@ class _Tables:
         self.last = per_card("last_trick")
         self.clear_trick = slice(o["trick_leader"], o["last_trick"] + 208)
         self.seats_from = [[(s + i) & 3 for i in range(4)] for s in range(4)]
-        # Tracking blocks: trick_winner and winning_card are consecutive (cleared in one slice).
-        if o["winning_card"] != o["trick_winner"] + 4:
-            raise ValueError(f"{layout.name}: trick_winner, winning_card must be consecutive blocks")
-        self.clear_winner = slice(o["trick_winner"], o["winning_card"] + 52)
-        self.winner = [list(x) for x in per_seat("trick_winner")]        # [seat] -> 4 rows' indices
-        self.card_in = [list(rows + o[name] + c) for name in ("winning_card", "top_remaining")
+        # Tracking blocks.
+        # (Python ints: they index the memoryview of the rows faster than NumPy's.)
+        self.winner = [x.tolist() for x in per_seat("trick_winner")]     # [seat] -> 4 rows' indices
+        self.card_in = [(rows + o[name] + c).tolist() for name in ("winning_card", "top_remaining")
                         for c in range(52)]                               # [c] winning_card, [52 + c] top
-        self.void = [[list(rows + o["voids"] + rel[s] * 4 + suit) for suit in range(4)] for s in range(4)]
-        self.cards_out = [o["cards_out"] + 14 * suit for suit in range(4)]
-        self.row_start = [int(x) for x in rows]
+        self.void = [[(rows + o["voids"] + rel[s] * 4 + suit).tolist() for suit in range(4)] for s in range(4)]
+        self.cards_out = [[int(rows[k]) + o["cards_out"] + 14 * suit for suit in range(4)] for k in range(4)]
+        self.cards_out_block = slice(o["cards_out"], o["cards_out"] + 56)
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -116,11 +113,14 @@ class SeatViews:
         self._layout = layout
         self.rows = np.zeros((4, layout.size), dtype=np.float32)
         self._flat = self.rows.reshape(-1)
+        self._mv = memoryview(self._flat)       # single writes through it cost less than numpy's
         self._encode = encode
         self._write_trick_counts = write_trick_counts
         self._stale = [True] * 4
         self._deal = None
         self._plays = -1
+        # Each row's cards_out counts per suit (read back after a full encode, then kept up to date).
+        self._out = [[0] * 4 for _ in range(4)]
 
     def invalidate(self) -> None:
         """Every row is re-encoded in full when next observed."""
@@ -139,6 +139,7 @@ class SeatViews:
             row.fill(0)
             self._encode(seat, row)
             self._stale[seat] = False
+            self._out[seat] = row[self._t.cards_out_block].reshape(4, 14).argmax(axis=1).tolist()
         return row.copy()
 
     def write(self, indices, values) -> None:
@@ -162,34 +163,61 @@ class SeatViews:
             self._plays += 1
 
     def _track(self, seat: int, card: int, play, trick) -> None:
-        """The tracking blocks' changes by ``seat``'s play of ``card`` (see the module docstring)."""
-        t, rows = self._t, self.rows
-        rows[:, t.clear_winner] = 0
-        on = []                                  # entries set to 1
-        if trick:                                # the trick goes on: who is winning it now
-            i = winning_index(trick, play.trump) if len(trick) > 1 else 0
-            on += t.winner[(play.leader + i) & 3]
-            on += t.card_in[trick[i]]
-        led = (trick[0] if trick else play.last_trick[0]) // 13
+        """The tracking blocks' changes by ``seat``'s play of ``card`` (see the module docstring).
+
+        A few dozen single entries: written one by one through a memoryview, which is cheaper than
+        building index arrays.  Rows not up to date get writes too; they are re-encoded in full
+        before they are read.
+        """
+        t, mv = self._t, self._mv
         suit = card // 13
-        if suit != led:                          # shown out of the suit led
-            on += t.void[seat][led]
+        before = trick[:-1] if trick else play.last_trick[:-1]     # the trick before this card
+        if before:
+            trump = play.trump
+            best, i = before[0], 0               # the card winning it (rules.tricks.winning_index)
+            for j in range(1, len(before)):
+                c = before[j]
+                if c // 13 == best // 13:
+                    if c > best:
+                        best, i = c, j
+                elif c // 13 == trump:
+                    best, i = c, j
+            led = before[0] // 13
+            if suit != led:                      # shown out of the suit led
+                for at in t.void[seat][led]:
+                    mv[at] = 1.0
+            b = best // 13
+            beats = (suit == b and card > best) or (suit == trump and b != suit)
+            if beats or not trick:               # the winner so far changes, or the trick is over
+                for at in t.winner[((play.leader if trick else play.last_leader) + i) & 3]:
+                    mv[at] = 0.0
+                for at in t.card_in[best]:
+                    mv[at] = 0.0
+                if trick:
+                    for at in t.winner[seat]:
+                        mv[at] = 1.0
+                    for at in t.card_in[card]:
+                        mv[at] = 1.0
+        else:                                    # a lead: it wins so far
+            for at in t.winner[seat]:
+                mv[at] = 1.0
+            for at in t.card_in[card]:
+                mv[at] = 1.0
         h = play.hands
         left = (h[0] | h[1] | h[2] | h[3]) >> 13 * suit & 8191
         rank = card % 13
-        off = []                                 # entries set to 0
         if not left >> rank:                     # it was its suit's highest card left
-            off += t.card_in[52 + card]
+            for at in t.card_in[52 + card]:
+                mv[at] = 0.0
             if left:
-                on += t.card_in[52 + card - rank + left.bit_length() - 1]
+                for at in t.card_in[52 + card - rank + left.bit_length() - 1]:
+                    mv[at] = 1.0
         # Every other observer saw one card of the suit fewer: its count's one-hot moves down by one.
-        start = t.cards_out[suit]
-        counts = rows[:, start:start + 14].argmax(axis=1).tolist()
+        out = self._out
         for k in range(4):
             if k != seat:
-                at = t.row_start[k] + start + counts[k]
-                off.append(at)
-                on.append(at - 1)
-        flat = self._flat
-        flat[off] = 0
-        flat[on] = 1
+                n = out[k][suit]
+                at = t.cards_out[k][suit] + n
+                mv[at] = 0.0
+                mv[at - 1] = 1.0
+                out[k][suit] = n - 1
