@@ -112,6 +112,25 @@ def test_state_changed_outside_step_is_reencoded():
         assert np.array_equal(env.observe(f"player_{seat}")["observation"], raw._encode(seat))
 
 
+def test_seats_never_observed_for_many_deals_stay_exact():
+    """Only North is observed for 100 deals; the other rows are stale all along and must neither drift
+    nor spill into North's row (each row's card counts are kept only while the row is up to date)."""
+    env = whist_v0.env()
+    raw = env.unwrapped
+    rng = np.random.default_rng(6)
+    for deal in range(100):
+        env.reset(seed=deal)
+        while raw.current_seat >= 0:
+            if raw.current_seat == 0:
+                assert np.array_equal(env.observe("player_0")["observation"], raw._encode(0))
+            env.step(int(rng.choice(raw.legal_actions())))
+    env.reset(seed=100)
+    for _ in range(9):
+        env.step(int(rng.choice(raw.legal_actions())))
+    for seat in (0, 1, 2, 3, 0):
+        assert np.array_equal(env.observe(f"player_{seat}")["observation"], raw._encode(seat))
+
+
 # ------------------------------------------------------------ the thin order-enforcing wrapper
 
 @pytest.mark.parametrize("illegal_action", ["raise", "terminate"])

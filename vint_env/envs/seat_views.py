@@ -158,8 +158,8 @@ class SeatViews:
             idx, values = t.trick_end[seat][next_seat]
             flat[idx] = values
             self._write_trick_counts(self.rows, play)
-        self._track(seat, card, play, trick)
-        if deal is self._deal:
+        if deal is self._deal:                   # (else every row is re-encoded when next observed)
+            self._track(seat, card, play, trick)
             self._plays += 1
 
     def _track(self, seat: int, card: int, play, trick) -> None:
@@ -213,9 +213,9 @@ class SeatViews:
                 for at in t.card_in[52 + card - rank + left.bit_length() - 1]:
                     mv[at] = 1.0
         # Every other observer saw one card of the suit fewer: its count's one-hot moves down by one.
-        out = self._out
+        out, stale = self._out, self._stale
         for k in range(4):
-            if k != seat:
+            if k != seat and not stale[k]:      # a stale row's counts are read again after its encode
                 n = out[k][suit]
                 at = t.cards_out[k][suit] + n
                 mv[at] = 0.0
