@@ -429,6 +429,7 @@ class PIMCAgent(Agent):
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
         if game == "vint2p":
             self.stats["rule_cards"] = 0          # card decisions left to the rule bot
+            self.stats["final_contracts"] = 0     # way 5's final contracts chosen by double-dummy
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -451,6 +452,12 @@ class PIMCAgent(Agent):
             return call
         if self.game == "vint2p" and not o["phase"][5]:
             self.memory.reset()           # exchange, auction, widow, give-aways, final contract
+            if o["phase"][4]:
+                from .pimc_vint2p import dd_final_contract
+                call = dd_final_contract(o, legal)
+                if call is not None:
+                    self.stats["final_contracts"] += 1
+                    return call
             return self.bidder.act(observation)
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)

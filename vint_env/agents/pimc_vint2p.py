@@ -32,14 +32,20 @@ the open dummy), and the tricks of two cards of ways 2 and 3
 and 5 when the non-dealer declares the sides sit side by side (seats 1, 2
 against 0, 3), which neither solver models: the agent plays the rule bot's
 card there, as the ``dd`` agent of two-player Vint does.
+
+Way 5's final contract (:func:`dd_final_contract`) is chosen the same way
+where the dealer declares: after the give-aways every card is seen, so the
+declarer names the legal contract with the best score given the
+double-dummy tricks of the real deal.
 """
 
 from __future__ import annotations
 
+from ..cards import FULL_DECK
 from .pimc import Position
 from .play_view import TrickMemory, current_trick, mask_of
 
-OWN_HAND, OWN_DUMMY, PILE = 0, 1, 5          # columns of the observation's `roles` block
+OWN_HAND, OWN_DUMMY, OPPONENT, PILE = 0, 1, 2, 5     # columns of the observation's `roles` block
 #: Ways 2 and 3: cards out of play (the piles and both players' discards).
 OUT_OF_PLAY = 26
 
@@ -95,4 +101,34 @@ def vint2p_position(o: dict, memory: TrickMemory) -> Position:
                     solvable=bool(opposite[OWN_HAND] or opposite[OWN_DUMMY]))
 
 
-__all__ = ["vint2p_position", "deal_points", "OUT_OF_PLAY"]
+def dd_final_contract(o: dict, legal: list[int]) -> int | None:
+    """Way 5's final contract from a decoded observation: the legal bid whose
+    score for the declarer's side (the Vint scoring with the honours of the
+    hands, majority rule) is best given the double-dummy tricks of the deal,
+    the opponent's own hand leading; the lowest bid on ties.  ``None`` where
+    double-dummy does not model the play (the non-dealer declared: the sides
+    sit side by side)."""
+    from ..rules.vint import BID_BASE
+    from ..rules.vint_scoring import score_contract
+    from .double_dummy import dd_table
+    roles = o["roles"]
+    if sorted(r for r in range(4) if roles[r][OWN_HAND] or roles[r][OWN_DUMMY]) != [0, 2]:
+        return None
+    hands = [mask_of(o["hands"][r]) if o["shown"][r] else 0 for r in range(4)]
+    hidden = [r for r in range(4) if not o["shown"][r]]
+    if len(hidden) != 1:
+        raise RuntimeError(f"way 5's final contract: expected one unseen hand, seats {hidden} are unseen")
+    hands[hidden[0]] = FULL_DECK & ~(hands[0] | hands[1] | hands[2] | hands[3])
+    leader = int(roles[:, OPPONENT].argmax())
+    seat = (leader + 3) % 4                       # the seat of our side whose left-hand opponent leads
+    table = dd_table(tuple(hands))
+
+    def value(action: int) -> int:
+        level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+        tricks = table[strain][seat]
+        a, b = score_contract(hands, level, strain, 0, (tricks, 13 - tricks))
+        return a.total - b.total
+    return max(legal, key=lambda a: (value(a), -a))
+
+
+__all__ = ["vint2p_position", "dd_final_contract", "deal_points", "OUT_OF_PLAY"]
