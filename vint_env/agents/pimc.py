@@ -429,7 +429,7 @@ class PIMCAgent(Agent):
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
         if game == "vint2p":
             self.stats["rule_cards"] = 0          # card decisions left to the rule bot
-            self.stats["final_contracts"] = 0     # way 5's final contracts chosen by double-dummy
+            self.stats["way5_choices"] = 0        # way 5's widow, give-aways and final contracts by double-dummy
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -452,11 +452,9 @@ class PIMCAgent(Agent):
             return call
         if self.game == "vint2p" and not o["phase"][5]:
             self.memory.reset()           # exchange, auction, widow, give-aways, final contract
-            if o["phase"][4]:
-                from .pimc_vint2p import dd_final_contract
-                call = dd_final_contract(o, legal)
+            if o["phase"][2:5].any():     # way 5's widow, give-aways, final contract
+                call = self._way5_decision(o, legal)
                 if call is not None:
-                    self.stats["final_contracts"] += 1
                     return call
             return self.bidder.act(observation)
         if int(o["played"].sum()) == 0:
@@ -477,6 +475,22 @@ class PIMCAgent(Agent):
         if decision.card not in legal:
             raise RuntimeError(f"pimc chose {decision.card}, not legal ({legal})")
         return decision.card
+
+
+    def _way5_decision(self, o: dict, legal: list[int]) -> int | None:
+        """Way 5 after the auction where the dealer declares (else ``None``: the rule bot)."""
+        from .pimc_vint2p import dd_final_contract, dd_give_away, dd_widow
+        if o["phase"][2]:
+            call = dd_widow(o, self.rng, self.samples)
+        elif o["phase"][3]:
+            call = dd_give_away(o, legal)
+        else:
+            call = dd_final_contract(o, legal)
+        if call is not None:
+            self.stats["way5_choices"] += 1
+            if call not in legal:
+                raise RuntimeError(f"pimc chose {call} in way 5, not legal ({legal})")
+        return call
 
 
 def make_pimc(game: str, options: str = "", seed: int | None = None) -> PIMCAgent:
