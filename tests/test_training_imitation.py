@@ -79,6 +79,22 @@ def test_teacher_data_cache(tmp_path, whist_rule_data):
     assert not cached4 and same(fixed, data) and any("generating it again" in n for n in notes)
 
 
+def test_teacher_cache_key_follows_the_observation_layout(monkeypatch):
+    """Data cached before observation blocks were added (or moved) are not reused after."""
+    import dataclasses
+
+    from training.teacher_data import cache_key
+    from vint_env import games
+    from vint_env.games.layout import Layout
+    record = games.get("whist")
+    before = cache_key("whist_v0", {}, "rule", 5, 8)
+    blocks = [(b.name, b.shape, b.description) for b in record.layout.blocks.values()]
+    grown = dataclasses.replace(record, layout=Layout(record.layout.name, blocks + [("extra", (4,), "new")]))
+    real_get = games.get
+    monkeypatch.setattr(games, "get", lambda name: grown if real_get(name) is record else real_get(name))
+    assert cache_key("whist_v0", {}, "rule", 5, 8) != before
+
+
 def test_cloning_fits_a_deterministic_teacher(whist_rule_data):
     torch.manual_seed(0)
     d = whist_rule_data

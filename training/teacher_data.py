@@ -173,9 +173,13 @@ def generate(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, w
 # ----------------------------------------------------------------------------- cache
 def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int) -> str:
     """File name of the cached data: readable game/teacher/seed/size, and a hash of everything that
-    changes the data (env options, the teacher spec, a checkpoint teacher's file content)."""
+    changes the data (env options, the teacher spec, a checkpoint teacher's file content, the game's
+    observation layout: data cached before observation blocks were added are not reused)."""
+    from vint_env import games
+    layout = games.get(game).layout
     ident = {"format": FORMAT, "game": game, "env_kwargs": env_kwargs or {}, "teacher": teacher,
-             "seed": seed, "deals": deals}
+             "seed": seed, "deals": deals,
+             "layout": [layout.name, [[b.name, list(b.shape)] for b in layout.blocks.values()]]}
     kind, _, arg = teacher.partition(":")
     if kind == "ppo" and Path(arg).is_file():
         ident["checkpoint_sha256"] = hashlib.sha256(Path(arg).read_bytes()).hexdigest()

@@ -4,6 +4,7 @@ A page asks for a generated part with a marker comment on a line of its own:
 
     <!-- generated: observation-table vint_v0 -->   the env's observation layout, block by block
     <!-- generated: rendered-example vint_v0 -->    one whole deal between rule bots, as render() shows it
+    <!-- generated: baselines-table shipped -->     the shipped baselines' measured results, from their manifests
 
 So the tables in the docs are the layout in code (there is no second copy to keep equal), and the
 example is what the current renderer prints. Tests call `expand` on the pages (tests/test_docs.py).
@@ -47,7 +48,16 @@ def rendered_example(name: str, seed: int = 3) -> str:
     return f"```text\n{env.render().rstrip()}\n```"
 
 
-GENERATORS = {"observation-table": observation_table, "rendered-example": rendered_example}
+def baselines_table(which: str) -> str:
+    """The shipped baselines (``which`` = ``shipped``) as their manifests record them."""
+    if which != "shipped":
+        raise ValueError(f"baselines-table takes 'shipped', got {which!r}")
+    from vint_env.agents.baseline import results_table
+    return results_table()
+
+
+GENERATORS = {"observation-table": observation_table, "rendered-example": rendered_example,
+              "baselines-table": baselines_table}
 
 
 def expand(markdown: str) -> str:

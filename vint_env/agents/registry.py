@@ -12,6 +12,10 @@ spec                  agent
                       ``samples=N,time=SECONDS,auction=0|1,bid=rule|dd,seed=N``
 ``ppo:PATH``          a trained PPO policy from checkpoint PATH
                       (``vint_env.agents.policy.PPOAgent.load(PATH, game=...)``)
+``baseline[:DIR]``    the trained policy shipped for the game
+                      (``vint_env/baselines/<game>.pt``, or DIR's; made by
+                      ``python -m training.baseline --game GAME``; see
+                      :mod:`vint_env.agents.baseline`)
 ``human``             a person at the terminal
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
@@ -29,7 +33,7 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "human", "py:MODULE:NAME")
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human", "py:MODULE:NAME")
 
 
 def rule_agent(game: str = "vint") -> Agent:
@@ -72,6 +76,14 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
             raise ImportError("PPO agents need the train extra / vint_env.agents.policy "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
         agent = ppo_agent.load(arg, game=game)
+    elif kind == "baseline":
+        try:
+            import torch  # noqa: F401
+        except ImportError as exc:
+            raise ImportError("the baseline agents are PPO policies and need the train extra "
+                              f"(pip install 'vint-env[train]'): {exc}") from exc
+        from .baseline import load_baseline
+        agent = load_baseline(game, arg or None)
     elif kind == "human" and not arg:
         from .human import HumanAgent
         agent = HumanAgent(game)

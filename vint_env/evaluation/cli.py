@@ -12,7 +12,8 @@ Examples::
     vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
 
-Agents are spec strings: random, rule, dd, ppo:PATH, human, py:MODULE:NAME.
+Agents are spec strings: random, rule, dd, pimc, ppo:PATH, baseline (the trained agent shipped
+for the game), human, py:MODULE:NAME.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
 (board i depends only on the seed and i).
 """

@@ -4,11 +4,12 @@ Examples::
 
     vint-play                                              # Vint, you South, rule bots all round
     vint-play --game vint --partner rule --opponents ppo:runs/quick/checkpoints/latest.pt
+    vint-play --game whist --opponents baseline                # the trained agent shipped for Whist
     vint-play --game whist --episode rubber --seat N
     vint-play --game solo_whist --opponents rule --deals 5 --seed 7
 
 Agents are the spec strings of `vint-eval` (random, rule, dd, ppo:PATH,
-py:MODULE:NAME).  Type calls and cards by name (1NT, pass, SA, h10, misere,
+baseline, py:MODULE:NAME).  Type calls and cards by name (1NT, pass, SA, h10, misere,
 solo), or help, hint, hand, legal, quit.
 """
 

@@ -1,0 +1,168 @@
+"""Agent spec ``baseline``: the trained policy shipped with the package for a game.
+
+A shipped baseline is two files in ``vint_env/baselines/`` (:data:`vint_env.baselines.DIR`):
+
+- ``<game>.pt``: a PPO checkpoint (:mod:`vint_env.agents.policy`, the policy only), loaded with
+  :meth:`PPOAgent.load <vint_env.agents.policy.PPOAgent.load>` and its checks;
+- ``<game>.json``: its manifest: the command that produced it, the config, budget, machine and git
+  commit, the SHA-256 of the checkpoint, the observation layout it was trained for (name, size and
+  blocks) and its measured duplicate results (see ``docs/baselines.md``).
+
+:func:`load_baseline` refuses, with a :class:`~vint_env.agents.policy.CheckpointError` that names
+the game and the command that retrains it: a game with no checkpoint, a manifest that does not
+describe the file beside it, a checkpoint trained for another observation layout than the game has
+now (observation blocks are added as the package grows), and a corrupt file.
+
+>>> from vint_env.agents.baseline import layout_signature
+>>> layout_signature("whist")["size"] == __import__("vint_env").games.get("whist").observation_size
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .. import games
+
+MANIFEST_FORMAT = "vint-env/baseline-manifest"
+MANIFEST_VERSION = 1
+
+
+def default_folder() -> Path:
+    """The folder of the shipped baselines, ``vint_env/baselines/``."""
+    from ..baselines import DIR
+    return DIR
+
+
+def checkpoint_path(game: str, folder: str | Path | None = None) -> Path:
+    return Path(folder or default_folder()) / f"{games.get(game).name}.pt"
+
+
+def manifest_path(game: str, folder: str | Path | None = None) -> Path:
+    return Path(folder or default_folder()) / f"{games.get(game).name}.json"
+
+
+def shipped(folder: str | Path | None = None) -> tuple[str, ...]:
+    """The games with a baseline checkpoint in ``folder`` (default: the shipped ones)."""
+    return tuple(g for g in games.names() if checkpoint_path(g, folder).is_file())
+
+
+def reproduce_command(game: str) -> str:
+    """The command that trains and measures the baseline of ``game``."""
+    return f"python -m training.baseline --game {games.get(game).name}"
+
+
+def layout_signature(game: str) -> dict:
+    """The game's observation layout as a manifest records it: name, size and its blocks in order,
+    each ``"name:shape"`` (``"played:4x52"``)."""
+    layout = games.get(game).layout
+    return {"name": layout.name, "size": layout.size,
+            "blocks": [f"{b.name}:{'x'.join(map(str, b.shape))}" for b in layout.blocks.values()]}
+
+
+def file_sha256(path: str | Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _error(game: str, message: str):
+    from .policy import CheckpointError
+    return CheckpointError(f"baseline for {game!r}: {message}; to train one: {reproduce_command(game)}")
+
+
+def read_manifest(game: str, folder: str | Path | None = None) -> dict:
+    """The manifest of ``game``'s baseline, checked for its format and game."""
+    game = games.get(game).name
+    path = manifest_path(game, folder)
+    if not path.is_file():
+        raise _error(game, f"no manifest {str(path)!r} beside the checkpoint")
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise _error(game, f"manifest {str(path)!r} is not readable JSON ({e})") from None
+    if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
+        raise _error(game, f"{str(path)!r} is not a baseline manifest (no format tag {MANIFEST_FORMAT!r})")
+    if manifest.get("version") != MANIFEST_VERSION:
+        raise _error(game, f"manifest {str(path)!r} has version {manifest.get('version')!r}; "
+                           f"this vint-env reads version {MANIFEST_VERSION}")
+    if manifest.get("game") != game:
+        raise _error(game, f"manifest {str(path)!r} describes game {manifest.get('game')!r}")
+    return manifest
+
+
+def stale_layout(manifest: dict, game: str) -> str | None:
+    """Why the layout a manifest records differs from the game's layout now, or None if they are equal."""
+    then, now = manifest.get("observation") or {}, layout_signature(game)
+    if then.get("size") == now["size"] and then.get("blocks") == now["blocks"]:
+        return None
+    old = [str(b).partition(":")[0] for b in then.get("blocks") or []]
+    new = [b.partition(":")[0] for b in now["blocks"]]
+    added, removed = [b for b in new if b not in old], [b for b in old if b not in new]
+    detail = "; ".join(part for part in (f"blocks added since: {', '.join(added)}" if added else "",
+                                         f"blocks removed since: {', '.join(removed)}" if removed else "")
+                       if part) or "blocks reshaped or reordered"
+    return (f"the shipped checkpoint was trained for observations of size {then.get('size')} (layout "
+            f"{then.get('name')!r}), but {game} observations now have size {now['size']} ({detail})")
+
+
+def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
+    """The shipped baseline of ``game`` as a :class:`~vint_env.agents.policy.PPOAgent` named ``"baseline"``.
+
+    ``folder``: another folder of ``<game>.pt`` + ``<game>.json`` (what ``python -m training.baseline
+    --out FOLDER`` writes); default the package's ``vint_env/baselines/``."""
+    from .policy import CheckpointError, PPOAgent
+    game = games.get(game).name
+    path = checkpoint_path(game, folder)
+    if not path.is_file():
+        have = shipped(folder)
+        where = "ships with this vint-env" if folder is None else f"is in {str(folder)!r}"
+        raise _error(game, f"no checkpoint {where} (baselines there: {', '.join(have) if have else 'none'})")
+    manifest = read_manifest(game, folder)
+    recorded = (manifest.get("checkpoint") or {}).get("sha256")
+    if recorded != file_sha256(path):
+        raise _error(game, f"{str(path)!r} is not the checkpoint its manifest describes (SHA-256 differs: "
+                           f"a damaged file or a half-finished update)")
+    why = stale_layout(manifest, game)
+    if why:
+        raise _error(game, why)
+    try:
+        agent = PPOAgent.load(path, game=game, greedy=greedy, seed=seed)
+    except CheckpointError as e:
+        raise _error(game, str(e)) from None
+    agent.name = "baseline"
+    return agent
+
+
+def results_table(folder: str | Path | None = None) -> str:
+    """A Markdown table of the baselines in ``folder`` (default: the shipped ones), read from their
+    manifests: budget, measured margins with 95% CIs, boards.  Games with none say so; a baseline
+    trained for another observation layout than the game's current one is marked stale."""
+    rows = ["| game | training (wall clock, env steps) | vs random: margin [95% CI] | vs rule: margin [95% CI] "
+            "| boards per opponent (seed) |",
+            "|---|---|---|---|---|"]
+    for game in games.names():
+        path = manifest_path(game, folder)
+        if not path.is_file():
+            rows.append(f"| {game} | none ships | | | |")
+            continue
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+        budget, results = manifest.get("budget", {}), manifest.get("results", {})
+        cells = []
+        for opp in ("random", "rule"):
+            r = results.get("vs", {}).get(opp)
+            if r is None:
+                cells.append("not measured")
+                continue
+            m = r["margin_per_board"]
+            cells.append(f"{m['mean']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}] ({r['verdict'].split(' (')[0]})")
+        stale = " **stale: trained for another observation layout**" if stale_layout(manifest, game) else ""
+        limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
+        steps = budget.get("env_steps") or 0
+        rows.append(f"| {game}{stale} | {budget.get('train_minutes', 0):.0f} min {limit}, {steps / 1e6:.2f} M steps "
+                    f"| {cells[0]} | {cells[1]} | {results.get('boards')} ({results.get('seed')}) |")
+    return "\n".join(rows)
