@@ -28,7 +28,8 @@ Two-player Vint (`vint2p_v0`): the position comes from
 :func:`~vint_env.agents.pimc_vint2p.vint2p_position`; PIMC decides the play
 where the four hands sit as two partnerships opposite each other (way 1;
 ways 4 and 5 when the dealer declares; solved by DDS) and the tricks of two
-cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`); the
+cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`), and
+way 5's widow, give-aways and final contract where the dealer declares; the
 two-player rule bot makes every other decision (see that module).  The Vint
 auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
 or with ``bid=dd`` the rule bot's call or a raise chosen by sampled

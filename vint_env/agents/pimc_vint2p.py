@@ -33,10 +33,11 @@ and 5 when the non-dealer declares the sides sit side by side (seats 1, 2
 against 0, 3), which neither solver models: the agent plays the rule bot's
 card there, as the ``dd`` agent of two-player Vint does.
 
-Way 5's final contract (:func:`dd_final_contract`) is chosen the same way
-where the dealer declares: after the give-aways every card is seen, so the
-declarer names the legal contract with the best score given the
-double-dummy tricks of the real deal.
+Way 5 after the auction, where the dealer declares, the declarer's
+decisions are scored by the best final contract he may then name (the
+double-dummy tricks of the deal, the Vint scoring): the widow's destination
+over sampled widows (:func:`dd_widow`), each give-away with every card seen
+(:func:`dd_give_away`), the final contract (:func:`dd_final_contract`).
 """
 
 from __future__ import annotations
