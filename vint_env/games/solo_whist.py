@@ -126,6 +126,7 @@ GAME = Game(
     points_unit="quarter points", reward_scale=0.25, points_scale=0.25,
     new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.solo_whist_rule:SoloWhistRuleAgent",
+    summary="vint_env.evaluation.report:solo_contract_sections",
 )
 
 __all__ = ["GAME", "SOLO_WHIST_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_seat_tricks",

@@ -48,9 +48,7 @@ import numpy as np
 from .. import games
 from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError
-from ..rules.rubber import GAME_RACE_VARIANTS
-from ..rules.vint import PASSOUT_VARIANTS
-from ..rules.vint_scoring import HONOURS_VARIANTS
+from ..rules.vint import check_variants
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
 from .state import COL, KernelOptions, VintBatchState
@@ -233,12 +231,7 @@ class VintEngine(BatchEngine):
     def __init__(self, passout: str = "mark", reward_scale: float = game.reward_scale, backend: str = "numba",
                  obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
                  honours: str = "majority", game_race: str = "first"):
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
-        if game_race not in GAME_RACE_VARIANTS:
-            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        check_variants(passout=passout, honours=honours, game_race=game_race)
         super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play",
                                        honours_net=honours == "net", reward_scale=reward_scale),
                          backend, obs_dtype, auto_reset, parallel)
