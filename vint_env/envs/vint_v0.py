@@ -8,8 +8,8 @@ honours, coronets, game, rubber and pass-out marks).
 |---|---|
 | Agents | `player_0` .. `player_3`; partnerships (0, 2) and (1, 3) |
 | Actions | `Discrete(88)`: 0..51 play card id `suit * 13 + rank` (suits S, C, D, H), 52 pass, 53..87 bids 1S 1C 1D 1H 1NT 2S .. 7NT |
-| Observations | `Dict(observation=Box(0, 1, (1102,), float32), action_mask=Box(0, 1, (88,), int8))`, seat-relative, layout `VINT_LAYOUT` |
-| State | `Box(0, 1, (1314,), float32)`: all hands + seat 0's view (see `encode_state`) |
+| Observations | `Dict(observation=Box(0, 1, (922,), float32), action_mask=Box(0, 1, (88,), int8))`, seat-relative, layout `VINT_LAYOUT` |
+| State | `Box(0, 1, (1134,), float32)`: all hands + seat 0's view (see `encode_state`) |
 | Reward | the deal's points difference between the sides (deal mode), or each deal's change in it with premiums (rubber mode), times `reward_scale` (default 0.001); raw points in `infos` |
 
 Options of ``env(...)`` / ``raw_env(...)``:
