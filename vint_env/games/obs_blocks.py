@@ -84,11 +84,11 @@ def deal_voids(play) -> list[int]:
     return voids
 
 
-def encode_tracking(obs: np.ndarray, o: dict, play, seat: int, remaining: int, known: int) -> None:
-    """Write the `TRACKING_BLOCKS` seen from ``seat`` (seats relative to ``seat``).
+def encode_tracking(obs: np.ndarray, o: dict, hands, play, seat: int, seen: int = 0) -> None:
+    """Write the `TRACKING_BLOCKS` seen from ``seat``.
 
-    ``play``: the `TrickPlay`, or None before play; ``remaining``: card mask of the cards not played
-    yet; ``known``: the cards whose place the observer sees (his hand, a face-up card, a shown hand).
+    ``hands``: the four seats' hands now (card masks); ``play``: the `TrickPlay`, or None before play;
+    ``seen``: card mask of the other cards the observer sees (a face-up card, a shown hand).
     """
     if play is not None:
         if play.trick:
@@ -100,18 +100,13 @@ def encode_tracking(obs: np.ndarray, o: dict, play, seat: int, remaining: int, k
             for suit in range(4):
                 if mask >> suit & 1:
                     obs[base + 4 * ((s - seat) & 3) + suit] = 1
-    unseen = remaining & ~known
+    remaining = hands[0] | hands[1] | hands[2] | hands[3]
+    unseen = remaining & ~hands[seat] & ~seen
     for suit in range(4):
         obs[o["cards_out"] + 14 * suit + (unseen >> 13 * suit & 8191).bit_count()] = 1
         top = (remaining >> 13 * suit & 8191).bit_length()
         if top:
             obs[o["top_remaining"] + 13 * suit + top - 1] = 1
-
-
-def encode_tracking_hands(obs: np.ndarray, o: dict, hands, play, seat: int, seen: int = 0) -> None:
-    """`encode_tracking` for a game whose 52 cards are all in the four ``hands`` until played:
-    ``seen`` is the mask of the cards face up besides the observer's hand."""
-    encode_tracking(obs, o, play, seat, hands[0] | hands[1] | hands[2] | hands[3], hands[seat] | seen)
 
 
 def encode_side_tricks(obs: np.ndarray, o: dict, tricks_won, seat: int) -> None:

@@ -14,7 +14,7 @@ import numpy as np
 from ..rules.vint import AUCTION, BID_BASE, NUM_ACTIONS, PLAY, VintDeal, VintRubber, action_text, parse_action
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
-                         encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
+                         encode_side_tricks, encode_tracking, rubber_blocks, state_layout, write_state)
 from .record import PARTNERSHIP, Game
 
 MAX_MARKS = 7
@@ -76,7 +76,7 @@ def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray |
     else:  # passed out, not played
         obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
         obs[O["pass_count"] + 3] = 1
-    encode_tracking_hands(obs, O, play.hands if play is not None else deal.hands, play, seat)
+    encode_tracking(obs, O, play.hands if play is not None else deal.hands, play, seat)
     if rubber is not None:
         encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
         obs[O["marks"] + min(rubber.sheet.marks, MAX_MARKS)] = 1

@@ -15,7 +15,7 @@ from ..cards import parse_card
 from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, action_text
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
-                         encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
+                         encode_side_tricks, encode_tracking, rubber_blocks, state_layout, write_state)
 from .record import PARTNERSHIP, Game
 
 WHIST_LAYOUT = Layout("whist_v0 observation", [
@@ -56,7 +56,7 @@ def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray 
     encode_play(obs, O, play, deal.hands, seat)
     # The turned card is face up until played: everybody has seen it (docs/rules/whist.md).
     seen = 1 << deal.turned_card if deal.turned_card is not None else 0
-    encode_tracking_hands(obs, O, play.hands, play, seat, seen)
+    encode_tracking(obs, O, play.hands, play, seat, seen)
     encode_side_tricks(obs, O, play.tricks_won, seat)
     if rubber is not None:
         encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
