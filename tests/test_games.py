@@ -86,7 +86,7 @@ def test_old_public_imports_still_work():
                "from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT\n"
                "from vint_env.envs.layout import Layout\n"
                "e = vint_v0.env(); e.reset(seed=0); print(VINT_LAYOUT.size, e.state().shape[0])")
-    assert out.split() == ["1102", "1314"]
+    assert out.split() == ["922", "1134"]
 
 
 # Which layers may import which (docs/architecture.md): a layer imports only from the layers listed.

@@ -4,7 +4,7 @@
 >>> engine = VintEngine()
 >>> state = engine.init(seed=0, batch_size=3)
 >>> state.observation.shape, state.legal_action_mask.shape, state.rewards.shape
-((3, 1102), (3, 88), (3, 4))
+((3, 922), (3, 88), (3, 4))
 >>> bool((state.current_player == state.dealer).all())   # the dealer calls first
 True
 >>> state = engine.step(state, np.full(3, 52))          # everybody passes once
@@ -215,7 +215,7 @@ class BatchEngine:
 
 
 class VintEngine(BatchEngine):
-    """Batched Vint deals (docs/rules/vint.md): ``vint_v0``'s observations (1102), actions (88), rewards.
+    """Batched Vint deals (docs/rules/vint.md): ``vint_v0``'s observations (922), actions (88), rewards.
 
     ``passout``: ``"mark"`` (default) or ``"play"`` (docs/rules/vint.md, Pass-out);
     ``honours``: ``"majority"`` (default) or ``"net"``, as ``vint_v0``
@@ -241,7 +241,7 @@ class VintEngine(BatchEngine):
 
 
 class WhistEngine(BatchEngine):
-    """Batched Whist deals (docs/rules/whist.md): ``whist_v0``'s observations (965), actions (52), rewards.
+    """Batched Whist deals (docs/rules/whist.md): ``whist_v0``'s observations (785), actions (52), rewards.
 
     ``no_trump`` and ``ten_is_honour``: the variants of ``whist_v0``;
     ``reward_scale``: default 0.1, as ``whist_v0``; the other options are
