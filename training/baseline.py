@@ -36,11 +36,11 @@ import shlex
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 from vint_env import games
+from vint_env.atomic import atomic_write
 
 from .config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
 
@@ -95,20 +95,9 @@ def now() -> str:
 
 def write_json(path: Path, data) -> Path:
     """Write ``data`` (any JSON value) as JSON to ``path`` atomically (temporary file in the folder, then renamed)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, indent=1, sort_keys=False)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)            # mkstemp makes it private; these files are shipped and shared
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path, "w", encoding="utf-8", shared=True) as f:   # shipped and shared: world-readable
+        json.dump(data, f, indent=1, sort_keys=False)
+        f.write("\n")
     return path
 
 

@@ -23,14 +23,14 @@ import concurrent.futures as cf
 import hashlib
 import json
 import multiprocessing as mp
-import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+
+from vint_env.atomic import atomic_write
 
 from .evaluation import harness_game
 from .sources import AGENTS, game_module
@@ -85,21 +85,11 @@ class TeacherData:
 
     def save(self, path: Path) -> None:
         """Write atomically (a temporary file in the same folder, renamed over ``path``)."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "wb") as f:
-                np.savez_compressed(f, format=FORMAT, obs=self.obs_packed, packed=self.packed,
-                                    obs_size=self.obs_size, masks=np.packbits(self.masks, axis=1),
-                                    num_actions=self.masks.shape[1], actions=self.actions,
-                                    returns=self.returns, seats=self.seats, deal_ids=self.deal_ids)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        with atomic_write(path) as f:
+            np.savez_compressed(f, format=FORMAT, obs=self.obs_packed, packed=self.packed,
+                                obs_size=self.obs_size, masks=np.packbits(self.masks, axis=1),
+                                num_actions=self.masks.shape[1], actions=self.actions,
+                                returns=self.returns, seats=self.seats, deal_ids=self.deal_ids)
 
     @classmethod
     def load(cls, path: Path) -> TeacherData:

@@ -28,12 +28,12 @@ It loads with ``torch.load(weights_only=True)`` (no pickled code runs).
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 import torch
 
+from ..atomic import atomic_write
 from .base import Agent, legal_actions
 from .networks import MaskedCategorical, build_network
 
@@ -67,19 +67,9 @@ def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
     if missing:
         raise ValueError(f"checkpoint payload lacks {missing}")
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **payload}
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            torch.save(payload, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_write(path) as f:
+        torch.save(payload, f)
     return path
 
 
