@@ -137,9 +137,9 @@ def _checkpoint(tmp_path, network):
     torch = pytest.importorskip("torch")
     from vint_env.agents.networks import build_network
     from vint_env.agents.policy import save_checkpoint
-    net = build_network("mlp", 922, 88, {"hidden_sizes": [8]})
+    net = build_network("mlp", 1102, 88, {"hidden_sizes": [8]})
     return save_checkpoint(tmp_path / "c.pt", {
-        "game": "vint_v0", "env_kwargs": {}, "obs_size": 922, "num_actions": 88,
+        "game": "vint_v0", "env_kwargs": {}, "obs_size": 1102, "num_actions": 88,
         "network": network, "model": net.state_dict(), "config": {}}), torch
 
 
@@ -157,8 +157,8 @@ def test_checkpoint_with_huge_sizes_is_refused_without_allocating(tmp_path):
     from vint_env.agents.policy import CheckpointError, PPOAgent
     import tracemalloc
     tracemalloc.start()
-    with pytest.raises(CheckpointError, match=r"weights do not fit network 'mlp'.*network \(200000, 922\), "
-                                              r"file \(8, 922\)"):
+    with pytest.raises(CheckpointError, match=r"weights do not fit network 'mlp'.*network \(200000, 1102\), "
+                                              r"file \(8, 1102\)"):
         PPOAgent.load(path, game="vint")
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()

@@ -52,7 +52,7 @@ def test_registry_rejects_bad_specs(spec, message):
 def test_registry_rejects_bad_game_and_dd_for_solo():
     with pytest.raises(ValueError, match="unknown game"):
         load_agent("random", game="bridge")
-    with pytest.raises(ValueError, match="Vint and Whist"):
+    with pytest.raises(ValueError, match="does not play .solo_whist.; it plays vint, whist, vint2p"):
         load_agent("dd", game="solo_whist")
 
 

@@ -86,7 +86,7 @@ def test_old_public_imports_still_work():
                "from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT\n"
                "from vint_env.envs.layout import Layout\n"
                "e = vint_v0.env(); e.reset(seed=0); print(VINT_LAYOUT.size, e.state().shape[0])")
-    assert out.split() == ["922", "1134"]
+    assert out.split() == ["1102", "1314"]
 
 
 # Which layers may import which (docs/architecture.md): a layer imports only from the layers listed.
@@ -168,3 +168,54 @@ def test_every_game_gives_one_deal_result_type(name):
         if g.partnership:
             assert set(result.breakdown) == {"NS", "EW"}
             assert result.points[0] == result.breakdown["NS"]["total"] - result.breakdown["EW"]["total"]
+
+
+def test_agent_kinds_come_from_the_records():
+    """The dd and pimc specs build what the game's record names, and refuse a game whose record names none."""
+    from vint_env.agents import load_agent
+    for game in games.all_games():
+        if game.dd_agent is None:
+            with pytest.raises(ValueError, match=f"does not play {game.name!r}.*it plays"):
+                load_agent("dd", game=game.name)
+        else:
+            agent = load_agent("dd", game=game.env_name)
+            assert agent.name == "dd" and agent.needs_env
+        if game.pimc_agent is None:
+            with pytest.raises(ValueError, match=f"PIMC agent does not play {game.name!r}"):
+                load_agent("pimc", game=game.name)
+        else:
+            assert load_agent("pimc:samples=2", game=game.name, seed=1).name == "pimc"
+    assert {g.name for g in games.all_games() if g.dd_agent} >= {"vint", "whist", "vint2p"}
+    assert {g.name for g in games.all_games() if g.pimc_agent} >= {"vint", "whist"}
+
+
+def test_no_layer_above_games_branches_on_a_game_name():
+    """Per-game choices live in the records: registries, reports and training ask the record, not the name.
+
+    (The rule bots' own play advice differs by book and stays in their modules.)
+    """
+    root = pathlib.Path(__file__).resolve().parents[1]
+    pattern = ("== \"vint\"", "== \"whist\"", "== \"solo_whist\"", "== \"vint2p\"", "!= \"vint_v0\"",
+               "in (\"vint\", \"whist\"")
+    for path in ["vint_env/agents/registry.py", "vint_env/evaluation/report.py", "training/vector_source.py",
+                 "docs/hooks/generate.py"]:
+        text = (root / path).read_text()
+        assert not [p for p in pattern if p in text], path
+
+
+@pytest.mark.parametrize("option, bad", [("passout", "playy"), ("honours", "nett"), ("game_race", "first!"),
+                                         ("game_bonus", 500)])
+def test_every_vint_layer_refuses_a_bad_variant_with_one_message(option, bad):
+    """Rules, both envs and the batched engine check Vint's variants in one function: the same message."""
+    from vint_env import vint2p_v0, vint_v0
+    from vint_env.rules.vint import VARIANTS, VintRubber
+    from vint_env.vector import VintEngine
+    message = f"{option} must be one of {VARIANTS[option]}, got {bad!r}"
+    makers = [lambda: vint_v0.raw_env(**{option: bad}), lambda: vint2p_v0.raw_env(**{option: bad}),
+              lambda: VintRubber(**{option: bad})]
+    if option != "game_bonus":
+        makers.append(lambda: VintEngine(**{option: bad}))
+    for make in makers:
+        with pytest.raises(ValueError) as info:
+            make()
+        assert str(info.value) == message

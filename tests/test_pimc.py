@@ -254,7 +254,7 @@ def test_options_and_bad_specs():
     for bad in ("pimc:samples=0", "pimc:samples=x", "pimc:foo=1", "pimc:samples", "pimc:time=-1"):
         with pytest.raises(ValueError):
             load_agent(bad, game="vint")
-    with pytest.raises(ValueError, match="Vint and Whist"):
+    with pytest.raises(ValueError, match="PIMC agent does not play .solo_whist."):
         load_agent("pimc", game="solo_whist")
     with pytest.raises(ValueError, match="Vint only"):
         load_agent("pimc:auction=1", game="whist")

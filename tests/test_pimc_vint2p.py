@@ -227,3 +227,111 @@ def test_spec_and_options():
         load_agent("pimc:auction=1", game="vint2p")
     with pytest.raises(ValueError, match="bid=dd is implemented for Vint only"):
         load_agent("pimc:bid=dd", game="vint2p")
+
+
+def test_way5_final_contract_is_the_best_double_dummy_score_when_the_dealer_declares():
+    """Way 5: after the give-aways every card is seen; where the dealer declares PIMC
+    names the legal contract with the best score given the double-dummy tricks of the
+    real deal (worked out here in absolute seats); the non-dealer keeps the rule bot's."""
+    from vint_env.agents.double_dummy import dd_table
+    from vint_env.rules.vint import BID_BASE
+    from vint_env.rules.vint_scoring import score_contract
+    rng = np.random.default_rng(8)
+    env = raw_env(way=5)
+    rule = load_agent("rule", game="vint2p")
+    seen = {True: 0, False: 0}
+    raised = 0
+    while min(seen.values()) < 3:
+        env.reset(seed=int(rng.integers(1 << 30)))
+        while env.agents and env.deal.phase not in ("final", "play", "over"):
+            name = env.agent_selection
+            obs = env.observe(name)
+            env.step(rule.act(obs))
+        deal = env.deal
+        if deal.phase != "final":
+            continue
+        obs = env.observe(env.agent_selection)
+        agent = PIMCAgent("vint2p", samples=2, seed=1)
+        call = agent.act(obs)
+        legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+        dealer_declares = deal.declaring_player == deal.dealer
+        if dealer_declares:
+            hands = tuple(deal.hands)
+            leader = deal.player_seats[1 - deal.declaring_player]
+            table = dd_table(hands)
+
+            def value(action):
+                level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+                t = table[strain][(leader + 3) % 4]
+                side = deal.declarer & 1
+                a, b = score_contract(hands, level, strain, deal.declarer, (t, 13 - t) if side == 0 else (13 - t, t))
+                return (a.total - b.total) * (1 if side == 0 else -1)
+            assert value(call) == max(value(a) for a in legal)
+            assert agent.stats["way5_choices"] == 1
+            raised += call != min(legal)
+        else:
+            assert call == rule.act(obs) and agent.stats["way5_choices"] == 0
+        seen[dealer_declares] += 1
+    assert raised > 0
+
+
+def _best_final_score(deal) -> int:
+    """The declaring player's best score over the final contracts he may name, with
+    the double-dummy tricks of the deal (absolute seats, the rules engine's hands)."""
+    from vint_env.agents.double_dummy import dd_table
+    from vint_env.rules.vint import BID_BASE
+    from vint_env.rules.vint_scoring import score_contract
+    hands = tuple(deal.hands)
+    leader = deal.player_seats[1 - deal.declaring_player]
+    table = dd_table(hands)
+    side = deal.declarer & 1
+    best = None
+    for action in range(deal.winning_bid.action, 88):
+        level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+        t = table[strain][(leader + 3) % 4]
+        a, b = score_contract(hands, level, strain, deal.declarer, (t, 13 - t) if side == 0 else (13 - t, t))
+        value = (a.total - b.total) * (1 if side == 0 else -1)
+        best = value if best is None else max(best, value)
+    return best
+
+
+def test_way5_give_aways_and_widow_where_the_dealer_declares():
+    """Each give-away PIMC makes is, of the lowest card of each suit, one after which
+    (the rest given as the rule bot gives them, through the rules engine) the best
+    final contract scores best; the widow goes where the sampled mean says; the
+    non-dealer's decisions stay the rule bot's."""
+    from vint_env.agents.card_play import lowest
+    rng = np.random.default_rng(9)
+    env = raw_env(way=5)
+    rule = load_agent("rule", game="vint2p")
+    gives = widows = 0
+    while gives < 6:
+        env.reset(seed=int(rng.integers(1 << 30)))
+        agent = PIMCAgent("vint2p", samples=3, seed=2)
+        while env.agents and env.deal.phase not in ("play", "over"):
+            obs = env.observe(env.agent_selection)
+            deal = env.deal
+            legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]
+            if deal.phase in ("widow", "give", "final"):
+                action = agent.act(obs)
+                if deal.declaring_player != deal.dealer:
+                    assert action == rule.act(obs)
+                elif deal.phase == "give":
+                    def after(card):
+                        d = deal.copy()
+                        d.apply(card)
+                        while d.phase == "give":
+                            d.apply(lowest(d.legal_actions()))
+                        return _best_final_score(d)
+                    candidates = {lowest([c for c in legal if c // 13 == s]) for s in range(4)
+                                  if any(c // 13 == s for c in legal)}
+                    assert action in candidates
+                    assert after(action) == max(after(c) for c in candidates)
+                    gives += 1
+                elif deal.phase == "widow":
+                    assert action in legal
+                    widows += 1
+            else:
+                action = rule.act(obs)
+            env.step(action)
+    assert widows >= 2

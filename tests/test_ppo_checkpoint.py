@@ -14,7 +14,7 @@ from vint_env.agents.policy import (
     save_checkpoint,
 )
 
-OBS, ACT = 922, 88
+OBS, ACT = 1102, 88
 
 
 def payload(game="vint_v0", obs=OBS, act=ACT, hidden=(16,)):
@@ -83,7 +83,7 @@ def test_mismatched_game_or_sizes_refused(tmp_path):
         PPOAgent.load(path, game="whist_v0")
     _, p = payload(obs=900)
     path = save_checkpoint(tmp_path / "small.pt", p)
-    with pytest.raises(CheckpointError, match="observations of size 900.*vint_v0 now has 922"):
+    with pytest.raises(CheckpointError, match="observations of size 900.*vint_v0 now has 1102"):
         PPOAgent.load(path, game="vint_v0")
     agent = PPOAgent.load(path)  # without a game, the sizes are checked when it acts
     env = vint_v0.env()

@@ -235,15 +235,16 @@ GOLDEN = [  # name, offset, shape
     ("declaring", 163, (4,)), ("with_me", 167, (4,)), ("trump", 171, (5,)),
     ("exposed_seat", 176, (4,)), ("exposed", 180, (52,)), ("trick_leader", 232, (4,)),
     ("trick", 236, (4, 52)), ("last_trick", 444, (4, 52)), ("played", 652, (4, 52)),
-    ("tricks_taken", 860, (4, 14)),
+    ("trick_winner", 860, (4,)), ("winning_card", 864, (52,)), ("voids", 916, (4, 4)),
+    ("cards_out", 932, (4, 14)), ("top_remaining", 988, (52,)), ("tricks_taken", 1040, (4, 14)),
 ]
 
 
 def test_layout_is_pinned():
     assert [(b.name, b.start, b.shape) for b in SOLO_WHIST_LAYOUT.blocks.values()] == GOLDEN
-    assert SOLO_WHIST_LAYOUT.size == 916 and STATE_SIZE == 1128
+    assert SOLO_WHIST_LAYOUT.size == 1096 and STATE_SIZE == 1308
     env = solo_whist_v0.env()
-    assert env.observation_space("player_0")["observation"].shape == (916,)
+    assert env.observation_space("player_0")["observation"].shape == (1096,)
     assert env.action_space("player_0").n == 65
 
 

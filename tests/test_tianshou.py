@@ -19,7 +19,7 @@ def test_pettingzooenv_gives_obs_mask_and_the_final_rewards_of_all_seats():
     env = PettingZooEnv(ScalarInfoWrapper(vint_v0.env(reward_scale=1.0)))
     obs, info = env.reset(seed=3)
     assert set(obs) == {"agent_id", "obs", "mask"}
-    assert obs["obs"].shape == (922,) and len(obs["mask"]) == 88
+    assert obs["obs"].shape == (1102,) and len(obs["mask"]) == 88
     rng = np.random.default_rng(0)
     while True:
         legal = np.flatnonzero(obs["mask"])

@@ -32,7 +32,7 @@ def random_masked_policy(generator):
 def test_pettingzoo_wrapper_builds_with_masks_and_shared_group():
     env = make_env()
     td = env.reset()
-    assert td["players", "observation", "observation"].shape == (4, 922)
+    assert td["players", "observation", "observation"].shape == (4, 1102)
     assert td["players", "action_mask"].shape == (4, 88)
     acting = td["players", "mask"]
     assert acting.sum() == 1                                 # turn-based: one agent acts

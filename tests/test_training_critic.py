@@ -31,7 +31,7 @@ def test_critic_sees_state_actor_sees_observation(tmp_path, monkeypatch):
     before = {k: v.clone() for k, v in t.critic.state_dict().items()}
     scalars = t.update_once()
     assert np.isfinite(scalars["loss"]) and np.isfinite(scalars["value_loss"])
-    assert set(actor_in) == {785} and set(critic_in) == {997}       # observation vs state() widths
+    assert set(actor_in) == {965} and set(critic_in) == {1177}       # observation vs state() widths
     assert any(not torch.equal(before[k], v) for k, v in t.critic.state_dict().items())   # the critic learnt
 
     # the saved agent is the actor alone: observation-sized input, no critic weights in the policy
@@ -40,7 +40,7 @@ def test_critic_sees_state_actor_sees_observation(tmp_path, monkeypatch):
     assert not any(k.startswith(("torso", "head")) for k in ckpt["model"])
     assert ckpt["trainer"]["critic"] is not None
     agent = PPOAgent.load(path, game="whist")
-    assert agent.obs_size == 785
+    assert agent.obs_size == 965
     # evaluation never asks for state()
     def no_state(self):
         raise AssertionError("state() called outside training")

@@ -39,7 +39,7 @@ def whist_rule_data():
 
 def test_teacher_data_is_a_function_of_the_seed(whist_rule_data):
     d = whist_rule_data
-    assert len(d) == 8 * 52 and d.packed and d.obs_size == 785      # every card play of 8 deals
+    assert len(d) == 8 * 52 and d.packed and d.obs_size == 965      # every card play of 8 deals
     assert same(d, generate("whist_v0", {}, "rule", seed=5, deals=8, chunk_deals=3))
     assert not np.array_equal(d.actions, generate("whist_v0", {}, "rule", seed=6, deals=8).actions)
     # the teacher's action is legal, and the observations unpack to the env's 0/1 vectors
@@ -175,6 +175,6 @@ def test_held_out_deals_are_not_trained_on(whist_rule_data):
     train, held = split_deals(whist_rule_data, 0.25)
     assert set(whist_rule_data.deal_ids[held]) == {6, 7} and set(whist_rule_data.deal_ids[train]) == set(range(6))
     torch.manual_seed(0)
-    net = build_network("mlp", 785, 52, {"hidden_sizes": [32]})
+    net = build_network("mlp", 965, 52, {"hidden_sizes": [32]})
     h = behaviour_clone(net, whist_rule_data, epochs=1, batch_size=64, learning_rate=1e-3, seed=0, holdout=0.25)
     assert "heldout_agreement" in h[0] and 0 <= h[0]["heldout_agreement"] <= 1

@@ -39,9 +39,9 @@ def test_step_contract():
     # After a deal ends the first player to move is the new deal's dealer.
     step = env.step(random_legal_actions(env.state.legal_action_mask, rng))
     assert np.array_equal(step.seat[step.done], env.state.dealer[step.done])
-    assert np.array_equal(step.seat, env.state.current_player) and step.obs.shape == (32, 922)
+    assert np.array_equal(step.seat, env.state.current_player) and step.obs.shape == (32, 1102)
     full = env.global_state()
-    assert full.shape == (32, 1134) and (full[np.arange(32), 208 + step.seat.astype(np.int64)] == 1).all()
+    assert full.shape == (32, 1314) and (full[np.arange(32), 208 + step.seat.astype(np.int64)] == 1).all()
 
 
 def test_reset_is_seeded_and_bad_input_fails():

@@ -15,16 +15,18 @@ GOLDEN = [  # name, offset, shape
     ("bids", 62, (4, 35)), ("pass_count", 202, (4,)), ("contract", 206, (35,)),
     ("declarer", 241, (4,)), ("trump", 245, (5,)), ("passout_play", 250, (1,)),
     ("trick_leader", 251, (4,)), ("trick", 255, (4, 52)), ("last_trick", 463, (4, 52)),
-    ("played", 671, (4, 52)), ("tricks_taken", 879, (2, 14)), ("rubber_mode", 907, (1,)),
-    ("games_won", 908, (2, 2)), ("below_line", 912, (2,)), ("marks", 914, (8,)),
+    ("played", 671, (4, 52)), ("trick_winner", 879, (4,)), ("winning_card", 883, (52,)),
+    ("voids", 935, (4, 4)), ("cards_out", 951, (4, 14)), ("top_remaining", 1007, (52,)),
+    ("tricks_taken", 1059, (2, 14)), ("rubber_mode", 1087, (1,)),
+    ("games_won", 1088, (2, 2)), ("below_line", 1092, (2,)), ("marks", 1094, (8,)),
 ]
 
 
 def test_layout_is_pinned():
     assert [(b.name, b.start, b.shape) for b in VINT_LAYOUT.blocks.values()] == GOLDEN
-    assert VINT_LAYOUT.size == 922 and STATE_SIZE == 1134
+    assert VINT_LAYOUT.size == 1102 and STATE_SIZE == 1314
     env = vint_v0.env()
-    assert env.observation_space("player_0")["observation"].shape == (922,)
+    assert env.observation_space("player_0")["observation"].shape == (1102,)
     assert env.action_space("player_0").n == 88
 
 

@@ -239,16 +239,18 @@ GOLDEN = [  # name, offset, shape
     ("phase", 0, (1,)), ("dealer", 1, (4,)), ("to_move", 5, (4,)), ("hand", 9, (52,)),
     ("trump", 61, (5,)), ("turned_card", 66, (52,)), ("turned_holder", 118, (4,)),
     ("trick_leader", 122, (4,)), ("trick", 126, (4, 52)), ("last_trick", 334, (4, 52)),
-    ("played", 542, (4, 52)), ("tricks_taken", 750, (2, 14)), ("rubber_mode", 778, (1,)),
-    ("games_won", 779, (2, 2)), ("below_line", 783, (2,)),
+    ("played", 542, (4, 52)), ("trick_winner", 750, (4,)), ("winning_card", 754, (52,)),
+    ("voids", 806, (4, 4)), ("cards_out", 822, (4, 14)), ("top_remaining", 878, (52,)),
+    ("tricks_taken", 930, (2, 14)), ("rubber_mode", 958, (1,)),
+    ("games_won", 959, (2, 2)), ("below_line", 963, (2,)),
 ]
 
 
 def test_layout_is_pinned():
     assert [(b.name, b.start, b.shape) for b in WHIST_LAYOUT.blocks.values()] == GOLDEN
-    assert WHIST_LAYOUT.size == 785 and STATE_SIZE == 997
+    assert WHIST_LAYOUT.size == 965 and STATE_SIZE == 1177
     env = whist_v0.env()
-    assert env.observation_space("player_0")["observation"].shape == (785,)
+    assert env.observation_space("player_0")["observation"].shape == (965,)
     assert env.action_space("player_0").n == 52
 
 

@@ -369,7 +369,7 @@ def test_an_aec_env_instance_can_be_wrapped():
     env = SingleAgentEnv(raw, seats=2)
     assert env.aec is raw
     obs, info = env.reset(seed=0)
-    assert obs.shape == (922,)
+    assert obs.shape == (1102,)
     with pytest.raises(ValueError, match="need a game name"):
         SingleAgentEnv(vint_v0.raw_env(), reward_scale=2.0)
     with pytest.raises(TypeError, match="game must be"):

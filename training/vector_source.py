@@ -25,9 +25,10 @@ class VectorGameBatch:
     """``num_envs`` Vint deals in one :class:`~vint_env.vector.VintEngine` (``auto_reset=False``)."""
 
     def __init__(self, game: str, num_envs: int, env_kwargs: dict | None = None):
+        from vint_env import games
         from vint_env.vector import VintEngine
-        if game != "vint_v0":
-            raise ValueError(f"env_source 'vector' plays vint_v0 only (the batched engine is Vint's), not {game!r}")
+        if games.get(game) is not VintEngine.game:     # the deal-start and kwargs below are Vint's
+            raise ValueError(f"env_source 'vector' plays {VintEngine.game.env_name} only, not {game!r}")
         kwargs = dict(env_kwargs or {})
         unknown = set(kwargs) - set(SUPPORTED_KWARGS)
         if unknown:

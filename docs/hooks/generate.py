@@ -12,34 +12,26 @@ example is what the current renderer prints. Tests call `expand` on the pages (t
 
 from __future__ import annotations
 
-import importlib
 import re
 
 MARKER = re.compile(r"^<!-- generated: ([a-z-]+) ([a-z0-9_]+) -->$", re.M)
 
 
-def env_module(name: str):
-    """The env module `vint_env.<name>` (e.g. `vint_v0`), as users import it."""
-    vint_env = importlib.import_module("vint_env")
-    try:
-        return getattr(vint_env, name)
-    except AttributeError:
-        return importlib.import_module(f"vint_env.envs.{name}")
-
-
 def observation_table(name: str) -> str:
     """The env's observation layout as a Markdown table (block, offset, shape, meaning)."""
-    return env_module(name).raw_env.LAYOUT.table()
+    from vint_env import games
+    return games.get(name).layout.table()
 
 
 def rendered_example(name: str, seed: int = 3) -> str:
     """One deal of the env played by the game's rule bots, rendered at its end, in a text block."""
+    from vint_env import games
     from vint_env.agents import load_agent
 
-    env = env_module(name).env(render_mode="ansi")
+    game = games.get(name)
+    env = game.env(render_mode="ansi")
     env.reset(seed=seed)
-    game = name.rsplit("_v", 1)[0]
-    bots = {agent: load_agent("rule", game=game) for agent in env.possible_agents}
+    bots = {agent: load_agent("rule", game=game.name) for agent in env.possible_agents}
     for i, bot in enumerate(bots.values()):
         bot.reset(seed=seed * 10 + i)
     for agent in env.agent_iter():

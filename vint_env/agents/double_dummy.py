@@ -233,8 +233,8 @@ class DoubleDummyAgent(Agent):
     needs_env = True
 
     def __init__(self, game: str = "vint", seed: int | None = None):
-        if game not in ("vint", "whist"):
-            raise ValueError(f"the double-dummy agent plays 'vint' or 'whist', not {game!r}")
+        if game not in ("vint", "whist"):     # the four-hand trick games with their own DD search here
+            raise ValueError(f"DoubleDummyAgent plays 'vint' or 'whist', not {game!r}")
         self.game = game
         self._par_cache: dict = {}
 

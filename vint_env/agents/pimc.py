@@ -28,7 +28,8 @@ Two-player Vint (`vint2p_v0`): the position comes from
 :func:`~vint_env.agents.pimc_vint2p.vint2p_position`; PIMC decides the play
 where the four hands sit as two partnerships opposite each other (way 1;
 ways 4 and 5 when the dealer declares; solved by DDS) and the tricks of two
-cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`); the
+cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`), and
+way 5's widow, give-aways and final contract where the dealer declares; the
 two-player rule bot makes every other decision (see that module).  The Vint
 auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
 or with ``bid=dd`` the rule bot's call or a raise chosen by sampled
@@ -429,6 +430,7 @@ class PIMCAgent(Agent):
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
         if game == "vint2p":
             self.stats["rule_cards"] = 0          # card decisions left to the rule bot
+            self.stats["way5_choices"] = 0        # way 5's widow, give-aways and final contracts by double-dummy
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
@@ -451,6 +453,10 @@ class PIMCAgent(Agent):
             return call
         if self.game == "vint2p" and not o["phase"][5]:
             self.memory.reset()           # exchange, auction, widow, give-aways, final contract
+            if o["phase"][2:5].any():     # way 5's widow, give-aways, final contract
+                call = self._way5_decision(o, legal)
+                if call is not None:
+                    return call
             return self.bidder.act(observation)
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
@@ -470,6 +476,22 @@ class PIMCAgent(Agent):
         if decision.card not in legal:
             raise RuntimeError(f"pimc chose {decision.card}, not legal ({legal})")
         return decision.card
+
+
+    def _way5_decision(self, o: dict, legal: list[int]) -> int | None:
+        """Way 5 after the auction where the dealer declares (else ``None``: the rule bot)."""
+        from .pimc_vint2p import dd_final_contract, dd_give_away, dd_widow
+        if o["phase"][2]:
+            call = dd_widow(o, self.rng, self.samples)
+        elif o["phase"][3]:
+            call = dd_give_away(o, legal)
+        else:
+            call = dd_final_contract(o, legal)
+        if call is not None:
+            self.stats["way5_choices"] += 1
+            if call not in legal:
+                raise RuntimeError(f"pimc chose {call} in way 5, not legal ({legal})")
+        return call
 
 
 def make_pimc(game: str, options: str = "", seed: int | None = None) -> PIMCAgent:

@@ -32,14 +32,21 @@ the open dummy), and the tricks of two cards of ways 2 and 3
 and 5 when the non-dealer declares the sides sit side by side (seats 1, 2
 against 0, 3), which neither solver models: the agent plays the rule bot's
 card there, as the ``dd`` agent of two-player Vint does.
+
+Way 5 after the auction, where the dealer declares, the declarer's
+decisions are scored by the best final contract he may then name (the
+double-dummy tricks of the deal, the Vint scoring): the widow's destination
+over sampled widows (:func:`dd_widow`), each give-away with every card seen
+(:func:`dd_give_away`), the final contract (:func:`dd_final_contract`).
 """
 
 from __future__ import annotations
 
+from ..cards import FULL_DECK
 from .pimc import Position
 from .play_view import TrickMemory, current_trick, mask_of
 
-OWN_HAND, OWN_DUMMY, PILE = 0, 1, 5          # columns of the observation's `roles` block
+OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY, PILE = 0, 1, 2, 3, 5   # columns of the observation's `roles` block
 #: Ways 2 and 3: cards out of play (the piles and both players' discards).
 OUT_OF_PLAY = 26
 
@@ -95,4 +102,144 @@ def vint2p_position(o: dict, memory: TrickMemory) -> Position:
                     solvable=bool(opposite[OWN_HAND] or opposite[OWN_DUMMY]))
 
 
-__all__ = ["vint2p_position", "deal_points", "OUT_OF_PLAY"]
+# ----------------------------------------------------------------- way 5 after the auction
+
+def _way5_seats(o: dict) -> dict[int, int] | None:
+    """Role -> relative seat (own hand, own dummy, opponent, opponent's dummy), or
+    ``None`` where double-dummy does not model the play (the non-dealer declared:
+    the sides sit side by side)."""
+    roles = o["roles"]
+    seat = {k: int(roles[:, k].argmax()) for k in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY)}
+    if sorted((seat[OWN_HAND], seat[OWN_DUMMY])) != [0, 2]:
+        return None
+    return seat
+
+
+def _contract_values(hands, leader: int, actions) -> dict[int, int]:
+    """Bid action -> the score of our side (seats 0 and 2, declaring) minus theirs
+    if it is the contract and both sides take their double-dummy tricks, seat
+    ``leader`` leading; the Vint scoring with the honours of ``hands``."""
+    from ..rules.vint import BID_BASE
+    from ..rules.vint_scoring import score_contract
+    from .double_dummy import dd_table
+    table = dd_table(tuple(hands))
+    seat = (leader + 3) % 4                       # the seat of our side whose left-hand opponent leads
+    out = {}
+    for action in actions:
+        level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+        tricks = table[strain][seat]
+        a, b = score_contract(hands, level, strain, 0, (tricks, 13 - tricks))
+        out[action] = a.total - b.total
+    return out
+
+
+def _best_contract(hands, leader: int, lowest_bid: int) -> int:
+    """The best of :func:`_contract_values` over every bid from ``lowest_bid`` up."""
+    from ..rules.vint import NUM_ACTIONS
+    return max(_contract_values(hands, leader, range(lowest_bid, NUM_ACTIONS)).values())
+
+
+def _seen_hands(o: dict) -> list[int]:
+    """The four present hands, relative seats, the one unseen hand by elimination
+    (after the auction of ways 4 and 5 only the opponent's own hand is unseen)."""
+    hands = [mask_of(o["hands"][r]) if o["shown"][r] else 0 for r in range(4)]
+    hidden = [r for r in range(4) if not o["shown"][r]]
+    if len(hidden) != 1:
+        raise RuntimeError(f"way 5: expected one unseen hand, relative seats {hidden} are unseen")
+    hands[hidden[0]] = FULL_DECK & ~(hands[0] | hands[1] | hands[2] | hands[3])
+    return hands
+
+
+def _winning_bid(o: dict) -> int:
+    from ..rules.vint import BID_BASE
+    return BID_BASE + int(o["winning_bid"].argmax())
+
+
+def _give_rest(hands: list[int], giver: int, recipients: list[int]) -> list[int]:
+    """The remaining give-aways made as the rule bot makes them (the lowest card)."""
+    from .card_play import lowest
+    from ..cards import hand_cards
+    hands = list(hands)
+    for to in recipients:
+        card = lowest(hand_cards(hands[giver]))
+        hands[giver] &= ~(1 << card)
+        hands[to] |= 1 << card
+    return hands
+
+
+def dd_widow(o: dict, rng, samples: int) -> int | None:
+    """Way 5's widow destination where the dealer declares: the widow (unseen)
+    and the opponent's hand are sampled (:class:`DealSampler`, every split of
+    the 16 unseen cards equally likely); for each destination the three
+    give-aways are made as the rule bot makes them and the best final contract
+    is scored double-dummy; the better mean wins, the rule bot's own-hand
+    choice on ties.  ``None`` where the sides sit side by side."""
+    from ..rules.vint2p import WIDOW_TO_DUMMY, WIDOW_TO_HAND
+    from .deal_sampler import DealSampler, Knowledge
+    seats = _way5_seats(o)
+    if seats is None:
+        return None
+    own, dummy, opp, opp_dummy = (seats[k] for k in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY))
+    known = [0, 0, 0, 0, 0]                       # the four relative seats, then the widow
+    for r in (own, dummy, opp_dummy):
+        known[r] = mask_of(o["hands"][r])
+    size = [12, 12, 12, 12, 4]
+    k = Knowledge(known=known, size=size, low=[[0] * 4 for _ in range(5)], high=[[13] * 4 for _ in range(5)])
+    sampler = DealSampler(k)
+    lowest_bid = _winning_bid(o)
+    totals = {WIDOW_TO_HAND: 0.0, WIDOW_TO_DUMMY: 0.0}
+    for _ in range(samples):
+        deal = sampler.draw(rng)
+        for action, to in ((WIDOW_TO_HAND, own), (WIDOW_TO_DUMMY, dummy)):
+            hands = deal[:4]
+            hands[to] |= deal[4]
+            other = dummy if to == own else own
+            hands = _give_rest(hands, to, [other, opp, opp_dummy])
+            totals[action] += _best_contract(hands, opp, lowest_bid)
+    return WIDOW_TO_DUMMY if totals[WIDOW_TO_DUMMY] > totals[WIDOW_TO_HAND] else WIDOW_TO_HAND
+
+
+def dd_give_away(o: dict, legal: list[int]) -> int | None:
+    """A way-5 give-away where the dealer declares (every card is seen): of the
+    lowest card of each suit, the one after which (the rest given as the rule
+    bot gives) the best final contract scores best double-dummy; the rule bot's
+    card (the lowest) on ties.  ``None`` where the sides sit side by side."""
+    from .card_play import lowest
+    seats = _way5_seats(o)
+    if seats is None:
+        return None
+    own, dummy, opp, opp_dummy = (seats[k] for k in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY))
+    giver = int(o["acting_for"].argmax())
+    done = int(o["gives"].argmax())
+    recipients = [dummy if giver == own else own, opp, opp_dummy][done:]
+    hands = _seen_hands(o)
+    lowest_bid = _winning_bid(o)
+    candidates = sorted({lowest([c for c in legal if c // 13 == s]) for s in range(4)
+                         if any(c // 13 == s for c in legal)})
+    rule_card = lowest(legal)
+    best, best_value = rule_card, None
+    for card in [rule_card] + [c for c in candidates if c != rule_card]:
+        h = list(hands)
+        h[giver] &= ~(1 << card)
+        h[recipients[0]] |= 1 << card
+        value = _best_contract(_give_rest(h, giver, recipients[1:]), opp, lowest_bid)
+        if best_value is None or value > best_value:
+            best, best_value = card, value
+    return best
+
+
+def dd_final_contract(o: dict, legal: list[int]) -> int | None:
+    """Way 5's final contract from a decoded observation: the legal bid whose
+    score for the declarer's side (the Vint scoring with the honours of the
+    hands, majority rule) is best given the double-dummy tricks of the deal,
+    the opponent's own hand leading; the lowest bid on ties.  ``None`` where
+    double-dummy does not model the play (the non-dealer declared: the sides
+    sit side by side)."""
+    seats = _way5_seats(o)
+    if seats is None:
+        return None
+    values = _contract_values(_seen_hands(o), seats[OPPONENT], legal)
+    return max(legal, key=lambda a: (values[a], -a))
+
+
+__all__ = ["vint2p_position", "dd_widow", "dd_give_away", "dd_final_contract", "deal_points", "OUT_OF_PLAY"]

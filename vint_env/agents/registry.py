@@ -5,7 +5,8 @@ spec                  agent
 ====================  ======================================================
 ``random``            :class:`RandomAgent`, uniform over the legal actions
 ``rule``              the game's rule bot (the books' advice)
-``dd``                :class:`DoubleDummyAgent` (cheats; Vint and Whist)
+``dd``                the game's double-dummy agent (cheats; Vint, Whist,
+                      two-player Vint)
 ``pimc[:OPTIONS]``    :class:`~vint_env.agents.pimc.PIMCAgent`: sampled deals
                       solved double-dummy (fair; Vint, Whist, two-player
                       Vint); options
@@ -43,7 +44,8 @@ def rule_agent(game: str = "vint") -> Agent:
 
 def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``game`` (see the module table; ``"vint"`` or ``"vint_v0"``)."""
-    game = games.get(game).name
+    record = games.get(game)
+    game = record.name
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"agent spec must be a non-empty string, one of {', '.join(SPECS)}")
     spec = spec.strip()
@@ -53,19 +55,9 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     elif kind == "rule" and not arg:
         agent = rule_agent(game)
     elif kind == "dd" and not arg:
-        if game not in ("vint", "whist", "vint2p"):
-            raise ValueError(f"the double-dummy agent plays Vint and Whist (and two-player Vint), not {game!r}")
-        if game == "vint2p":
-            from .vint2p_dd import Vint2pDoubleDummyAgent
-            agent = Vint2pDoubleDummyAgent()
-        else:
-            from .double_dummy import DoubleDummyAgent
-            agent = DoubleDummyAgent(game)
+        agent = record.dd_agent_factory()(record.name)
     elif kind == "pimc":
-        if game not in ("vint", "whist", "vint2p"):
-            raise ValueError(f"the PIMC agent plays Vint and Whist (and two-player Vint), not {game!r}")
-        from .pimc import make_pimc
-        agent = make_pimc(game, arg, seed)
+        agent = record.pimc_agent_factory()(record.name, arg, seed)
     elif kind == "ppo":
         if not arg:
             raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")

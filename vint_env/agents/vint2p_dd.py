@@ -22,7 +22,9 @@ class Vint2pDoubleDummyAgent(Agent):
     name = "dd"
     needs_env = True
 
-    def __init__(self, seed: int | None = None):
+    def __init__(self, game: str = "vint2p", seed: int | None = None):
+        if game != "vint2p":
+            raise ValueError(f"Vint2pDoubleDummyAgent plays 'vint2p', not {game!r}")
         self.rule = Vint2pRuleAgent()
 
     def reset(self, seed: int | None = None) -> None:

@@ -11,7 +11,12 @@ built once per layout:
   passes to the next seat;
 - when the card completes a trick: `trick` is cleared, `last_trick` is
   rewritten, `trick_leader` and `to_move` pass to the winner, and the game
-  rewrites its trick counts (a callback using the reference block writers).
+  rewrites its trick counts (a callback using the reference block writers);
+- the tracking blocks (`obs_blocks.TRACKING_BLOCKS`): `trick_winner` and
+  `winning_card` are rewritten (cleared at a trick's end); a card that does
+  not follow the suit led sets the player's `voids` entry; every other
+  observer's `cards_out` count of the card's suit drops by one; when the card
+  was its suit's `top_remaining`, that mark moves down to the next card left.
 
 Every other event (a call, a new deal, the end of a deal, and whatever the
 game says a card changes beyond these blocks) marks all rows stale; a stale
@@ -28,8 +33,11 @@ from __future__ import annotations
 
 import numpy as np
 
-# Blocks a card play writes; every layout with the shared trick-play blocks has them.
-_CARD_BLOCKS = ("to_move", "hand", "trick_leader", "trick", "last_trick", "played")
+from ..rules.tricks import winning_index
+
+# Blocks a card play writes; every layout with the shared trick-play and tracking blocks has them.
+_CARD_BLOCKS = ("to_move", "hand", "trick_leader", "trick", "last_trick", "played",
+                "trick_winner", "winning_card", "voids", "cards_out", "top_remaining")
 
 
 class _Tables:
@@ -76,6 +84,16 @@ class _Tables:
         self.last = per_card("last_trick")
         self.clear_trick = slice(o["trick_leader"], o["last_trick"] + 208)
         self.seats_from = [[(s + i) & 3 for i in range(4)] for s in range(4)]
+        # Tracking blocks: trick_winner and winning_card are consecutive (cleared in one slice).
+        if o["winning_card"] != o["trick_winner"] + 4:
+            raise ValueError(f"{layout.name}: trick_winner, winning_card must be consecutive blocks")
+        self.clear_winner = slice(o["trick_winner"], o["winning_card"] + 52)
+        self.winner = [list(x) for x in per_seat("trick_winner")]        # [seat] -> 4 rows' indices
+        self.card_in = [list(rows + o[name] + c) for name in ("winning_card", "top_remaining")
+                        for c in range(52)]                               # [c] winning_card, [52 + c] top
+        self.void = [[list(rows + o["voids"] + rel[s] * 4 + suit) for suit in range(4)] for s in range(4)]
+        self.cards_out = [o["cards_out"] + 14 * suit for suit in range(4)]
+        self.row_start = [int(x) for x in rows]
 
 
 _TABLES: dict[int, _Tables] = {}
@@ -132,11 +150,46 @@ class SeatViews:
         t, flat = self._t, self._flat
         flat[t.card[seat][card]] = t.card_values
         play = deal.play
-        if not play.trick:                       # the card completed a trick
+        trick = play.trick
+        if not trick:                            # the card completed a trick
             self.rows[:, t.clear_trick] = 0
             flat[t.last[t.seats_from[play.last_leader], play.last_trick]] = 1
             idx, values = t.trick_end[seat][next_seat]
             flat[idx] = values
             self._write_trick_counts(self.rows, play)
+        self._track(seat, card, play, trick)
         if deal is self._deal:
             self._plays += 1
+
+    def _track(self, seat: int, card: int, play, trick) -> None:
+        """The tracking blocks' changes by ``seat``'s play of ``card`` (see the module docstring)."""
+        t, rows = self._t, self.rows
+        rows[:, t.clear_winner] = 0
+        on = []                                  # entries set to 1
+        if trick:                                # the trick goes on: who is winning it now
+            i = winning_index(trick, play.trump) if len(trick) > 1 else 0
+            on += t.winner[(play.leader + i) & 3]
+            on += t.card_in[trick[i]]
+        led = (trick[0] if trick else play.last_trick[0]) // 13
+        suit = card // 13
+        if suit != led:                          # shown out of the suit led
+            on += t.void[seat][led]
+        h = play.hands
+        left = (h[0] | h[1] | h[2] | h[3]) >> 13 * suit & 8191
+        rank = card % 13
+        off = []                                 # entries set to 0
+        if not left >> rank:                     # it was its suit's highest card left
+            off += t.card_in[52 + card]
+            if left:
+                on += t.card_in[52 + card - rank + left.bit_length() - 1]
+        # Every other observer saw one card of the suit fewer: its count's one-hot moves down by one.
+        start = t.cards_out[suit]
+        counts = rows[:, start:start + 14].argmax(axis=1).tolist()
+        for k in range(4):
+            if k != seat:
+                at = t.row_start[k] + start + counts[k]
+                off.append(at)
+                on.append(at - 1)
+        flat = self._flat
+        flat[off] = 0
+        flat[on] = 1

@@ -10,8 +10,8 @@ then trick play, then payments in quarter points (zero-sum over the four).
 |---|---|
 | Agents | `player_0` .. `player_3`; no fixed partnerships (a proposal and its acceptance pair two players) |
 | Actions | `Discrete(65)`: 0..51 play card id `suit * 13 + rank`; 52 pass, 53 proposal, 54 acceptance, 55 solo, 56 misère, 57 abondance, 58 trump abondance, 59 open misère, 60 abondance déclarée; 61..64 name trump S, C, D, H after an abondance |
-| Observations | `Dict(observation=Box(0, 1, (916,), float32), action_mask=Box(0, 1, (65,), int8))`, seat-relative, layout `SOLO_WHIST_LAYOUT` |
-| State | `Box(0, 1, (1128,), float32)`: all hands + seat 0's view (see `encode_state`) |
+| Observations | `Dict(observation=Box(0, 1, (1096,), float32), action_mask=Box(0, 1, (65,), int8))`, seat-relative, layout `SOLO_WHIST_LAYOUT` |
+| State | `Box(0, 1, (1308,), float32)`: all hands + seat 0's view (see `encode_state`) |
 | Reward | each player's own payment at the end of the deal, in quarter points times `reward_scale` (default 0.25: rewards in points); 0 for all when the deal is thrown in; raw payments in `infos` |
 
 Options of ``env(...)`` / ``raw_env(...)``:

@@ -29,9 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import hand_cards, parse_card
-from ..rules.rubber import GAME_RACE_VARIANTS
-from ..rules.vint import GAME_BONUS_VARIANTS, PASSOUT_VARIANTS
-from ..rules.vint_scoring import HONOURS_VARIANTS
+from ..rules.vint import check_variants
 from ..rules.vint2p import AUCTION_VARIANTS, NUM_ACTIONS, WAYS, Vint2pDeal, Vint2pRubber, action_text
 from .base import env_factories, take_deals, take_option
 from .partnership import PartnershipEnv
@@ -66,16 +64,9 @@ class raw_env(PartnershipEnv):
             raise ValueError(f"auction must be one of {AUCTION_VARIANTS}, got {auction!r}")
         if auction == "single" and way != 1:
             raise ValueError(f"auction='single' is a variant of way 1 only, not way {way}")
-        if game_bonus not in GAME_BONUS_VARIANTS:
-            raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        check_variants(game_bonus=game_bonus, passout=passout, honours=honours, game_race=game_race)
         if way == 5 and passout == "play":
             raise ValueError("way 5 has no passout='play': without the widow the hands hold 12 cards")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
-        if game_race not in GAME_RACE_VARIANTS:
-            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
                          viewer=viewer, render_mode=render_mode)
         self.way = way

@@ -8,8 +8,8 @@ honours, coronets, game, rubber and pass-out marks).
 |---|---|
 | Agents | `player_0` .. `player_3`; partnerships (0, 2) and (1, 3) |
 | Actions | `Discrete(88)`: 0..51 play card id `suit * 13 + rank` (suits S, C, D, H), 52 pass, 53..87 bids 1S 1C 1D 1H 1NT 2S .. 7NT |
-| Observations | `Dict(observation=Box(0, 1, (922,), float32), action_mask=Box(0, 1, (88,), int8))`, seat-relative, layout `VINT_LAYOUT` |
-| State | `Box(0, 1, (1134,), float32)`: all hands + seat 0's view (see `encode_state`) |
+| Observations | `Dict(observation=Box(0, 1, (1102,), float32), action_mask=Box(0, 1, (88,), int8))`, seat-relative, layout `VINT_LAYOUT` |
+| State | `Box(0, 1, (1314,), float32)`: all hands + seat 0's view (see `encode_state`) |
 | Reward | the deal's points difference between the sides (deal mode), or each deal's change in it with premiums (rubber mode), times `reward_scale` (default 0.001); raw points in `infos` |
 
 Options of ``env(...)`` / ``raw_env(...)``:
@@ -35,10 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.vint import GAME, encode_observation, encode_state
-from ..rules.rubber import GAME_RACE_VARIANTS
-from ..rules.vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, PASS, PASSOUT_VARIANTS, VintDeal, VintRubber,
-                          action_text)
-from ..rules.vint_scoring import HONOURS_VARIANTS
+from ..rules.vint import AUCTION, BID_BASE, PASS, VintDeal, VintRubber, action_text, check_variants
 from .base import env_factories, take_dealer, take_deals
 from .partnership import SIDE_NAMES, PartnershipEnv
 
@@ -60,14 +57,7 @@ class raw_env(PartnershipEnv):
     def __init__(self, episode: str = "deal", game_bonus: int = 100, passout: str = "mark",
                  reward_scale: float = GAME.reward_scale, max_deals: int = 100, viewer: int | None = None,
                  render_mode: str | None = None, honours: str = "majority", game_race: str = "first"):
-        if game_bonus not in GAME_BONUS_VARIANTS:
-            raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
-        if game_race not in GAME_RACE_VARIANTS:
-            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        check_variants(game_bonus=game_bonus, passout=passout, honours=honours, game_race=game_race)
         super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
                          viewer=viewer, render_mode=render_mode)
         self.game_bonus = game_bonus

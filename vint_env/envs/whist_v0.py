@@ -10,8 +10,8 @@ games (10 more); honours, slams and coronets above the line.
 |---|---|
 | Agents | `player_0` .. `player_3`; partnerships (0, 2) and (1, 3) |
 | Actions | `Discrete(52)`: play card id `suit * 13 + rank` (suits S, C, D, H) |
-| Observations | `Dict(observation=Box(0, 1, (785,), float32), action_mask=Box(0, 1, (52,), int8))`, seat-relative, layout `WHIST_LAYOUT` |
-| State | `Box(0, 1, (997,), float32)`: all hands + seat 0's view (see `encode_state`) |
+| Observations | `Dict(observation=Box(0, 1, (965,), float32), action_mask=Box(0, 1, (52,), int8))`, seat-relative, layout `WHIST_LAYOUT` |
+| State | `Box(0, 1, (1177,), float32)`: all hands + seat 0's view (see `encode_state`) |
 | Reward | the deal's points difference between the sides (deal mode), or each deal's change in it with game and rubber premiums (rubber mode), times `reward_scale` (default 0.1); raw points in `infos` |
 
 Options of ``env(...)`` / ``raw_env(...)``:

@@ -38,11 +38,20 @@ def summarize(match: MatchResult) -> dict:
     }
     if match.episode == "rubber":
         out["rubbers"] = _rubber_summary(match)
-    if match.game == "vint" and match.episode == "deal":
-        out["contracts"] = {team: _vint_team_summary(match, team) for team in ("A", "B")}
-    if match.game == "solo_whist":
-        out["solo_contracts"] = _solo_contracts(match)
+    out.update(games.get(match.game).summary_sections(match))
     return out
+
+
+def vint_contract_sections(match: MatchResult) -> dict:
+    """Vint deal matches: contracts declared, made and their points, per team."""
+    if match.episode != "deal":
+        return {}
+    return {"contracts": {team: _vint_team_summary(match, team) for team in ("A", "B")}}
+
+
+def solo_contract_sections(match: MatchResult) -> dict:
+    """Solo Whist: the contracts declared and made, per team."""
+    return {"solo_contracts": _solo_contracts(match)}
 
 
 def _solo_contracts(match: MatchResult) -> dict:

@@ -9,7 +9,7 @@ wrappers, training) reads it:
 ('vint', 'whist', 'solo_whist', 'vint2p')
 >>> g = games.get("whist")
 >>> g.env_name, g.num_actions, g.layout.size, g.partnership
-('whist_v0', 52, 785, True)
+('whist_v0', 52, 965, True)
 >>> games.get("vint_v0").name          # the env's name finds its game too
 'vint'
 

@@ -1,4 +1,5 @@
-"""Observation blocks the games share: trick play, tricks per side, the rubber score, the state.
+"""Observation blocks the games share: trick play, what a card player tracks, tricks per side,
+the rubber score, the state.
 
 Each game's layout lists these block definitions among its own, and its
 encoder calls the writers below, so the same feature is encoded one way in
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.tricks import winning_index
 from .layout import Layout, masks_bits
 
 PLAY_BLOCKS = [
@@ -17,6 +19,21 @@ PLAY_BLOCKS = [
     ("trick", (4, 52), "trick[r, c] = 1 if relative seat r played card c to the trick in progress"),
     ("last_trick", (4, 52), "the last completed trick, same form"),
     ("played", (4, 52), "every card played so far in this deal, by relative seat"),
+]
+
+#: What a card player tracks in the play, all public or the observer's own knowledge
+#: (docs/rules/index.md: follow suit if able; the highest trump wins, else the highest card of the suit led).
+TRACKING_BLOCKS = [
+    ("trick_winner", (4,), "relative seat whose card is winning the trick in progress so far "
+                           "(all 0 when no trick is in progress)"),
+    ("winning_card", (52,), "the card winning the trick in progress so far: the highest trump, else the "
+                            "highest card of the suit led (all 0 when no trick is in progress)"),
+    ("voids", (4, 4), "voids[r, s] = 1 once relative seat r has shown out of suit s in this deal "
+                      "(did not follow when s was led); suits S, C, D, H"),
+    ("cards_out", (4, 14), "per suit S, C, D, H: how many of its cards the observer has not seen, one-hot "
+                           "0..13 (not played, not in the observer's hand, not face up on the table)"),
+    ("top_remaining", (52,), "for each suit, 1 at its highest card not yet played "
+                             "(wherever it is, the observer's hand included)"),
 ]
 
 SIDE_TRICKS_BLOCK = ("tricks_taken", (2, 14),
@@ -50,6 +67,51 @@ def encode_play(obs: np.ndarray, o: dict, play, dealt_hands, seat: int) -> None:
     if play.plays:
         gone = [dealt_hands[(seat + r) & 3] & ~play.hands[(seat + r) & 3] for r in range(4)]
         obs[o["played"]:o["played"] + 208] = hands_bits(gone)
+
+
+def deal_voids(play) -> list[int]:
+    """Suits each seat has shown out of so far: a 4-bit mask per absolute seat (bit s = suit s).
+
+    A seat shows out of a suit when it plays another suit to a trick that suit led.
+    """
+    voids = [0, 0, 0, 0]
+    plays, n = play.plays, len(play.seats)
+    for start in range(0, len(plays), n):
+        led = plays[start][1] // 13
+        for s, c in plays[start + 1:start + n]:
+            if c // 13 != led:
+                voids[s] |= 1 << led
+    return voids
+
+
+def encode_tracking(obs: np.ndarray, o: dict, play, seat: int, remaining: int, known: int) -> None:
+    """Write the `TRACKING_BLOCKS` seen from ``seat`` (seats relative to ``seat``).
+
+    ``play``: the `TrickPlay`, or None before play; ``remaining``: card mask of the cards not played
+    yet; ``known``: the cards whose place the observer sees (his hand, a face-up card, a shown hand).
+    """
+    if play is not None:
+        if play.trick:
+            i = winning_index(play.trick, play.trump)
+            obs[o["trick_winner"] + ((play.trick_seats()[i] - seat) & 3)] = 1
+            obs[o["winning_card"] + play.trick[i]] = 1
+        base = o["voids"]
+        for s, mask in enumerate(deal_voids(play)):
+            for suit in range(4):
+                if mask >> suit & 1:
+                    obs[base + 4 * ((s - seat) & 3) + suit] = 1
+    unseen = remaining & ~known
+    for suit in range(4):
+        obs[o["cards_out"] + 14 * suit + (unseen >> 13 * suit & 8191).bit_count()] = 1
+        top = (remaining >> 13 * suit & 8191).bit_length()
+        if top:
+            obs[o["top_remaining"] + 13 * suit + top - 1] = 1
+
+
+def encode_tracking_hands(obs: np.ndarray, o: dict, hands, play, seat: int, seen: int = 0) -> None:
+    """`encode_tracking` for a game whose 52 cards are all in the four ``hands`` until played:
+    ``seen`` is the mask of the cards face up besides the observer's hand."""
+    encode_tracking(obs, o, play, seat, hands[0] | hands[1] | hands[2] | hands[3], hands[seat] | seen)
 
 
 def encode_side_tricks(obs: np.ndarray, o: dict, tricks_won, seat: int) -> None:

@@ -75,6 +75,9 @@ class Game:
     engine: str | None = None                   #: ``"module:Class"`` of the batched engine, None without one
     engine_code: int = -1                       #: the game's number inside the batched kernel
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
+    summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
+    dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game_name)``
+    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game_name, options, seed)``
     version: int = 0                            #: the env's version suffix (``_v0``)
 
     # ------------------------------------------------------------------ names
@@ -151,6 +154,24 @@ class Game:
             breakdown = {f"seat{s}": p for s, p in enumerate(deal.payments)}
         return DealResult(points, breakdown, self.deal_details(deal))
 
+    def dd_agent_factory(self):
+        """The factory of this game's double-dummy agent (ValueError naming the games that have one)."""
+        if self.dd_agent is None:
+            raise ValueError(f"the double-dummy agent does not play {self.name!r}; it plays "
+                             f"{', '.join(g.name for g in _games_with('dd_agent'))}")
+        return _load(self.dd_agent)
+
+    def pimc_agent_factory(self):
+        """The factory of this game's PIMC agent (ValueError naming the games that have one)."""
+        if self.pimc_agent is None:
+            raise ValueError(f"the PIMC agent does not play {self.name!r}; it plays "
+                             f"{', '.join(g.name for g in _games_with('pimc_agent'))}")
+        return _load(self.pimc_agent)
+
+    def summary_sections(self, match) -> dict:
+        """The game's own sections of a match summary (contracts declared and made ...), or {}."""
+        return _load(self.summary)(match) if self.summary else {}
+
     def analysis_function(self):
         """The evaluation's per-board analysis function, or None (ImportError if its extra is missing)."""
         return _load(self.analysis) if self.analysis else None
@@ -167,5 +188,9 @@ class Game:
 
 
 def _engine_games() -> list[str]:
+    return [g.name for g in _games_with("engine")]
+
+
+def _games_with(field: str) -> list["Game"]:
     from . import all_games
-    return [g.name for g in all_games() if g.engine is not None]
+    return [g for g in all_games() if getattr(g, field) is not None]

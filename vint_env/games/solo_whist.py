@@ -16,7 +16,7 @@ import numpy as np
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
 from ..rules.solo_whist_calls import ACCEPT, BIDS, CALL_NAMES, NUM_ACTIONS, action_text, bid_index, parse_action
 from .layout import Layout, mask_bits
-from .obs_blocks import PLAY_BLOCKS, encode_play, state_layout, write_state
+from .obs_blocks import PLAY_BLOCKS, TRACKING_BLOCKS, encode_play, encode_tracking_hands, state_layout, write_state
 from .record import SOLO, Game
 
 CALL_COLUMNS = ("proposal", "acceptance", "solo", "misère", "abondance", "trump abondance",
@@ -42,6 +42,7 @@ SOLO_WHIST_LAYOUT = Layout("solo_whist_v0 observation", [
     ("exposed_seat", (4,), "relative seat whose hand is shown (open misère, after the first trick)"),
     ("exposed", (52,), "the shown hand's cards now"),
     *PLAY_BLOCKS,
+    *TRACKING_BLOCKS,
     ("tricks_taken", (4, 14), "tricks taken by each relative seat, one-hot 0..13"),
 ])
 
@@ -90,6 +91,9 @@ def encode_observation(deal: SoloWhistDeal, seat: int, out: np.ndarray | None = 
             obs[O["exposed"]:O["exposed"] + 52] = mask_bits(deal.exposed_hand)
         encode_play(obs, O, play, deal.hands, seat)
         encode_seat_tricks(obs, O, play.tricks_won, seat)
+    # Face up for everybody: the turned card until it is played, an open misère hand once shown.
+    seen = 1 << deal.turned_card | (deal.exposed_hand if play is not None else 0)
+    encode_tracking_hands(obs, O, play.hands if play is not None else deal.hands, play, seat, seen)
     return obs
 
 
@@ -126,6 +130,7 @@ GAME = Game(
     points_unit="quarter points", reward_scale=0.25, points_scale=0.25,
     new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.solo_whist_rule:SoloWhistRuleAgent",
+    summary="vint_env.evaluation.report:solo_contract_sections",
 )
 
 __all__ = ["GAME", "SOLO_WHIST_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_seat_tricks",

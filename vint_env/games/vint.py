@@ -13,8 +13,8 @@ import numpy as np
 
 from ..rules.vint import AUCTION, BID_BASE, NUM_ACTIONS, PLAY, VintDeal, VintRubber, action_text, parse_action
 from .layout import Layout, mask_bits
-from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, encode_play, encode_rubber, encode_side_tricks,
-                         rubber_blocks, state_layout, write_state)
+from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
+                         encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
 from .record import PARTNERSHIP, Game
 
 MAX_MARKS = 7
@@ -33,6 +33,7 @@ VINT_LAYOUT = Layout("vint_v0 observation", [
     ("trump", (5,), "in play: trump suit S, C, D, H, or no-trump"),
     ("passout_play", (1,), "1 when a passed-out deal is played at no-trump (variant passout='play')"),
     *PLAY_BLOCKS,
+    *TRACKING_BLOCKS,
     SIDE_TRICKS_BLOCK,
     *rubber_blocks(GAME_TARGET),
     ("marks", (MAX_MARKS + 1,), "pass-out marks written so far, one-hot 0..7 (7 = 7 or more)"),
@@ -75,6 +76,7 @@ def encode_observation(deal: VintDeal, seat: int, rubber=None, out: np.ndarray |
     else:  # passed out, not played
         obs[O["hand"]:O["hand"] + 52] = mask_bits(deal.hands[seat])
         obs[O["pass_count"] + 3] = 1
+    encode_tracking_hands(obs, O, play.hands if play is not None else deal.hands, play, seat)
     if rubber is not None:
         encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
         obs[O["marks"] + min(rubber.sheet.marks, MAX_MARKS)] = 1
@@ -107,6 +109,9 @@ GAME = Game(
     points_unit="points", reward_scale=0.001, points_scale=1.0,
     new_deal=VintDeal, new_rubber=VintRubber, deal_details=deal_details, turns_card=False,
     rule_bot="vint_env.agents.vint_rule:VintRuleAgent",
+    summary="vint_env.evaluation.report:vint_contract_sections",
+    dd_agent="vint_env.agents.double_dummy:DoubleDummyAgent",
+    pimc_agent="vint_env.agents.pimc:make_pimc",
     engine="vint_env.vector.engine:VintEngine", engine_code=0,
     analysis="vint_env.evaluation.vint_analysis:add_dd_analysis",
 )

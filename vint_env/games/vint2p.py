@@ -20,7 +20,8 @@ from ..rules.vint import AUCTION, BID_BASE, PLAY
 from ..rules.vint2p import (EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
 from .layout import Layout, mask_bits
-from .obs_blocks import hands_bits
+from ..cards import FULL_DECK
+from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
 from .record import TWO_PLAYER, Game
 
 MAX_MARKS = 7
@@ -57,6 +58,7 @@ VINT2P_LAYOUT = Layout("vint2p_v0 observation", [
     ("trick", (4, 52), "trick[r, c] = 1 if relative seat r played card c to the trick in progress"),
     ("last_trick", (4, 52), "the last completed trick, same form"),
     ("played", (4, 52), "every card played so far in this deal, by relative seat"),
+    *TRACKING_BLOCKS,
     ("tricks_taken", (2, 14), "tricks taken by the observer's side (row 0) and the opponent's, one-hot 0..13"),
     ("rubber_mode", (1,), "1 in episode='rubber'"),
     ("games_won", (2, 2), "games won in this rubber by the observer / the opponent, one-hot 0..1"),
@@ -105,10 +107,18 @@ def encode_observation(deal: Vint2pDeal, player: int, rubber=None, out: np.ndarr
     play = deal.play
     hands = play.hands if play is not None else deal.hands
     base = O["hands"]
+    known = deal.discards[player]              # the cards he sees: his discards, the seats shown
     for s in deal.visible_seats(player):
         r = (s - me) & 3
         obs[O["shown"] + r] = 1
         obs[base + 52 * r:base + 52 * r + 52] = mask_bits(hands[s])
+        known |= hands[s]
+    played = 0
+    if play is not None:
+        for _, c in play.plays:
+            played |= 1 << c
+    # Every card not played is still out (a pile, the widow, the discards), seen or not.
+    encode_tracking(obs, O, play, me, FULL_DECK & ~played, known)
     if deal.way in (2, 3):
         obs[O["my_discards"]:O["my_discards"] + 52] = mask_bits(deal.discards[player])
         for p in (0, 1):
@@ -209,6 +219,8 @@ GAME = Game(
     points_unit="points", reward_scale=0.001, points_scale=1.0,
     new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
     rule_bot="vint_env.agents.vint2p_rule:Vint2pRuleAgent",
+    dd_agent="vint_env.agents.vint2p_dd:Vint2pDoubleDummyAgent",
+    pimc_agent="vint_env.agents.pimc:make_pimc",
 )
 
 __all__ = ["VINT2P_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS",

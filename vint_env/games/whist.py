@@ -14,8 +14,8 @@ import numpy as np
 from ..cards import parse_card
 from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, action_text
 from .layout import Layout, mask_bits
-from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, encode_play, encode_rubber, encode_side_tricks,
-                         rubber_blocks, state_layout, write_state)
+from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
+                         encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
 from .record import PARTNERSHIP, Game
 
 WHIST_LAYOUT = Layout("whist_v0 observation", [
@@ -28,6 +28,7 @@ WHIST_LAYOUT = Layout("whist_v0 observation", [
     ("turned_holder", (4,), "relative seat holding the turned card face up (the dealer), "
                             "all 0 once it is played"),
     *PLAY_BLOCKS,
+    *TRACKING_BLOCKS,
     SIDE_TRICKS_BLOCK,
     *rubber_blocks(GAME_TARGET),
 ])
@@ -53,6 +54,9 @@ def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray 
         if deal.turned_card_in_hand:
             obs[O["turned_holder"] + ((deal.dealer - seat) & 3)] = 1
     encode_play(obs, O, play, deal.hands, seat)
+    # The turned card is face up until played: everybody has seen it (docs/rules/whist.md).
+    seen = 1 << deal.turned_card if deal.turned_card is not None else 0
+    encode_tracking_hands(obs, O, play.hands, play, seat, seen)
     encode_side_tricks(obs, O, play.tricks_won, seat)
     if rubber is not None:
         encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
@@ -83,5 +87,7 @@ GAME = Game(
     points_unit="points", reward_scale=0.1, points_scale=1.0,
     new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.whist_rule:WhistRuleAgent",
+    dd_agent="vint_env.agents.double_dummy:DoubleDummyAgent",
+    pimc_agent="vint_env.agents.pimc:make_pimc",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,
 )

@@ -31,6 +31,17 @@ STRAIN_TEXT = ("S", "C", "D", "H", "NT")
 AUCTION, PLAY, OVER = "auction", "play", "over"
 PASSOUT_VARIANTS = ("mark", "play")
 GAME_BONUS_VARIANTS = (100, 1000)
+#: Every Vint variant option (four-player and two-player, rules, envs and the batched engine) and its values.
+VARIANTS = {"game_bonus": GAME_BONUS_VARIANTS, "passout": PASSOUT_VARIANTS, "honours": HONOURS_VARIANTS,
+            "game_race": GAME_RACE_VARIANTS}
+
+
+def check_variants(**options) -> None:
+    """ValueError naming the first option whose value is not one of its variants (see :data:`VARIANTS`)."""
+    for name, value in options.items():
+        allowed = VARIANTS[name]
+        if isinstance(value, bool) or value not in allowed:
+            raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
 
 
 class Contract(NamedTuple):
@@ -179,10 +190,7 @@ class VintDeal:
                  "passed_out", "scores")
 
     def __init__(self, hands, dealer: int = 0, passout: str = "mark", honours: str = "majority"):
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
+        check_variants(passout=passout, honours=honours)
         if dealer not in (0, 1, 2, 3):
             raise ValueError(f"dealer must be a seat 0..3, got {dealer!r}")
         self.hands = validate_deal(hands)
@@ -335,14 +343,7 @@ class VintRubber:
 
     def __init__(self, first_dealer: int = 0, game_bonus: int = 100, passout: str = "mark",
                  honours: str = "majority", game_race: str = "first"):
-        if game_bonus not in GAME_BONUS_VARIANTS:
-            raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
-        if game_race not in GAME_RACE_VARIANTS:
-            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        check_variants(game_bonus=game_bonus, passout=passout, honours=honours, game_race=game_race)
         self.game_bonus = game_bonus
         self.passout = passout
         self.honours = honours

@@ -30,12 +30,12 @@ whole hand (way 2), 90 the widow to my hand, 91 the widow to my dummy (way 5).
 from __future__ import annotations
 
 from ..cards import DeckError, hand_cards, hand_size
-from .rubber import GAME_RACE_VARIANTS, Rubber, SideScore
+from .rubber import Rubber, SideScore
 from .tricks import FOUR_SEATS, NO_TRUMP, TrickPlay, illegal_action
-from .vint import (AUCTION, BID_BASE, GAME_BONUS_VARIANTS, NUM_ACTIONS as VINT_ACTIONS, OVER, PASS,
-                   PASSOUT_VARIANTS, PLAY, Auction, Contract, action_contract, bid_action)
+from .vint import (AUCTION, BID_BASE, NUM_ACTIONS as VINT_ACTIONS, OVER, PASS, PLAY, Auction, Contract, action_contract,
+                   bid_action, check_variants)
 from .vint import action_text as vint_action_text
-from .vint_scoring import HONOURS_VARIANTS, NT, score_contract, score_passout_play, trick_value
+from .vint_scoring import NT, score_contract, score_passout_play, trick_value
 
 __all__ = ["Vint2pDeal", "Vint2pRubber", "WAYS", "AUCTION_VARIANTS", "KEEP", "EXCHANGE_HAND",
            "WIDOW_TO_HAND", "WIDOW_TO_DUMMY", "NUM_ACTIONS", "PLAYER_SEATS", "GAME_TARGET",
@@ -108,16 +108,13 @@ class Vint2pDeal:
             raise ValueError(f"way must be one of {WAYS}, got {way!r}")
         if dealer not in (0, 1) or isinstance(dealer, bool):
             raise ValueError(f"dealer must be a player 0 or 1, got {dealer!r}")
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
+        check_variants(passout=passout, honours=honours)
         if way == 5 and passout == "play":
             raise ValueError("way 5 has no passout='play': without the widow the hands hold 12 cards")
         if auction not in AUCTION_VARIANTS:
             raise ValueError(f"auction must be one of {AUCTION_VARIANTS}, got {auction!r}")
         if auction == "single" and way != 1:
             raise ValueError(f"auction='single' is a variant of way 1 only, not way {way}")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
         from ..cards import validate_deal
         dealt = validate_deal(hands)
         self.way = way
@@ -476,12 +473,9 @@ class Vint2pRubber:
                  auction: str = "alternating", honours: str = "majority", game_race: str = "first"):
         if way not in WAYS:
             raise ValueError(f"way must be one of {WAYS}, got {way!r}")
-        if game_bonus not in GAME_BONUS_VARIANTS:
-            raise ValueError(f"game_bonus must be one of {GAME_BONUS_VARIANTS}, got {game_bonus!r}")
+        check_variants(game_bonus=game_bonus, game_race=game_race)
         if first_dealer not in (0, 1):
             raise ValueError(f"first_dealer must be a player 0 or 1, got {first_dealer!r}")
-        if game_race not in GAME_RACE_VARIANTS:
-            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
         self.way = way
         self.passout = passout
         self.auction = auction

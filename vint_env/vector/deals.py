@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import DeckError, parse_pbn, validate_deal
-from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, WHIST, WON, KernelOptions, VintBatchState
+from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, VOIDS, WHIST, WON, KernelOptions, VintBatchState
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -155,4 +155,5 @@ def start_deals(state: VintBatchState, games: np.ndarray, spec: KernelOptions, h
     words[games, DEALT:DEALT + 4] = hands
     words[games, HAND:HAND + 4] = hands
     words[games, BIDS:BIDS + 4] = 0
+    words[games, VOIDS] = 0
     state.deal_index[games] += np.uint64(1)

@@ -4,7 +4,7 @@
 >>> engine = VintEngine()
 >>> state = engine.init(seed=0, batch_size=3)
 >>> state.observation.shape, state.legal_action_mask.shape, state.rewards.shape
-((3, 922), (3, 88), (3, 4))
+((3, 1102), (3, 88), (3, 4))
 >>> bool((state.current_player == state.dealer).all())   # the dealer calls first
 True
 >>> state = engine.step(state, np.full(3, 52))          # everybody passes once
@@ -48,9 +48,7 @@ import numpy as np
 from .. import games
 from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError
-from ..rules.rubber import GAME_RACE_VARIANTS
-from ..rules.vint import PASSOUT_VARIANTS
-from ..rules.vint_scoring import HONOURS_VARIANTS
+from ..rules.vint import check_variants
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
 from .state import COL, KernelOptions, VintBatchState
@@ -217,7 +215,7 @@ class BatchEngine:
 
 
 class VintEngine(BatchEngine):
-    """Batched Vint deals (docs/rules/vint.md): ``vint_v0``'s observations (922), actions (88), rewards.
+    """Batched Vint deals (docs/rules/vint.md): ``vint_v0``'s observations (1102), actions (88), rewards.
 
     ``passout``: ``"mark"`` (default) or ``"play"`` (docs/rules/vint.md, Pass-out);
     ``honours``: ``"majority"`` (default) or ``"net"``, as ``vint_v0``
@@ -233,12 +231,7 @@ class VintEngine(BatchEngine):
     def __init__(self, passout: str = "mark", reward_scale: float = game.reward_scale, backend: str = "numba",
                  obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
                  honours: str = "majority", game_race: str = "first"):
-        if passout not in PASSOUT_VARIANTS:
-            raise ValueError(f"passout must be one of {PASSOUT_VARIANTS}, got {passout!r}")
-        if honours not in HONOURS_VARIANTS:
-            raise ValueError(f"honours must be one of {HONOURS_VARIANTS}, got {honours!r}")
-        if game_race not in GAME_RACE_VARIANTS:
-            raise ValueError(f"game_race must be one of {GAME_RACE_VARIANTS}, got {game_race!r}")
+        check_variants(passout=passout, honours=honours, game_race=game_race)
         super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play",
                                        honours_net=honours == "net", reward_scale=reward_scale),
                          backend, obs_dtype, auto_reset, parallel)
@@ -248,7 +241,7 @@ class VintEngine(BatchEngine):
 
 
 class WhistEngine(BatchEngine):
-    """Batched Whist deals (docs/rules/whist.md): ``whist_v0``'s observations (785), actions (52), rewards.
+    """Batched Whist deals (docs/rules/whist.md): ``whist_v0``'s observations (965), actions (52), rewards.
 
     ``no_trump`` and ``ten_is_honour``: the variants of ``whist_v0``;
     ``reward_scale``: default 0.1, as ``whist_v0``; the other options are

@@ -13,19 +13,25 @@ import numpy as np
 
 from numba import njit, prange
 
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, WHIST, WON, KernelOptions,
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, VOIDS, WHIST, WON, KernelOptions,
                     VintBatchState)
-from .tables import (BID_BASE, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND, O_LAST_TRICK,
-                     O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRICK, O_TRICK_LEADER,
-                     O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, TOP_FIVE, W_DEALER, W_HAND,
-                     W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRICK, W_TRICK_LEADER, W_TRICKS_TAKEN,
-                     W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_SLAM_12, WHIST_SLAM_13,
-                     WHIST_TRICK_POINTS)
+from .tables import (BID_BASE, HIGHEST_13, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
+                     O_LAST_TRICK, O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRACK, O_TRICK,
+                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, TOP_FIVE, W_DEALER,
+                     W_HAND, W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRACK, W_TRICK, W_TRICK_LEADER,
+                     W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_SLAM_12,
+                     WHIST_SLAM_13, WHIST_TRICK_POINTS)
 
 _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"], COL["dealer"]
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
 _TRUMP, _DECLARER, _LEADER, _TRICK_LEN = COL["trump"], COL["declarer"], COL["leader"], COL["trick_len"]
 _LAST_LEADER, _TRICKS_PLAYED, _TURNED = COL["last_leader"], COL["tricks_played"], COL["turned"]
+# Offsets of the tracking blocks (trick_winner, winning_card, voids, cards_out, top_remaining).
+O_WINNER, O_WINNING_CARD, O_VOIDS, O_CARDS_OUT, O_TOP = O_TRACK
+W_WINNER, W_WINNING_CARD, W_VOIDS, W_CARDS_OUT, W_TOP = W_TRACK
+# Lookup tables read as compile-time constants: bits set / highest bit of a suit's 13-bit mask.
+_POP13 = POPCOUNT_13.astype(np.int64)
+_HIGH13 = HIGHEST_13.astype(np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -217,10 +223,14 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
     small[b, TRICK + seat] = a
     n = small[b, _TRICK_LEN] + 1
     small[b, _TRICK_LEN] = n
+    leader = np.int64(small[b, _LEADER])
+    if n > 1:
+        led = np.int64(small[b, TRICK + leader]) // 13
+        if a // 13 != led:                # shown out of the suit led
+            words[b, VOIDS] |= one << np.uint64(4 * seat + led)
     if n < 4:
         return
     trump = small[b, _TRUMP]
-    leader = np.int64(small[b, _LEADER])
     led = small[b, TRICK + leader] // 13
     winner = 0
     best = -1
@@ -288,6 +298,42 @@ def _observe_play(small, words, b, me, out, o_leader, o_trick, o_last, o_taken):
 
 
 @njit(cache=True, inline="always")
+def _observe_tracking(small, words, b, me, out, o_winner, o_card, o_voids, o_out, o_top, seen):
+    """The tracking blocks shared by Vint and Whist (games/obs_blocks.py, ``encode_tracking``);
+    ``seen``: the cards face up besides the observer's hand."""
+    n = np.int64(small[b, _TRICK_LEN])
+    if n > 0:                                      # who is winning the trick in progress
+        leader = np.int64(small[b, _LEADER])
+        trump = np.int64(small[b, _TRUMP])
+        winner = leader
+        best = np.int64(small[b, TRICK + leader])
+        for i in range(1, n):
+            s = (leader + i) & 3
+            c = np.int64(small[b, TRICK + s])
+            if c // 13 == best // 13:
+                if c > best:
+                    winner = s
+                    best = c
+            elif c // 13 == trump:
+                winner = s
+                best = c
+        out[b, o_winner + ((winner - me) & 3)] = 1
+        out[b, o_card + best] = 1
+    voids = words[b, VOIDS]
+    if voids != np.uint64(0):
+        for r in range(4):
+            _bits(out, b, o_voids + 4 * r, (voids >> np.uint64(4 * ((me + r) & 3))) & np.uint64(15))
+    left = words[b, HAND] | words[b, HAND + 1] | words[b, HAND + 2] | words[b, HAND + 3]
+    unseen = left & ~(words[b, HAND + me] | seen)
+    for suit in range(4):
+        shift = np.uint64(13 * suit)
+        out[b, o_out + 14 * suit + _POP13[np.int64((unseen >> shift) & np.uint64(0x1FFF))]] = 1
+        top = _HIGH13[np.int64((left >> shift) & np.uint64(0x1FFF))]
+        if top >= 0:
+            out[b, o_top + 13 * suit + top] = 1
+
+
+@njit(cache=True, inline="always")
 def _observe_vint(small, words, b, me, out):
     """``vint_obs.encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
     out[b, :] = 0
@@ -316,6 +362,8 @@ def _observe_vint(small, words, b, me, out):
         out[b, O_TRUMP + trump] = 1
         out[b, O_PASSOUT_PLAY] = small[b, _PASSED_OUT]
         _observe_play(small, words, b, me, out, O_TRICK_LEADER, O_TRICK, O_LAST_TRICK, O_TRICKS_TAKEN)
+    _observe_tracking(small, words, b, me, out, O_WINNER, O_WINNING_CARD, O_VOIDS, O_CARDS_OUT, O_TOP,
+                      np.uint64(0))
 
 
 @njit(cache=True, inline="always")
@@ -334,11 +382,14 @@ def _observe_whist(small, words, b, me, out):
         _bits(out, b, W_PLAYED + 52 * r, words[b, DEALT + s] ^ words[b, HAND + s])
     out[b, W_TRUMP + small[b, _TRUMP]] = 1
     turned = np.int64(small[b, _TURNED])
+    seen = np.uint64(0)                  # the turned card is face up until played (docs/rules/whist.md)
     if turned >= 0:
+        seen = np.uint64(1) << np.uint64(turned)
         out[b, W_TURNED_CARD + turned] = 1
         if (words[b, HAND + dealer] >> np.uint64(turned)) & np.uint64(1):
             out[b, W_TURNED_HOLDER + ((dealer - me) & 3)] = 1
     _observe_play(small, words, b, me, out, W_TRICK_LEADER, W_TRICK, W_LAST_TRICK, W_TRICKS_TAKEN)
+    _observe_tracking(small, words, b, me, out, W_WINNER, W_WINNING_CARD, W_VOIDS, W_CARDS_OUT, W_TOP, seen)
 
 
 @njit(cache=True, inline="always")
@@ -406,6 +457,7 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
         words[b, DEALT + s] = hand
         words[b, HAND + s] = hand
         words[b, BIDS + s] = 0
+    words[b, VOIDS] = 0
     dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(62))
     small[b, :] = -1
     small[b, _PHASE] = AUCTION

@@ -9,7 +9,7 @@ its seat; the one policy acts for all of them:
 >>> env = SelfPlayVecEnv(num_envs=4, seed=0)
 >>> step = env.reset()
 >>> step.obs.shape, step.mask.shape, step.seat.shape
-((4, 922), (4, 88), (4,))
+((4, 1102), (4, 88), (4,))
 >>> rng = np.random.default_rng(0)
 >>> actions = np.array([rng.choice(np.flatnonzero(m)) for m in step.mask])
 >>> step = env.step(actions)

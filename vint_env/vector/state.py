@@ -6,7 +6,8 @@ the last step:
 - ``small[B, NUM_SMALL]`` (int8): every per-game scalar (phase, seat to
   move, auction and trick state ...), one named column each;
 - ``words[B, NUM_WORDS]`` (uint64): card and bid masks (hands as dealt,
-  hands now, each seat's bids as a 35-bit mask);
+  hands now, each seat's bids as a 35-bit mask) and the voids shown (bit
+  ``4 * seat + suit``: the seat did not follow that suit when it was led);
 - ``observation[B, D]``, ``legal_action_mask[B, A]``, ``rewards[B, 4]``,
   ``points[B, 4]``, ``terminated[B]`` for the player to move;
 - ``key[B]`` and ``deal_index[B]``: each game's random stream (see
@@ -75,7 +76,8 @@ WON, TRICK, LAST = COL["won0"], COL["trick0"], COL["last0"]
 
 # uint64 columns of ``words``.
 DEALT, HAND, BIDS = 0, 4, 8     # + seat: hand as dealt, hand now, bids made (bit i = bid index i)
-NUM_WORDS = 12
+VOIDS = 12                      # suits shown out of: bit 4 * seat + suit
+NUM_WORDS = 13
 
 
 @dataclass
@@ -134,6 +136,11 @@ class VintBatchState:
     def bids(self) -> np.ndarray:
         """Bids made by each seat, [B, 4] uint64 masks of bid indices."""
         return self.words[:, BIDS:BIDS + 4]
+
+    @property
+    def voids(self) -> np.ndarray:
+        """Suits each seat has shown out of, [B] uint64 masks: bit ``4 * seat + suit``."""
+        return self.words[:, VOIDS]
 
     @property
     def tricks_won(self) -> np.ndarray:

@@ -22,12 +22,17 @@ O_PHASE, O_DEALER, O_TO_MOVE, O_HAND = O["phase"], O["dealer"], O["to_move"], O[
 O_BIDS, O_PASS_COUNT, O_CONTRACT, O_DECLARER = O["bids"], O["pass_count"], O["contract"], O["declarer"]
 O_TRUMP, O_PASSOUT_PLAY, O_TRICK_LEADER = O["trump"], O["passout_play"], O["trick_leader"]
 O_TRICK, O_LAST_TRICK, O_PLAYED, O_TRICKS_TAKEN = O["trick"], O["last_trick"], O["played"], O["tricks_taken"]
+#: The tracking blocks (games/obs_blocks.py, TRACKING_BLOCKS): trick_winner, winning_card, voids, cards_out,
+#: top_remaining, in this order, for Vint (O_TRACK) and Whist (W_TRACK).
+TRACK_NAMES = ("trick_winner", "winning_card", "voids", "cards_out", "top_remaining")
+O_TRACK = tuple(O[name] for name in TRACK_NAMES)
 
 # Whist (docs/rules/whist.md): observation offsets, and the scoring figures of the reference.
 W = whist.GAME.layout.offset
 W_PHASE, W_DEALER, W_TO_MOVE, W_HAND, W_TRUMP = W["phase"], W["dealer"], W["to_move"], W["hand"], W["trump"]
 W_TURNED_CARD, W_TURNED_HOLDER, W_TRICK_LEADER = W["turned_card"], W["turned_holder"], W["trick_leader"]
 W_TRICK, W_LAST_TRICK, W_PLAYED, W_TRICKS_TAKEN = W["trick"], W["last_trick"], W["played"], W["tricks_taken"]
+W_TRACK = tuple(W[name] for name in TRACK_NAMES)
 #: Whist coronet points by run length from the ace: [plain, doubled] x 0..13 (the Whist book's figures).
 WHIST_CORONET = np.array([[coronet_value(n, d) for n in range(14)] for d in (False, True)], dtype=np.int64)
 WHIST_TRICK_POINTS = TRICK_POINTS
@@ -37,6 +42,8 @@ WHIST_SLAM_12, WHIST_SLAM_13 = SLAM_POINTS[12], SLAM_POINTS[13]
 RUN_FROM_ACE = np.array([sequence_length(r) for r in range(1 << 13)], dtype=np.int8)
 #: Bits set, for every 13-bit mask.
 POPCOUNT_13 = np.array([bin(r).count("1") for r in range(1 << 13)], dtype=np.int64)
+#: Rank of the highest set bit, for every 13-bit mask (-1 for none).
+HIGHEST_13 = np.array([r.bit_length() - 1 for r in range(1 << 13)], dtype=np.int8)
 #: Cards 10, J, Q, K, A held, for every 13-bit rank mask (trump honours, docs/rules/vint.md, Scoring item 4).
 TOP_FIVE = np.array([bin(r >> 8).count("1") for r in range(1 << 13)], dtype=np.int8)
 

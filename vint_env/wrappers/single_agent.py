@@ -10,7 +10,7 @@ those moves (including a deal-ending reward earned on an opponent's move).
 >>> env = SingleAgentEnv("vint_v0", seats=0, opponents="random")
 >>> obs, info = env.reset(seed=1)
 >>> obs.shape, obs.dtype, env.action_space
-((922,), dtype('float32'), Discrete(88))
+((1102,), dtype('float32'), Discrete(88))
 >>> mask = env.action_masks()       # what sb3-contrib's MaskablePPO reads
 >>> obs, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
 
