@@ -108,6 +108,8 @@ class PPOConfig:
     bc_batch_size: int = 512
     bc_learning_rate: float = 0.001
     bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
+    teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal (training/value_targets.py)
+    bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
@@ -151,6 +153,14 @@ class PPOConfig:
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
+        need(self.bc_value_scale > 0, f"bc_value_scale must be > 0, got {self.bc_value_scale!r}")
+        if self.teacher_values:
+            from .value_targets import check_values
+            need(bool(self.teacher), f"teacher_values={self.teacher_values!r} labels a teacher's deals: it needs a teacher")
+            try:
+                check_values(self.teacher_values, self.game)
+            except ValueError as e:
+                need(False, str(e))
         need(0 <= self.bc_holdout < 1, f"bc_holdout must be in [0, 1), got {self.bc_holdout!r}")
         need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
         need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0),

@@ -4,6 +4,11 @@
 masked cross-entropy ``-log pi(a_teacher | obs)`` (the softmax over the legal
 actions only, as :class:`~vint_env.agents.networks.MaskedCategorical` plays),
 and optionally the value head to the returns the teacher's seats received.
+Where the teacher data carry card values (``teacher_values: dd``,
+:mod:`training.value_targets`), those rows are regressed instead: the
+logits of the legal cards to ``value_scale x (points - best points)``, so
+the clone ranks cards by their expected double-dummy worth rather than
+copying the teacher's card (:func:`row_losses`).
 
 The cloned network, frozen, is the *reference* of PPO fine-tuning:
 :func:`kl_to_reference` is ``KL(reference || policy)`` over the legal
@@ -26,55 +31,117 @@ from vint_env.agents.networks import MaskedCategorical
 from .teacher_data import TeacherData
 
 
+def value_targets(values: torch.Tensor, masks: torch.Tensor, scale: float) -> torch.Tensor:
+    """``scale x (value - best value)`` on the legal cards of each row (0 for the best, negative for the
+    rest; NaN off the mask): the logits a row of card values asks for."""
+    best = values.masked_fill(~masks | values.isnan(), float("-inf")).max(-1, keepdim=True).values
+    return scale * (values - best)
+
+
+def row_losses(logits: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
+               values: torch.Tensor | None = None, value_scale: float = 1.0) -> torch.Tensor:
+    """Per row: the masked cross-entropy ``-log pi(a_teacher | obs)``, or, on rows with card values, the
+    mean squared error of the legal cards' logits to :func:`value_targets` (the policy's logits then
+    rank the cards by their expected value, softmax temperature ``1 / value_scale`` per point)."""
+    ce = -MaskedCategorical(logits, masks).log_prob(actions)
+    if values is None:
+        return ce
+    has = ~values.isnan().all(-1)
+    if not bool(has.any()):
+        return ce
+    legal = masks & ~values.isnan()
+    target = value_targets(values, masks, value_scale).masked_fill(~legal, 0.0)
+    se = ((logits - target) ** 2).masked_fill(~legal, 0.0).sum(-1) / legal.sum(-1).clamp(min=1)
+    return torch.where(has, se, ce)
+
+
 def bc_loss(net: nn.Module, obs: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
-            returns: torch.Tensor | None = None, value_coef: float = 0.0) -> tuple[torch.Tensor, dict]:
-    """Masked cross-entropy to the teacher's actions (+ ``value_coef`` x the value head's squared error
-    to ``returns``); returns ``(loss, figures)``."""
+            returns: torch.Tensor | None = None, value_coef: float = 0.0, values: torch.Tensor | None = None,
+            value_scale: float = 1.0) -> tuple[torch.Tensor, dict]:
+    """Mean of :func:`row_losses` (+ ``value_coef`` x the value head's squared error to ``returns``);
+    returns ``(loss, figures)``."""
     logits, value = net(obs)
-    dist = MaskedCategorical(logits, masks)
-    ce = -dist.log_prob(actions).mean()
-    loss = ce
-    figures = {"cross_entropy": ce.item()}
+    loss = row_losses(logits, masks, actions, values, value_scale).mean()
+    figures = {"imitation_loss": loss.item()}
     if value_coef > 0 and returns is not None:
         v_loss = 0.5 * ((value - returns) ** 2).mean()
         loss = loss + value_coef * v_loss
         figures["value_loss"] = v_loss.item()
     with torch.no_grad():
-        agree = dist.mode() == actions
-        choice = masks.sum(-1) > 1
-        figures["agreement"] = agree.float().mean().item()
-        figures["agreement_on_choices"] = agree[choice].float().mean().item() if choice.any() else float("nan")
+        figures.update(_scores(logits, masks, actions, values).finish())
     return loss, figures
+
+
+class _Scores:
+    """Running sums for :func:`evaluate_clone`'s figures."""
+
+    def __init__(self):
+        self.n = self.agree = self.choices = self.agree_choices = self.vn = self.vbest = 0
+        self.ce = self.regret = self.teacher_regret = 0.0
+
+    def finish(self) -> dict:
+        out = {"cross_entropy": self.ce / (self.n - self.vn) if self.n > self.vn else float("nan"),
+               "agreement": self.agree / self.n if self.n else float("nan"),
+               "agreement_on_choices": self.agree_choices / self.choices if self.choices else float("nan")}
+        if self.vn:
+            out.update({"best_card_rate": self.vbest / self.vn, "value_regret": self.regret / self.vn,
+                        "teacher_value_regret": self.teacher_regret / self.vn})
+        return out
+
+
+def _scores(logits, masks, actions, values, into: _Scores | None = None) -> _Scores:
+    """Agreement with the teacher (rows without values: its action; rows with values: a best card), the
+    cross-entropy on rows without values, and on rows with values the share of best cards and the mean
+    points given up against the best card, by the policy's choice and by the teacher's."""
+    sc = into or _Scores()
+    dist = MaskedCategorical(logits, masks)
+    mode = dist.mode()
+    has = torch.zeros(len(actions), dtype=torch.bool) if values is None else ~values.isnan().all(-1)
+    hit = mode == actions
+    if bool(has.any()):
+        v = values[has].nan_to_num(float("-inf"))
+        best = v.max(-1).values
+        got = v.gather(1, mode[has, None]).squeeze(1)
+        taught = v.gather(1, actions[has, None]).squeeze(1)
+        hit[has] = got == best
+        sc.vn += int(has.sum())
+        sc.vbest += int((got == best).sum())
+        sc.regret += float((best - got).sum())
+        sc.teacher_regret += float((best - taught).sum())
+    ce_rows = ~has
+    if bool(ce_rows.any()):
+        sc.ce += float(-dist.log_prob(actions)[ce_rows].sum())
+    choice = masks.sum(-1) > 1
+    sc.n += len(actions)
+    sc.agree += int(hit.sum())
+    sc.choices += int(choice.sum())
+    sc.agree_choices += int((hit & choice).sum())
+    return sc
 
 
 @torch.no_grad()
 def evaluate_clone(net: nn.Module, data: TeacherData, rows: np.ndarray | None = None,
                    batch_size: int = 4096) -> dict:
-    """Cross-entropy and agreement of ``net`` with the teacher on ``rows`` of ``data`` (all by default;
-    greedy play)."""
+    """How ``net`` (greedy) matches the teacher on ``rows`` of ``data`` (all by default): cross-entropy
+    and agreement, and where the data have card values the share of best cards chosen and the points
+    given up per decision (``value_regret``; ``teacher_value_regret`` is the teacher's own)."""
     was_training = net.training
     net.eval()
     rows = np.arange(len(data)) if rows is None else np.asarray(rows)
-    n, ce, agree, choices, agree_choices = len(rows), 0.0, 0, 0, 0
-    for start in range(0, n, batch_size):
+    sc = _Scores()
+    for start in range(0, len(rows), batch_size):
         idx = rows[start:start + batch_size]
-        obs, masks, actions = _batch(data, idx)
+        obs, masks, actions, values = _batch(data, idx)
         logits, _ = net(obs)
-        dist = MaskedCategorical(logits, masks)
-        ce += float(-dist.log_prob(actions).sum())
-        hit = dist.mode() == actions
-        choice = masks.sum(-1) > 1
-        agree += int(hit.sum())
-        choices += int(choice.sum())
-        agree_choices += int((hit & choice).sum())
+        _scores(logits, masks, actions, values, into=sc)
     net.train(was_training)
-    return {"cross_entropy": ce / n, "agreement": agree / n,
-            "agreement_on_choices": agree_choices / choices if choices else float("nan")}
+    return sc.finish()
 
 
 def _batch(data: TeacherData, idx: np.ndarray):
     return (torch.from_numpy(data.obs(idx)), torch.from_numpy(data.masks[idx]),
-            torch.from_numpy(data.actions[idx]))
+            torch.from_numpy(data.actions[idx]),
+            None if data.values is None else torch.from_numpy(data.values[idx]))
 
 
 def split_deals(data: TeacherData, holdout: float) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +154,7 @@ def split_deals(data: TeacherData, holdout: float) -> tuple[np.ndarray, np.ndarr
 
 def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: int, learning_rate: float,
                     seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, holdout: float = 0.0,
-                    say=None) -> list[dict]:
+                    say=None, value_scale: float = 1.0) -> list[dict]:
     """Train ``net`` on ``data`` for ``epochs`` passes (Adam, minibatches drawn from a generator seeded with
     ``seed``); returns one dict of figures per epoch: the mean training loss, cross-entropy and agreement
     on the training rows after the epoch, and the same as ``heldout_*`` on the last ``holdout`` share of
@@ -103,8 +170,8 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
         t0 = time.perf_counter()
         losses = []
         for idx in np.array_split(rng.permutation(train_rows), max(1, -(-len(train_rows) // batch_size))):
-            obs, masks, actions = _batch(data, idx)
-            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef)
+            obs, masks, actions, values = _batch(data, idx)
+            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef, values, value_scale)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
@@ -121,6 +188,10 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
         if len(held_rows):
             note += (f"; on {len(held_rows)} held-out decisions {figures['heldout_agreement']:.1%} "
                      f"({figures['heldout_agreement_on_choices']:.1%})")
+            if "heldout_value_regret" in figures:
+                note += (f", points given up per card decision {figures['heldout_value_regret']:.3f} "
+                         f"(the teacher's {figures['heldout_teacher_value_regret']:.3f}), "
+                         f"best card {figures['heldout_best_card_rate']:.1%}")
         say(note)
     net.eval()
     return history

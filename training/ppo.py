@@ -307,11 +307,11 @@ class Trainer:
         data, _, cached = teacher_data(cfg.game, cfg.env_kwargs, cfg.teacher, cfg.seed, cfg.teacher_deals,
                                        cfg.teacher_workers,
                                        Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
-                                       say=self.say)
+                                       say=self.say, values=cfg.teacher_values)
         t1 = time.perf_counter()
         history = behaviour_clone(self.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
                                   cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
-                                  holdout=cfg.bc_holdout, say=self.say)
+                                  holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale)
         if self.logger is not None:
             for h in history:
                 self.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})

@@ -4,7 +4,10 @@ The teacher (any agent spec: ``rule``, ``pimc``, ``ppo:PATH`` ...) plays all
 four seats of ``deals`` deals of the training env (auction and play alike);
 every decision becomes a sample: the observation, the legal-action mask, the
 teacher's action, and the return that seat went on to receive (the env's
-rewards from that decision to the end of the deal).
+rewards from that decision to the end of the deal).  With ``values="dd"``
+each card decision also gets the double-dummy points of every legal card on
+the true deal (:mod:`training.value_targets`), the regression target of the
+clone instead of the teacher's card.
 
 Deal ``k`` is dealt from seed ``(seed, k)`` and the teacher's seats are
 seeded from it too, so the data depend on ``(game, env options, teacher,
@@ -36,7 +39,7 @@ from .evaluation import harness_game
 from .sources import AGENTS, game_module
 
 CHUNK_DEALS = 25          # deals per job: fixes the split, so any worker count gives the same data
-FORMAT = 1                # bump when the file layout changes (old cache files are then ignored)
+FORMAT = 2                # bump when the file layout changes (old cache files are then ignored)
 
 
 @dataclass
@@ -52,6 +55,7 @@ class TeacherData:
     returns: np.ndarray        # [N] float32: the deciding seat's rewards from this decision on
     seats: np.ndarray          # [N] int8
     deal_ids: np.ndarray       # [N] int32
+    values: np.ndarray | None = None   # [N, A] float32: each legal card's points (NaN: none; rows without a value)
 
     def __len__(self) -> int:
         return len(self.actions)
@@ -63,25 +67,36 @@ class TeacherData:
         return np.unpackbits(rows, axis=1, count=self.obs_size).astype(np.float32)
 
     @classmethod
-    def from_arrays(cls, obs: np.ndarray, masks, actions, returns, seats, deal_ids) -> TeacherData:
+    def from_arrays(cls, obs: np.ndarray, masks, actions, returns, seats, deal_ids, values=None) -> TeacherData:
         obs = np.asarray(obs, dtype=np.float32).reshape(len(actions), -1)
         binary = bool(np.all((obs == 0) | (obs == 1)))
         stored = np.packbits(obs.astype(np.uint8), axis=1) if binary else obs
         return cls(stored, binary, obs.shape[1], np.asarray(masks, dtype=bool).reshape(len(actions), -1),
                    np.asarray(actions, dtype=np.int64), np.asarray(returns, dtype=np.float32),
-                   np.asarray(seats, dtype=np.int8), np.asarray(deal_ids, dtype=np.int32))
+                   np.asarray(seats, dtype=np.int8), np.asarray(deal_ids, dtype=np.int32),
+                   None if values is None else np.asarray(values, dtype=np.float32).reshape(len(actions), -1))
+
+    @property
+    def value_rows(self) -> np.ndarray:
+        """[N] bool: rows whose target is the cards' values rather than the teacher's action."""
+        if self.values is None:
+            return np.zeros(len(self), dtype=bool)
+        return ~np.isnan(self.values).all(axis=1)
 
     @classmethod
     def concat(cls, parts: list[TeacherData]) -> TeacherData:
         if not parts:
             raise ValueError("no teacher data")
+        if len({p.values is None for p in parts}) != 1:
+            raise ValueError("teacher data with and without card values cannot be joined")
+        values = None if parts[0].values is None else np.concatenate([p.values for p in parts])
         if len({(p.packed, p.obs_size) for p in parts}) != 1:   # a chunk with a non-0/1 value: unpack all
             return cls.from_arrays(np.concatenate([p.obs() for p in parts]),
                                    *(np.concatenate([getattr(p, k) for p in parts])
-                                     for k in ("masks", "actions", "returns", "seats", "deal_ids")))
+                                     for k in ("masks", "actions", "returns", "seats", "deal_ids")), values)
         return cls(np.concatenate([p.obs_packed for p in parts]), parts[0].packed, parts[0].obs_size,
                    *(np.concatenate([getattr(p, k) for p in parts])
-                     for k in ("masks", "actions", "returns", "seats", "deal_ids")))
+                     for k in ("masks", "actions", "returns", "seats", "deal_ids")), values)
 
     def save(self, path: Path) -> None:
         """Write atomically (a temporary file in the same folder, renamed over ``path``)."""
@@ -89,7 +104,8 @@ class TeacherData:
             np.savez_compressed(f, format=FORMAT, obs=self.obs_packed, packed=self.packed,
                                 obs_size=self.obs_size, masks=np.packbits(self.masks, axis=1),
                                 num_actions=self.masks.shape[1], actions=self.actions,
-                                returns=self.returns, seats=self.seats, deal_ids=self.deal_ids)
+                                returns=self.returns, seats=self.seats, deal_ids=self.deal_ids,
+                                **({} if self.values is None else {"values": self.values}))
 
     @classmethod
     def load(cls, path: Path) -> TeacherData:
@@ -98,7 +114,7 @@ class TeacherData:
                 raise ValueError(f"{path}: teacher data format {int(z['format'])}, expected {FORMAT}")
             masks = np.unpackbits(z["masks"], axis=1, count=int(z["num_actions"])).astype(bool)
             return cls(z["obs"], bool(z["packed"]), int(z["obs_size"]), masks, z["actions"], z["returns"],
-                       z["seats"], z["deal_ids"])
+                       z["seats"], z["deal_ids"], z["values"] if "values" in z.files else None)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -108,12 +124,18 @@ def deal_seeds(seed: int, k: int) -> tuple[int, list[int]]:
     return int(state[0]), [int(x) for x in state[1:]]
 
 
-def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int, count: int) -> TeacherData:
-    """Deals ``first .. first+count-1`` played by the teacher in all four seats."""
+def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
+               values: str = "") -> TeacherData:
+    """Deals ``first .. first+count-1`` played by the teacher in all four seats (with ``values="dd"``,
+    the card decisions valued double-dummy)."""
     from vint_env.agents.registry import load_agent
+    from .value_targets import DealValues, check_values
+    check_values(values, game)
     env = game_module(game).raw_env(**(env_kwargs or {}))
     agents = [load_agent(teacher, game=harness_game(game)) for _ in AGENTS]
     obs, masks, actions, seats, deal_ids, returns = [], [], [], [], [], []
+    valuer = DealValues(game, env.action_space(AGENTS[0]).n) if values else None
+    card_values: list[np.ndarray] = []
     for k in range(first, first + count):
         env_seed, agent_seeds = deal_seeds(seed, k)
         env.reset(seed=env_seed)
@@ -129,6 +151,8 @@ def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int,
                 env.step(None)
                 continue
             ob = env.observe(name)
+            if valuer is not None:
+                valuer.note(len(actions), env, ob)
             a = int(agents[seat].act(ob, env=env, agent=name))
             obs.append(ob["observation"])
             masks.append(ob["action_mask"])
@@ -139,7 +163,12 @@ def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int,
             env.step(a)
             received += [env.rewards[ag] for ag in AGENTS]
         returns += [received[seats[start + j]] - before[j] for j in range(len(before))]
-    return TeacherData.from_arrays(np.stack(obs), np.stack(masks), actions, returns, seats, deal_ids)
+        if valuer is not None:
+            solved = valuer.solve()
+            nothing = np.full(env.action_space(AGENTS[0]).n, np.nan, dtype=np.float32)
+            card_values += [solved.get(row, nothing) for row in range(start, len(actions))]
+    return TeacherData.from_arrays(np.stack(obs), np.stack(masks), actions, returns, seats, deal_ids,
+                                   np.stack(card_values) if valuer is not None else None)
 
 
 def _job(args) -> TeacherData:
@@ -147,12 +176,12 @@ def _job(args) -> TeacherData:
 
 
 def generate(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
-             chunk_deals: int = CHUNK_DEALS) -> TeacherData:
+             chunk_deals: int = CHUNK_DEALS, values: str = "") -> TeacherData:
     """The teacher's ``deals`` deals, in chunks of ``chunk_deals`` over ``workers`` processes
     (started with ``spawn``); the data do not depend on ``workers`` or ``chunk_deals``."""
     if deals < 1:
         raise ValueError(f"teacher data needs at least one deal, got {deals}")
-    jobs = [(game, dict(env_kwargs or {}), teacher, seed, first, min(chunk_deals, deals - first))
+    jobs = [(game, dict(env_kwargs or {}), teacher, seed, first, min(chunk_deals, deals - first), values)
             for first in range(0, deals, chunk_deals)]
     if workers <= 1 or len(jobs) == 1:
         return TeacherData.concat([_job(j) for j in jobs])
@@ -161,28 +190,29 @@ def generate(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, w
 
 
 # ----------------------------------------------------------------------------- cache
-def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int) -> str:
+def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, values: str = "") -> str:
     """File name of the cached data: readable game/teacher/seed/size, and a hash of everything that
     changes the data (env options, the teacher spec, a checkpoint teacher's file content, the game's
     observation layout: data cached before observation blocks were added are not reused)."""
     from vint_env import games
     layout = games.get(game).layout
     ident = {"format": FORMAT, "game": game, "env_kwargs": env_kwargs or {}, "teacher": teacher,
-             "seed": seed, "deals": deals,
+             "seed": seed, "deals": deals, **({"values": values} if values else {}),
              "layout": [layout.name, [[b.name, list(b.shape)] for b in layout.blocks.values()]]}
     kind, _, arg = teacher.partition(":")
     if kind == "ppo" and Path(arg).is_file():
         ident["checkpoint_sha256"] = hashlib.sha256(Path(arg).read_bytes()).hexdigest()
     digest = hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", teacher)[:40]
-    return f"{game}-{slug}-seed{seed}-{deals}deals-{digest}.npz"
+    return f"{game}-{slug}{'-' + values + 'values' if values else ''}-seed{seed}-{deals}deals-{digest}.npz"
 
 
 def teacher_data(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
-                 cache_dir: str | Path | None = None, say=None) -> tuple[TeacherData, Path | None, bool]:
+                 cache_dir: str | Path | None = None, say=None,
+                 values: str = "") -> tuple[TeacherData, Path | None, bool]:
     """``(data, cache file or None, whether it came from the cache)``; generated and cached if absent."""
     say = say or (lambda msg: None)
-    path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals) if cache_dir else None
+    path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals, values) if cache_dir else None
     if path is not None and path.is_file():
         try:
             data = TeacherData.load(path)
@@ -191,8 +221,9 @@ def teacher_data(game: str, env_kwargs: dict, teacher: str, seed: int, deals: in
         except Exception as e:  # a damaged or foreign file: make it again
             say(f"teacher data: cannot read {path} ({type(e).__name__}: {e}); generating it again")
     t0 = time.perf_counter()
-    say(f"teacher data: {teacher!r} plays {deals} deals of {game} in all seats ({workers} process(es)) ...")
-    data = generate(game, env_kwargs, teacher, seed, deals, workers)
+    say(f"teacher data: {teacher!r} plays {deals} deals of {game} in all seats ({workers} process(es))"
+        + (", every card valued double-dummy" if values == "dd" else "") + " ...")
+    data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values)
     say(f"teacher data: {len(data)} decisions in {time.perf_counter() - t0:.0f} s"
         + (f", cached in {path}" if path is not None else ""))
     if path is not None:
