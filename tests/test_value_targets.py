@@ -150,3 +150,17 @@ def test_a_game_without_a_solver_or_an_unknown_kind_is_refused_by_name():
         load_config(SMOKE, ["game=solo_whist_v0", "teacher=rule", "teacher_values=dd"])
     with pytest.raises(ConfigError, match="needs a teacher"):
         load_config(SMOKE, ["game=whist_v0", "teacher_values=dd"])
+
+
+def test_a_clone_only_run_needs_a_teacher_and_trains_no_update(tmp_path):
+    with pytest.raises(ConfigError, match="total_timesteps"):
+        load_config(SMOKE, ["total_timesteps=0"])
+    from training.ppo import Trainer
+    cfg = load_config(SMOKE, ["game=whist_v0", "teacher=rule", "teacher_values=dd", "teacher_deals=2",
+                              "bc_epochs=1", "total_timesteps=0", "eval_every=0", "eval_opponents=[]",
+                              "opponent_mix={self: 1.0}", f"runs_dir={tmp_path}", "teacher_cache=false"])
+    trainer = Trainer(cfg, tmp_path / "run")
+    final = trainer.train()
+    assert trainer.state.update == 0 and trainer.state.global_step == 0
+    assert trainer.state.pretrained
+    assert not final.get("stopped_early")

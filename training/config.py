@@ -47,7 +47,7 @@ class PPOConfig:
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
     total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops
-                                         # past them
+                                         # past them; 0 with a teacher: clone it and stop (no PPO)
     max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit.
                                          # Schedules anneal by the share of the budget used: the larger of
                                          # steps / total_timesteps and minutes / max_minutes
@@ -136,7 +136,10 @@ class PPOConfig:
             except ValueError as e:
                 need(False, str(e))
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
-        for key in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
+        need(self.total_timesteps >= 1 or (self.total_timesteps == 0 and self.teacher and self.bc_epochs > 0),
+             f"total_timesteps must be >= 1 (0 only for a run that clones a teacher and stops: "
+             f"teacher and bc_epochs >= 1), got {self.total_timesteps!r}")
+        for key in ("num_envs", "num_steps", "num_minibatches", "update_epochs",
                     "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
                     "teacher_workers", "bc_batch_size"):
             need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
