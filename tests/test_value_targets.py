@@ -164,3 +164,14 @@ def test_a_clone_only_run_needs_a_teacher_and_trains_no_update(tmp_path):
     assert trainer.state.update == 0 and trainer.state.global_step == 0
     assert trainer.state.pretrained
     assert not final.get("stopped_early")
+
+
+def test_the_teacher_bonus_raises_the_teachers_card_before_the_targets_are_made():
+    logits = torch.zeros(1, 3)
+    masks = torch.ones(1, 3, dtype=torch.bool)
+    values = torch.tensor([[1.0, 2.0, 2.0]])
+    # teacher played card 0, one point worse; a bonus of 1.5 makes it the best by 0.5
+    plain = row_losses(logits, masks, torch.tensor([0]), values, 1.0)
+    bonus = row_losses(logits, masks, torch.tensor([0]), values, 1.0, teacher_bonus=1.5)
+    assert plain.item() == pytest.approx(1 / 3)                        # targets -1, 0, 0
+    assert bonus.item() == pytest.approx((0 + 0.25 + 0.25) / 3)        # targets 0, -0.5, -0.5

@@ -110,6 +110,7 @@ class PPOConfig:
     bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
     teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal (training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
+    bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
@@ -156,6 +157,7 @@ class PPOConfig:
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
+        need(self.bc_teacher_bonus >= 0, f"bc_teacher_bonus must be >= 0, got {self.bc_teacher_bonus!r}")
         need(self.bc_value_scale > 0, f"bc_value_scale must be > 0, got {self.bc_value_scale!r}")
         if self.teacher_values:
             from .value_targets import check_values
