@@ -294,6 +294,8 @@ def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands
     trainer = ckpt.get("trainer") or {}
     cfg = ckpt["config"]
     policy = {k: ckpt[k] for k in ("game", "env_kwargs", "obs_size", "num_actions", "network", "model", "config")}
+    if ckpt.get("residual") is not None:
+        policy["residual"] = ckpt["residual"]
     pt, js = checkpoint_path(game, out), manifest_path(game, out)
     save_checkpoint(pt, policy)
     os.chmod(pt, 0o644)

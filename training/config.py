@@ -111,6 +111,9 @@ class PPOConfig:
     teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal (training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
     bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
+    residual_base: str = ""              # "rule": the trained agent plays the rule bot, overridden where its network
+    residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/residual.py)
+    residual_actions: str = "cards"      # ... on card decisions only ("cards") or on every decision ("all")
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
@@ -157,6 +160,10 @@ class PPOConfig:
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
+        need(self.residual_base in ("", "rule"), f"residual_base must be '' or 'rule', got {self.residual_base!r}")
+        need(self.residual_actions in ("cards", "all"),
+             f"residual_actions must be 'cards' or 'all', got {self.residual_actions!r}")
+        need(self.residual_margin >= 0, f"residual_margin must be >= 0, got {self.residual_margin!r}")
         need(self.bc_teacher_bonus >= 0, f"bc_teacher_bonus must be >= 0, got {self.bc_teacher_bonus!r}")
         need(self.bc_value_scale > 0, f"bc_value_scale must be > 0, got {self.bc_value_scale!r}")
         if self.teacher_values:

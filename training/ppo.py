@@ -233,6 +233,9 @@ class Trainer:
             "num_actions": self.num_actions,
             "network": {"name": cfg.network, "kwargs": dict(cfg.network_kwargs)},
             "model": self.net.state_dict(),
+            "residual": ({"base": cfg.residual_base, "margin": float(cfg.residual_margin),
+                          "actions": cfg.residual_actions}
+                         if cfg.residual_base else None),
             "config": cfg.to_dict(),
             "trainer": {
                 "optimizer": self.optimizer.state_dict(),
