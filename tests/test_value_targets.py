@@ -175,3 +175,13 @@ def test_the_teacher_bonus_raises_the_teachers_card_before_the_targets_are_made(
     bonus = row_losses(logits, masks, torch.tensor([0]), values, 1.0, teacher_bonus=1.5)
     assert plain.item() == pytest.approx(1 / 3)                        # targets -1, 0, 0
     assert bonus.item() == pytest.approx((0 + 0.25 + 0.25) / 3)        # targets 0, -0.5, -0.5
+
+
+def test_a_value_unit_compresses_big_differences_logarithmically():
+    values = torch.tensor([[0.0, -20.0, -2000.0]])
+    masks = torch.ones(1, 3, dtype=torch.bool)
+    t = value_targets(values, masks, 0.05, unit=20.0)
+    assert t[0, 0].item() == 0.0
+    assert t[0, 1].item() == pytest.approx(-0.05 * 20 * np.log(2))
+    assert t[0, 2].item() == pytest.approx(-0.05 * 20 * np.log(101))
+    assert torch.equal(value_targets(values, masks, 0.05), 0.05 * values)

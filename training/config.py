@@ -110,6 +110,7 @@ class PPOConfig:
     bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
     teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal (training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
+    bc_value_unit: float = 0.0           # with teacher_values: > 0 compresses value differences beyond this many points (log)
     bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
     residual_base: str = ""              # "rule": the trained agent plays the rule bot, overridden where its network
     residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/residual.py)
@@ -164,6 +165,7 @@ class PPOConfig:
         need(self.residual_actions in ("cards", "all"),
              f"residual_actions must be 'cards' or 'all', got {self.residual_actions!r}")
         need(self.residual_margin >= 0, f"residual_margin must be >= 0, got {self.residual_margin!r}")
+        need(self.bc_value_unit >= 0, f"bc_value_unit must be >= 0, got {self.bc_value_unit!r}")
         need(self.bc_teacher_bonus >= 0, f"bc_teacher_bonus must be >= 0, got {self.bc_teacher_bonus!r}")
         need(self.bc_value_scale > 0, f"bc_value_scale must be > 0, got {self.bc_value_scale!r}")
         if self.teacher_values:

@@ -315,7 +315,7 @@ class Trainer:
         history = behaviour_clone(self.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
                                   cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
                                   holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale,
-                                  teacher_bonus=cfg.bc_teacher_bonus)
+                                  teacher_bonus=cfg.bc_teacher_bonus, value_unit=cfg.bc_value_unit)
         if self.logger is not None:
             for h in history:
                 self.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
