@@ -154,6 +154,10 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
             yerr = ([[before[-1] - blo[-1]], [bhi[-1] - before[-1]]] if blo and bhi else None)
             ax.errorbar([0], [before[-1]], yerr=yerr, fmt="s", color="C3", capsize=3,
                         label="untrained (before cloning)")
+            ax.annotate(f"{before[-1]:+,.0f}", (0, before[-1]), textcoords="offset points", xytext=(8, 0),
+                        va="center", color="C3")
+        ax.annotate(f"last {ys[-1]:+,.0f}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
+                    ha="right", color="C0")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"vs {opp} (harness, duplicate)")
         ax.set_xlabel("env steps")
