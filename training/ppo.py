@@ -161,6 +161,12 @@ def default_bot_factory(game: str):
     return make_bot
 
 
+def margins(scalars: dict) -> str:
+    """``vs random +11,141, vs rule -141,952 points a board`` from an evaluation's ``eval/...`` scalars."""
+    opps = [k.split("/")[1] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
+    return ", ".join(f"vs {o} {scalars[f'eval/{o}/mean']:+,.0f}" for o in opps) + " points a board (duplicate)"
+
+
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
 
 
@@ -471,7 +477,10 @@ class Trainer:
         path = save_checkpoint(self.ckpt_dir / "before_cloning.pt", self.checkpoint_payload())
         if self.logger is not None and hasattr(self.logger, "drop_rows"):
             self.logger.drop_rows(0, prefix=BEFORE_CLONING)
-        scalars = {BEFORE_CLONING + k.removeprefix("eval/"): v for k, v in self.evaluate(path, 0, deals).items()}
+        self.say(f"evaluating the untrained network ({deals} boards per opponent) ...")
+        found = self.evaluate(path, 0, deals)
+        self.say(f"the untrained network: {margins(found)}")
+        scalars = {BEFORE_CLONING + k.removeprefix("eval/"): v for k, v in found.items()}
         path.unlink(missing_ok=True)
         if self.logger is not None:
             self.logger.log(0, 0, scalars)
@@ -498,8 +507,8 @@ class Trainer:
                 st.train_seconds = seconds()
             self.pretrain(seconds)
             st.train_seconds = seconds()   # teacher data and cloning are in the budget
-            if cfg.eval_every:   # the curves start at the clone's level
-                self.run_evaluation(cfg.eval_deals)
+            if cfg.eval_every and self.evaluate is not None and not self.budget_spent():
+                self.say(f"the clone: {margins(self.run_evaluation(cfg.eval_deals))}")   # where PPO starts
         while not self.budget_spent():
             scalars = self.update_once()
             st.train_seconds = base_seconds + time.perf_counter() - session_start
