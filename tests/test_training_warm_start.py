@@ -129,12 +129,15 @@ def test_untrained_network_is_evaluated_before_cloning_once_across_a_kill(tmp_pa
     assert killed.paths == ["before_cloning.pt"] and (run / "checkpoints" / "latest.pt").exists()
     # resumed: the evaluation before cloning is played again, then the cloning and the run as usual
     again = FakeEval()
-    u = Trainer(cfg, run, evaluate=again)
+    notes = []
+    u = Trainer(cfg, run, evaluate=again, say=notes.append)
     u.restore(run / "checkpoints" / "latest.pt")
     assert not u.state.evaluated_before_cloning and not u.state.pretrained
     u.logger = RunLogger(run, resume_update=0, resume_step=0, tensorboard=False)
     u.train()
     assert again.paths[:2] == ["before_cloning.pt", "update_000000.pt"]
+    assert "the untrained network: vs bot +1 points a board (duplicate)" in notes
+    assert "the clone: vs bot +2 points a board (duplicate)" in notes
     assert not (run / "checkpoints" / "before_cloning.pt").exists()
     rows = u.logger.rows
     before = [r for r in rows if r.get("eval_before_cloning/bot/mean")]

@@ -163,7 +163,7 @@ def default_bot_factory(game: str):
 
 def margins(scalars: dict) -> str:
     """``vs random +11,141, vs rule -141,952 points a board`` from an evaluation's ``eval/...`` scalars."""
-    opps = [k.split("/")[1] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
+    opps = [k[len("eval/"):-len("/mean")] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
     return ", ".join(f"vs {o} {scalars[f'eval/{o}/mean']:+,.0f}" for o in opps) + " points a board (duplicate)"
 
 
