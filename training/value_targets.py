@@ -33,10 +33,9 @@ averaged over the deals consistent with what the player has seen, so the
 greedy clone is one step of policy improvement over the teacher.
 ``teacher_values: rollout_auction`` values only the auction's decisions (the
 calls, and Solo Whist's trump choice) that way; card decisions keep the
-teacher's card as their target.  An auction decision is few and costly per
-deal (a rollout plays the whole deal), card decisions many and cheap in
-total but with small differences between cards, so the same time buys about
-three times the deals.
+teacher's card as their target: Solo Whist's auction has a few decisions
+a deal, its card play some 25 with a choice, so the same time buys about
+five times the deals.
 """
 
 from __future__ import annotations
