@@ -181,3 +181,16 @@ def test_rubber_episodes_and_unknown_kinds_are_refused_by_name():
     assert cfg.teacher_values == "rollout"
     with pytest.raises(ValueError, match="teacher_values must be one of"):
         check_values("montecarlo", "solo_whist_v0")
+
+
+def test_auction_only_values_are_the_full_kinds_on_the_auction_and_nothing_on_the_cards(solo_values):
+    d = play_deals("solo_whist_v0", {}, "rule", SEED, 0, 4, values="rollout_auction")
+    assert np.array_equal(d.actions, solo_values.actions)
+    cards = d.masks[:, :52].any(axis=1)
+    assert cards.any() and (~cards).any()
+    assert np.isnan(d.values[cards]).all()                      # the teacher's card stays the target
+    assert np.array_equal(d.values[~cards], solo_values.values[~cards], equal_nan=True)
+    assert not d.value_rows[cards].any() and d.value_rows[~cards].all()
+    check_values("rollout_auction", "vint_v0")
+    with pytest.raises(ValueError, match="deal episodes"):
+        check_values("rollout_auction", "vint_v0", {"episode": "rubber"})

@@ -109,8 +109,8 @@ class PPOConfig:
     bc_learning_rate: float = 0.001
     bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
     teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal; "rollout": every
-                                         # decision's actions valued by the teacher's play to the end of the true deal
-                                         # (training/value_targets.py)
+                                         # decision's actions valued by the teacher's play to the end of the true deal;
+                                         # "rollout_auction": the same for the auction only (training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none

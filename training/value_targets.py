@@ -31,6 +31,11 @@ rolled out: its value is the deal's real outcome.  Regressed from the
 observation, these values are the teacher's action values ``Q(info, a)``
 averaged over the deals consistent with what the player has seen, so the
 greedy clone is one step of policy improvement over the teacher.
+``teacher_values: rollout_auction`` values only the auction's decisions (the
+calls, and Solo Whist's trump choice) that way; card decisions keep the
+teacher's card as their target: Solo Whist's auction has a few decisions
+a deal, its card play some 25 with a choice, so the same time buys about
+five times the deals.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ import numpy as np
 
 from vint_env import games
 
-VALUE_KINDS = ("", "dd", "rollout")
+VALUE_KINDS = ("", "dd", "rollout", "rollout_auction")
+ROLLOUT_KINDS = ("rollout", "rollout_auction")
 
 
 def value_games() -> tuple[str, ...]:
@@ -61,8 +67,8 @@ def check_values(kind: str, game: str, env_kwargs: dict | None = None) -> None:
         raise ValueError(f"teacher_values 'dd' needs a four-hand game with fixed partnerships "
                          f"({', '.join(value_games())}), not {name!r}: its card play has no double-dummy solver")
     episode = (env_kwargs or {}).get("episode", "deal")
-    if kind == "rollout" and episode != "deal":
-        raise ValueError(f"teacher_values 'rollout' values each action by the end of its deal: it needs deal "
+    if kind in ROLLOUT_KINDS and episode != "deal":
+        raise ValueError(f"teacher_values {kind!r} values each action by the end of its deal: it needs deal "
                          f"episodes (env_kwargs episode='deal'), not episode={episode!r}")
 
 
@@ -167,21 +173,26 @@ class RolloutValues:
     teacher (the deciding agent has seen the position: what it would have chosen is replaced by
     the action); NaN elsewhere; a forced action gets 0.  ``taken``: ``{row: (action, return)}``, the
     action the teacher took and the env rewards the seat went on to receive: that action's value,
-    not rolled out (without it, every legal action is rolled out).
+    not rolled out (without it, every legal action is rolled out).  ``cards=False``: card decisions
+    are not recorded (no values: their target stays the teacher's card).
     """
 
-    def __init__(self, game: str, num_actions: int, agents: list):
+    def __init__(self, game: str, num_actions: int, agents: list, cards: bool = True):
         self.points_scale = games.get(game).points_scale
         self.num_actions = num_actions
         self.agents = agents
+        self.cards = cards
         self.requests: list = []     # (row, legal, seat name, env copy or None, agent copies, to points)
 
     def note(self, row: int, env, observation: dict) -> bool:
-        """Record decision ``row`` (every decision is recorded); True."""
+        """Record decision ``row`` (every decision, or with ``cards=False`` every one but the cards'); True
+        if recorded."""
         raw = env.unwrapped
         if getattr(raw, "episode", "deal") != "deal":
             raise ValueError(f"teacher_values 'rollout' needs deal episodes, not episode={raw.episode!r}")
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        if not self.cards and legal[0] < 52:       # a card decision (cards are actions 0..51, calls after)
+            return False
         if len(legal) == 1:
             self.requests.append((row, legal, None, None, None, 0.0))
             return True
@@ -235,5 +246,5 @@ def rollout(env, agents: list, seat: str, action: int) -> float:
     return float(got)
 
 
-__all__ = ["VALUE_KINDS", "value_games", "check_values", "DealValues", "RolloutValues", "clone_env",
+__all__ = ["VALUE_KINDS", "ROLLOUT_KINDS", "value_games", "check_values", "DealValues", "RolloutValues", "clone_env",
            "clone_agent", "rollout"]
