@@ -145,7 +145,7 @@ def test_a_game_without_a_solver_or_an_unknown_kind_is_refused_by_name():
     with pytest.raises(ValueError, match="solo_whist"):
         check_values("dd", "solo_whist_v0")
     with pytest.raises(ValueError, match="teacher_values must be one of"):
-        check_values("rollout", "whist_v0")
+        check_values("montecarlo", "whist_v0")
     with pytest.raises(ConfigError, match="solo_whist"):
         load_config(SMOKE, ["game=solo_whist_v0", "teacher=rule", "teacher_values=dd"])
     with pytest.raises(ConfigError, match="needs a teacher"):

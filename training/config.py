@@ -108,7 +108,9 @@ class PPOConfig:
     bc_batch_size: int = 512
     bc_learning_rate: float = 0.001
     bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
-    teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal (training/value_targets.py)
+    teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal; "rollout": every
+                                         # decision's actions valued by the teacher's play to the end of the true deal;
+                                         # "rollout_auction": the same for the auction only (training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
     bc_value_unit: float = 0.0           # with teacher_values: > 0 compresses value differences beyond this many points (log)
     bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
@@ -172,7 +174,7 @@ class PPOConfig:
             from .value_targets import check_values
             need(bool(self.teacher), f"teacher_values={self.teacher_values!r} labels a teacher's deals: it needs a teacher")
             try:
-                check_values(self.teacher_values, self.game)
+                check_values(self.teacher_values, self.game, self.env_kwargs)
             except ValueError as e:
                 need(False, str(e))
         need(0 <= self.bc_holdout < 1, f"bc_holdout must be in [0, 1), got {self.bc_holdout!r}")

@@ -6,8 +6,11 @@ every decision becomes a sample: the observation, the legal-action mask, the
 teacher's action, and the return that seat went on to receive (the env's
 rewards from that decision to the end of the deal).  With ``values="dd"``
 each card decision also gets the double-dummy points of every legal card on
-the true deal (:mod:`training.value_targets`), the regression target of the
-clone instead of the teacher's card.
+the true deal, with ``values="rollout"`` every decision the points of every
+legal action followed by the teacher's play to the end of the true deal
+(``"rollout_auction"``: the auction's decisions only)
+(:mod:`training.value_targets`): the regression target of the clone instead
+of the teacher's action.
 
 Deal ``k`` is dealt from seed ``(seed, k)`` and the teacher's seats are
 seeded from it too, so the data depend on ``(game, env options, teacher,
@@ -127,14 +130,16 @@ def deal_seeds(seed: int, k: int) -> tuple[int, list[int]]:
 def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
                values: str = "") -> TeacherData:
     """Deals ``first .. first+count-1`` played by the teacher in all four seats (with ``values="dd"``,
-    the card decisions valued double-dummy)."""
+    the card decisions valued double-dummy; with ``values="rollout"``, every decision valued by rollouts)."""
     from vint_env.agents.registry import load_agent
-    from .value_targets import DealValues, check_values
-    check_values(values, game)
+    from .value_targets import ROLLOUT_KINDS, DealValues, RolloutValues, check_values
+    check_values(values, game, env_kwargs)
     env = game_module(game).raw_env(**(env_kwargs or {}))
     agents = [load_agent(teacher, game=harness_game(game)) for _ in AGENTS]
     obs, masks, actions, seats, deal_ids, returns = [], [], [], [], [], []
-    valuer = DealValues(game, env.action_space(AGENTS[0]).n) if values else None
+    num_actions = env.action_space(AGENTS[0]).n
+    valuer = (RolloutValues(game, num_actions, agents, cards=values == "rollout") if values in ROLLOUT_KINDS
+              else DealValues(game, num_actions) if values else None)
     card_values: list[np.ndarray] = []
     for k in range(first, first + count):
         env_seed, agent_seeds = deal_seeds(seed, k)
@@ -164,7 +169,10 @@ def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int,
             received += [env.rewards[ag] for ag in AGENTS]
         returns += [received[seats[start + j]] - before[j] for j in range(len(before))]
         if valuer is not None:
-            solved = valuer.solve()
+            if values in ROLLOUT_KINDS:      # the teacher's own action is valued by the deal's real outcome
+                solved = valuer.solve({r: (actions[r], returns[r]) for r in range(start, len(actions))})
+            else:
+                solved = valuer.solve()
             nothing = np.full(env.action_space(AGENTS[0]).n, np.nan, dtype=np.float32)
             card_values += [solved.get(row, nothing) for row in range(start, len(actions))]
     return TeacherData.from_arrays(np.stack(obs), np.stack(masks), actions, returns, seats, deal_ids,
@@ -222,7 +230,9 @@ def teacher_data(game: str, env_kwargs: dict, teacher: str, seed: int, deals: in
             say(f"teacher data: cannot read {path} ({type(e).__name__}: {e}); generating it again")
     t0 = time.perf_counter()
     say(f"teacher data: {teacher!r} plays {deals} deals of {game} in all seats ({workers} process(es))"
-        + (", every card valued double-dummy" if values == "dd" else "") + " ...")
+        + (", every card valued double-dummy" if values == "dd" else "")
+        + (", every action valued by rollouts" if values == "rollout" else "")
+        + (", every call valued by rollouts" if values == "rollout_auction" else "") + " ...")
     data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values)
     say(f"teacher data: {len(data)} decisions in {time.perf_counter() - t0:.0f} s"
         + (f", cached in {path}" if path is not None else ""))

@@ -48,6 +48,8 @@ class Layout:
         self.size = start
         # Offsets as plain ints, for fast encoders.
         self.offset = {b.name: b.start for b in self.blocks.values()}
+        # (name, slice, shape, whether flat) per block, for decode (the rule bots decode at every turn).
+        self._parts = [(b.name, b.slice, b.shape, len(b.shape) == 1) for b in self.blocks.values()]
 
     def slice(self, name: str) -> slice:
         return self.blocks[name].slice
@@ -58,7 +60,9 @@ class Layout:
         if v.shape[-1] != self.size:
             raise ValueError(f"{self.name} vector must have {self.size} entries, got {v.shape[-1]}")
         lead = v.shape[:-1]
-        return {b.name: v[..., b.slice].reshape(*lead, *b.shape) for b in self.blocks.values()}
+        if not lead:                     # one vector: a flat block is its slice as it is
+            return {name: v[s] if flat else v[s].reshape(shape) for name, s, shape, flat in self._parts}
+        return {name: v[..., s].reshape(*lead, *shape) for name, s, shape, _ in self._parts}
 
     def table(self) -> str:
         """Markdown table of the layout (used in the README)."""
