@@ -52,6 +52,7 @@ class ResidualAgent(Agent):
         if actions not in ACTIONS:
             raise ValueError(f"residual actions must be one of {ACTIONS}, got {actions!r}")
         self.policy = policy
+        self.game = policy.game
         self.base = base
         self.margin = float(margin)
         self.cards_only = actions == "cards"
