@@ -157,7 +157,7 @@ def test_trainer_warm_start_kl_and_resume(tmp_path):
     assert not any(p.requires_grad for p in t.reference.parameters())
     assert list((tmp_path / "runs" / "teacher_cache").glob("whist_v0-rule-seed1-4deals-*.npz"))
     rows = t.logger.rows
-    assert [r["bc/epoch"] for r in rows if r.get("bc/epoch")] == ["1", "2"]
+    assert [r["bc/epoch"] for r in rows if r.get("bc/epoch")] == ["0", "1", "2"]   # 0: before cloning
     first = next(r for r in rows if r.get("kl_coef"))
     assert float(first["kl_coef"]) == pytest.approx(0.5) and float(first["kl_to_teacher"]) >= 0
     # the reference is in the checkpoint: a resumed trainer has it, and does not clone again

@@ -152,24 +152,55 @@ def split_deals(data: TeacherData, holdout: float) -> tuple[np.ndarray, np.ndarr
     return np.flatnonzero(~out), np.flatnonzero(out)
 
 
+MEASURED_TRAIN_ROWS = 20_000   # training decisions measured after each cloning epoch (a fixed sample)
+
+
 def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: int, learning_rate: float,
                     seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, holdout: float = 0.0,
-                    say=None, value_scale: float = 1.0) -> list[dict]:
+                    say=None, value_scale: float = 1.0, stop=None, measure_start: bool = False) -> list[dict]:
     """Train ``net`` on ``data`` for ``epochs`` passes (Adam, minibatches drawn from a generator seeded with
     ``seed``); returns one dict of figures per epoch: the mean training loss, cross-entropy and agreement
-    on the training rows after the epoch, and the same as ``heldout_*`` on the last ``holdout`` share of
-    the deals, which are not trained on."""
+    on the training rows after the epoch (on a fixed sample of :data:`MEASURED_TRAIN_ROWS` of them when
+    there are more), and the same as ``heldout_*`` on the last ``holdout`` share of the deals, which are
+    not trained on.
+
+    ``stop()`` (optional) is asked before every minibatch; once it returns True, cloning ends there: an
+    epoch cut short is measured and reported with ``stopped: 1`` and the share of its minibatches done
+    (``epoch_done``), and no further epoch starts (a run's budget, :class:`training.ppo.Trainer`).
+    With ``measure_start`` the first record is ``epoch 0``: the same figures for the network as given,
+    before any cloning step."""
     say = say or (lambda msg: None)
+    stop = stop or (lambda: False)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xBC]))
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate, eps=1e-5)
     returns_all = torch.from_numpy(data.returns.astype(np.float32))
     history = []
     train_rows, held_rows = split_deals(data, holdout)
+    measured = train_rows
+    if len(train_rows) > MEASURED_TRAIN_ROWS:   # measuring every training row would cost a quarter of an epoch
+        pick = np.random.default_rng(np.random.SeedSequence([seed, 0xE7]))
+        measured = np.sort(pick.choice(train_rows, MEASURED_TRAIN_ROWS, replace=False))
+
+    def measure(figures: dict) -> dict:
+        figures.update(evaluate_clone(net, data, measured))
+        if len(held_rows):
+            figures.update({f"heldout_{k}": v for k, v in evaluate_clone(net, data, held_rows).items()})
+        return figures
+
+    if measure_start:
+        t0 = time.perf_counter()
+        history.append({**measure({"epoch": 0}), "seconds": time.perf_counter() - t0})
+        say(_note(history[-1], epochs, len(held_rows)))
     net.train()
     for epoch in range(1, epochs + 1):
+        if stop():
+            break
         t0 = time.perf_counter()
         losses = []
-        for idx in np.array_split(rng.permutation(train_rows), max(1, -(-len(train_rows) // batch_size))):
+        batches = np.array_split(rng.permutation(train_rows), max(1, -(-len(train_rows) // batch_size)))
+        for idx in batches:
+            if losses and stop():
+                break
             obs, masks, actions, values = _batch(data, idx)
             loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef, values, value_scale)
             optimizer.zero_grad()
@@ -177,24 +208,34 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
             nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
             optimizer.step()
             losses.append(loss.item())
-        figures = {"epoch": epoch, "train_loss": float(np.mean(losses)), **evaluate_clone(net, data, train_rows)}
-        if len(held_rows):
-            figures.update({f"heldout_{k}": v for k, v in evaluate_clone(net, data, held_rows).items()})
+        figures = measure({"epoch": epoch, "train_loss": float(np.mean(losses))})
+        if len(losses) < len(batches):
+            figures.update({"stopped": 1, "epoch_done": len(losses) / len(batches)})
         figures["seconds"] = time.perf_counter() - t0
         history.append(figures)
-        note = (f"behaviour cloning: epoch {epoch}/{epochs}, cross-entropy {figures['cross_entropy']:.4f}, "
-                f"agreement with the teacher {figures['agreement']:.1%} "
-                f"({figures['agreement_on_choices']:.1%} where there was a choice)")
-        if len(held_rows):
-            note += (f"; on {len(held_rows)} held-out decisions {figures['heldout_agreement']:.1%} "
-                     f"({figures['heldout_agreement_on_choices']:.1%})")
-            if "heldout_value_regret" in figures:
-                note += (f", points given up per card decision {figures['heldout_value_regret']:.3f} "
-                         f"(the teacher's {figures['heldout_teacher_value_regret']:.3f}), "
-                         f"best card {figures['heldout_best_card_rate']:.1%}")
-        say(note)
+        say(_note(figures, epochs, len(held_rows)))
+        if figures.get("stopped"):
+            break
     net.eval()
     return history
+
+
+def _note(figures: dict, epochs: int, held: int) -> str:
+    """The progress line of one cloning epoch."""
+    epoch = figures["epoch"]
+    when = ("before cloning" if epoch == 0 else f"epoch {epoch}/{epochs}"
+            + (f" (stopped by the budget after {figures['epoch_done']:.0%} of it)" if figures.get("stopped") else ""))
+    note = (f"behaviour cloning: {when}, cross-entropy {figures['cross_entropy']:.4f}, "
+            f"agreement with the teacher {figures['agreement']:.1%} "
+            f"({figures['agreement_on_choices']:.1%} where there was a choice)")
+    if held:
+        note += (f"; on {held} held-out decisions {figures['heldout_agreement']:.1%} "
+                 f"({figures['heldout_agreement_on_choices']:.1%})")
+        if "heldout_value_regret" in figures:
+            note += (f", points given up per card decision {figures['heldout_value_regret']:.3f} "
+                     f"(the teacher's {figures['heldout_teacher_value_regret']:.3f}), "
+                     f"best card {figures['heldout_best_card_rate']:.1%}")
+    return note
 
 
 def kl_to_reference(ref_logits: torch.Tensor, logits: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:

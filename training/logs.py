@@ -94,11 +94,25 @@ class RunLogger:
             self.writer.close()
 
 
+def cloning_rows(logger: RunLogger) -> list[dict]:
+    """The behaviour-cloning rows of a warm-started run (``bc/epoch`` 0 = before cloning), as floats."""
+    out = []
+    for r in logger.rows:
+        if r.get("bc/epoch", "") not in ("", None):
+            out.append({k[3:]: float(v) for k, v in r.items() if k.startswith("bc/") and v not in ("", None)})
+    return out
+
+
 def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
     """PNG of the learning curves: one panel per evaluation opponent (the harness's margin in raw
     points per board, with its 95% CI band; each on its own scale, since Vint's margin against
     random is hundreds of times that against the rule bot) and one of the learner's mean reward
-    per deal in its training games against each kind of opponent.  ``None`` without data."""
+    per deal in its training games against each kind of opponent.  ``None`` without data.
+
+    A run with an imitation warm start gets a first panel, the cloning: agreement with the teacher per
+    epoch (epoch 0 = the untrained network), on the decisions trained on and on held-out deals; and its
+    evaluation panels start with the untrained network's margin (``eval_before_cloning/...``, drawn
+    at step 0 and joined to the clone's by a dashed line), so the jump that cloning makes is seen."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -106,18 +120,44 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
     evaluated = [o for o in opponents if logger.series(f"eval/{o}/mean")[0]]
     training = [k for k in ("random", "rule", "pool")
                 if any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])]
-    if not evaluated and not training:
+    cloning = cloning_rows(logger)
+    if not evaluated and not training and not cloning:
         return None
-    panels = len(evaluated) + 1
+    panels = len(evaluated) + 1 + bool(cloning)
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2), squeeze=False)
-    axes = axes[0]
+    axes = list(axes[0])
+    if cloning:
+        ax = axes.pop(0)
+        epochs = [r["epoch"] for r in cloning]
+        for key, label, style in (("agreement", "trained-on decisions", "--"),
+                                  ("heldout_agreement", "held-out deals", "-")):
+            ys = [100 * r[key] if key in r else math.nan for r in cloning]
+            if any(not math.isnan(y) for y in ys):
+                ax.plot(epochs, ys, style, marker="o", label=label)
+        ax.set_ylim(0, 100)
+        ax.set_xlabel("cloning epoch (0 = untrained)")
+        ax.set_ylabel("agreement with the teacher, % of decisions")
+        ax.set_title("behaviour cloning")
+        ax.legend(loc="lower right")
     for ax, opp in zip(axes, evaluated):
         xs, ys = logger.series(f"eval/{opp}/mean")
         _, lo = logger.series(f"eval/{opp}/ci_low")
         _, hi = logger.series(f"eval/{opp}/ci_high")
-        ax.plot(xs, ys, marker="o", color="C0")
+        ax.plot(xs, ys, marker="o", color="C0", label="trained agent")
         if len(lo) == len(xs) and len(hi) == len(xs):
             ax.fill_between(xs, lo, hi, alpha=0.25, color="C0", label="95% CI")
+        _, before = logger.series(f"eval_before_cloning/{opp}/mean")
+        if before:
+            _, blo = logger.series(f"eval_before_cloning/{opp}/ci_low")
+            _, bhi = logger.series(f"eval_before_cloning/{opp}/ci_high")
+            ax.plot([0, xs[0]], [before[-1], ys[0]], "--", color="C3", lw=1)
+            yerr = ([[before[-1] - blo[-1]], [bhi[-1] - before[-1]]] if blo and bhi else None)
+            ax.errorbar([0], [before[-1]], yerr=yerr, fmt="s", color="C3", capsize=3,
+                        label="untrained (before cloning)")
+            ax.annotate(f"{before[-1]:+,.0f}", (0, before[-1]), textcoords="offset points", xytext=(8, 0),
+                        va="center", color="C3")
+        ax.annotate(f"last {ys[-1]:+,.0f}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
+                    ha="right", color="C0")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"vs {opp} (harness, duplicate)")
         ax.set_xlabel("env steps")

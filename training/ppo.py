@@ -161,6 +161,15 @@ def default_bot_factory(game: str):
     return make_bot
 
 
+def margins(scalars: dict) -> str:
+    """``vs random +11,141, vs rule -141,952 points a board`` from an evaluation's ``eval/...`` scalars."""
+    opps = [k[len("eval/"):-len("/mean")] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
+    return ", ".join(f"vs {o} {scalars[f'eval/{o}/mean']:+,.0f}" for o in opps) + " points a board (duplicate)"
+
+
+BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
+
+
 @dataclass
 class TrainState:
     """Counters that a checkpoint carries across ``--resume``."""
@@ -176,6 +185,7 @@ class TrainState:
     pending_eval_final: bool = False
     final_eval_update: int = -1     # the update whose final evaluation is logged; -1 = none yet
     pretrained: bool = False        # the imitation warm start is done
+    evaluated_before_cloning: bool = False   # the untrained network's evaluation (warm start) is logged
 
 
 class Trainer:
@@ -245,6 +255,7 @@ class Trainer:
                 "pending_eval_final": self.state.pending_eval_final,
                 "final_eval_update": self.state.final_eval_update,
                 "pretrained": self.state.pretrained,
+                "evaluated_before_cloning": self.state.evaluated_before_cloning,
                 "reference": None if self.reference is None else self.reference.state_dict(),
                 "critic": None if self.critic is None else self.critic.state_dict(),
                 "last_eval": self.last_eval,
@@ -283,7 +294,8 @@ class Trainer:
                                 pending_eval_deals=int(t.get("pending_eval_deals", 0)),
                                 pending_eval_final=bool(t.get("pending_eval_final", False)),
                                 final_eval_update=int(t.get("final_eval_update", -1)),
-                                pretrained=bool(t.get("pretrained", False)))
+                                pretrained=bool(t.get("pretrained", False)),
+                                evaluated_before_cloning=bool(t.get("evaluated_before_cloning", False)))
         if self.critic is not None:
             self.critic.load_state_dict(t["critic"])
         if t.get("reference") is not None:
@@ -298,25 +310,40 @@ class Trainer:
             p.requires_grad_(False)
         return net
 
-    def pretrain(self) -> list[dict]:
+    def pretrain(self, seconds=None) -> list[dict]:
         """Clone the teacher (``training/imitation.py``) before the first update; keep the clone as the
-        KL reference when ``kl_coef > 0``; log ``bc/...`` rows at update 0 and save a checkpoint."""
+        KL reference when ``kl_coef > 0``; log ``bc/...`` rows at update 0 (epoch 0: the network before
+        cloning) and save a checkpoint.
+
+        ``seconds()`` is the run's training time so far (teacher data included): cloning stops between
+        two minibatches once it reaches ``max_minutes``, as the PPO updates would."""
         from .teacher_data import teacher_data
         cfg, st = self.cfg, self.state
+        seconds = seconds or (lambda: st.train_seconds)
         t0 = time.perf_counter()
         data, _, cached = teacher_data(cfg.game, cfg.env_kwargs, cfg.teacher, cfg.seed, cfg.teacher_deals,
                                        cfg.teacher_workers,
                                        Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
                                        say=self.say, values=cfg.teacher_values)
         t1 = time.perf_counter()
+        def stop() -> bool:
+            return budget_spent(st.global_step, cfg.total_timesteps, seconds(), cfg.max_minutes)
+
         history = behaviour_clone(self.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
                                   cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
-                                  holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale)
+                                  holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale,
+                                  stop=stop, measure_start=True)
+        done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
+        stopped = done < cfg.bc_epochs
+        if stopped:
+            self.say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.max_minutes:g}) after {done:.2f} "
+                     f"of {cfg.bc_epochs} epochs")
         if self.logger is not None:
             for h in history:
                 self.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
             self.logger.log(0, 0, {"teacher/decisions": len(data), "teacher/seconds": t1 - t0,
-                                   "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1})
+                                   "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1,
+                                   "bc/epochs_done": done, "bc/stopped_by_budget": int(stopped)})
         if cfg.kl_coef > 0:
             self.reference = self._frozen_copy()
         st.pretrained = True
@@ -436,6 +463,31 @@ class Trainer:
         self.save()
         return scalars
 
+    def evaluate_before_cloning(self, deals: int) -> dict:
+        """Evaluate the untrained network before the warm start clones the teacher, logged at update 0 as
+        ``eval_before_cloning/<opponent>/...``: where the learning curves start.
+
+        The checkpoint saved first leaves this evaluation undone, so a run killed while it plays does it
+        again on ``--resume`` (its row is dropped and logged again); the harness plays a copy of the
+        weights in ``checkpoints/before_cloning.pt``, removed afterwards."""
+        st = self.state
+        if self.evaluate is None:
+            return {}
+        self.save()
+        path = save_checkpoint(self.ckpt_dir / "before_cloning.pt", self.checkpoint_payload())
+        if self.logger is not None and hasattr(self.logger, "drop_rows"):
+            self.logger.drop_rows(0, prefix=BEFORE_CLONING)
+        self.say(f"evaluating the untrained network ({deals} boards per opponent) ...")
+        found = self.evaluate(path, 0, deals)
+        self.say(f"the untrained network: {margins(found)}")
+        scalars = {BEFORE_CLONING + k.removeprefix("eval/"): v for k, v in found.items()}
+        path.unlink(missing_ok=True)
+        if self.logger is not None:
+            self.logger.log(0, 0, scalars)
+        st.evaluated_before_cloning = True
+        self.save()
+        return scalars
+
     def train(self, progress=None) -> dict:
         """Run updates until ``total_timesteps`` or ``max_minutes``; returns the final evaluation.
 
@@ -446,11 +498,17 @@ class Trainer:
         base_seconds = st.train_seconds
         if st.pending_eval_deals:
             self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+        def seconds() -> float:
+            return base_seconds + time.perf_counter() - session_start
+
         if cfg.teacher and cfg.bc_epochs > 0 and not st.pretrained and st.update == 0:
-            self.pretrain()
-            st.train_seconds = base_seconds + time.perf_counter() - session_start   # cloning is in the budget
-            if cfg.eval_every:   # the curves start at the clone's level
-                self.run_evaluation(cfg.eval_deals)
+            if cfg.eval_every and not st.evaluated_before_cloning:   # the curves start before cloning
+                self.evaluate_before_cloning(cfg.eval_deals)
+                st.train_seconds = seconds()
+            self.pretrain(seconds)
+            st.train_seconds = seconds()   # teacher data and cloning are in the budget
+            if cfg.eval_every and self.evaluate is not None and not self.budget_spent():
+                self.say(f"the clone: {margins(self.run_evaluation(cfg.eval_deals))}")   # where PPO starts
         while not self.budget_spent():
             scalars = self.update_once()
             st.train_seconds = base_seconds + time.perf_counter() - session_start
