@@ -150,3 +150,38 @@ def test_a_game_without_a_solver_or_an_unknown_kind_is_refused_by_name():
         load_config(SMOKE, ["game=solo_whist_v0", "teacher=rule", "teacher_values=dd"])
     with pytest.raises(ConfigError, match="needs a teacher"):
         load_config(SMOKE, ["game=whist_v0", "teacher_values=dd"])
+
+
+def test_a_clone_only_run_needs_a_teacher_and_trains_no_update(tmp_path):
+    with pytest.raises(ConfigError, match="total_timesteps"):
+        load_config(SMOKE, ["total_timesteps=0"])
+    from training.ppo import Trainer
+    cfg = load_config(SMOKE, ["game=whist_v0", "teacher=rule", "teacher_values=dd", "teacher_deals=2",
+                              "bc_epochs=1", "total_timesteps=0", "eval_every=0", "eval_opponents=[]",
+                              "opponent_mix={self: 1.0}", f"runs_dir={tmp_path}", "teacher_cache=false"])
+    trainer = Trainer(cfg, tmp_path / "run")
+    final = trainer.train()
+    assert trainer.state.update == 0 and trainer.state.global_step == 0
+    assert trainer.state.pretrained
+    assert not final.get("stopped_early")
+
+
+def test_the_teacher_bonus_raises_the_teachers_card_before_the_targets_are_made():
+    logits = torch.zeros(1, 3)
+    masks = torch.ones(1, 3, dtype=torch.bool)
+    values = torch.tensor([[1.0, 2.0, 2.0]])
+    # teacher played card 0, one point worse; a bonus of 1.5 makes it the best by 0.5
+    plain = row_losses(logits, masks, torch.tensor([0]), values, 1.0)
+    bonus = row_losses(logits, masks, torch.tensor([0]), values, 1.0, teacher_bonus=1.5)
+    assert plain.item() == pytest.approx(1 / 3)                        # targets -1, 0, 0
+    assert bonus.item() == pytest.approx((0 + 0.25 + 0.25) / 3)        # targets 0, -0.5, -0.5
+
+
+def test_a_value_unit_compresses_big_differences_logarithmically():
+    values = torch.tensor([[0.0, -20.0, -2000.0]])
+    masks = torch.ones(1, 3, dtype=torch.bool)
+    t = value_targets(values, masks, 0.05, unit=20.0)
+    assert t[0, 0].item() == 0.0
+    assert t[0, 1].item() == pytest.approx(-0.05 * 20 * np.log(2))
+    assert t[0, 2].item() == pytest.approx(-0.05 * 20 * np.log(101))
+    assert torch.equal(value_targets(values, masks, 0.05), 0.05 * values)

@@ -28,6 +28,7 @@ Everything the recipe says is also appended to ``<run>/baseline.log``.
 from __future__ import annotations
 
 import argparse
+import re
 import datetime as dt
 import json
 import os
@@ -66,6 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--measure-seed", type=int, default=DEFAULT_MEASURE_SEED,
                    help=f"seed of the measurement boards; must differ from the training seed "
                         f"(default {DEFAULT_MEASURE_SEED})")
+    p.add_argument("--opponents", default=",".join(OPPONENTS),
+                   help=f"comma-separated agent specs to measure against (default {','.join(OPPONENTS)}; "
+                        f"e.g. random,rule,dd,pimc: dd and pimc are slow, use fewer --boards)")
     p.add_argument("--workers", type=int, default=1, help="processes of the measurement (default 1)")
     p.add_argument("--out", help="folder of the shipped checkpoint and manifest (default: the package's "
                                  "vint_env/baselines/)")
@@ -167,6 +171,15 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
         raise ConfigError(f"--minutes must be > 0, got {args.minutes}")
     if args.workers < 1:
         raise ConfigError(f"--workers must be >= 1, got {args.workers}")
+    args.opponents = [o.strip() for o in str(args.opponents).split(",") if o.strip()]
+    if not args.opponents:
+        raise ConfigError("--opponents names no agent")
+    from vint_env.agents.registry import load_agent
+    for opp in args.opponents:
+        try:
+            load_agent(opp, game=game.name)
+        except (ValueError, ImportError) as e:
+            raise ConfigError(f"--opponents: {opp!r}: {e}") from None
     run_dir = Path(args.run_dir) if args.run_dir else Path(cfg.runs_dir) / cfg.name
     if args.out:
         out = Path(args.out)
@@ -216,8 +229,8 @@ def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
     env_options = {k: v for k, v in cfg.env_kwargs.items() if k not in ("reward_scale", "episode")}
     boards = None
     results = {}
-    for opp in OPPONENTS:
-        path = run_dir / "measure" / f"{opp}.json"
+    for opp in args.opponents:
+        path = run_dir / "measure" / f"{re.sub(r'[^A-Za-z0-9_.=-]+', '_', opp)}.json"
         if path.is_file():
             try:
                 saved = json.loads(path.read_text())
@@ -281,6 +294,8 @@ def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands
     trainer = ckpt.get("trainer") or {}
     cfg = ckpt["config"]
     policy = {k: ckpt[k] for k in ("game", "env_kwargs", "obs_size", "num_actions", "network", "model", "config")}
+    if ckpt.get("residual") is not None:
+        policy["residual"] = ckpt["residual"]
     pt, js = checkpoint_path(game, out), manifest_path(game, out)
     save_checkpoint(pt, policy)
     os.chmod(pt, 0o644)

@@ -47,7 +47,7 @@ class PPOConfig:
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
     total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops
-                                         # past them
+                                         # past them; 0 with a teacher: clone it and stop (no PPO)
     max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit.
                                          # Schedules anneal by the share of the budget used: the larger of
                                          # steps / total_timesteps and minutes / max_minutes
@@ -112,6 +112,11 @@ class PPOConfig:
                                          # decision's actions valued by the teacher's play to the end of the true deal;
                                          # "rollout_auction": the same for the auction only (training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
+    bc_value_unit: float = 0.0           # with teacher_values: > 0 compresses value differences beyond this many points (log)
+    bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
+    residual_base: str = ""              # "rule": the trained agent plays the rule bot, overridden where its network
+    residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/residual.py)
+    residual_actions: str = "cards"      # ... on card decisions only ("cards") or on every decision ("all")
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
@@ -138,7 +143,10 @@ class PPOConfig:
             except ValueError as e:
                 need(False, str(e))
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
-        for key in ("total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs",
+        need(self.total_timesteps >= 1 or (self.total_timesteps == 0 and self.teacher and self.bc_epochs > 0),
+             f"total_timesteps must be >= 1 (0 only for a run that clones a teacher and stops: "
+             f"teacher and bc_epochs >= 1), got {self.total_timesteps!r}")
+        for key in ("num_envs", "num_steps", "num_minibatches", "update_epochs",
                     "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
                     "teacher_workers", "bc_batch_size"):
             need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
@@ -155,6 +163,12 @@ class PPOConfig:
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
+        need(self.residual_base in ("", "rule"), f"residual_base must be '' or 'rule', got {self.residual_base!r}")
+        need(self.residual_actions in ("cards", "all"),
+             f"residual_actions must be 'cards' or 'all', got {self.residual_actions!r}")
+        need(self.residual_margin >= 0, f"residual_margin must be >= 0, got {self.residual_margin!r}")
+        need(self.bc_value_unit >= 0, f"bc_value_unit must be >= 0, got {self.bc_value_unit!r}")
+        need(self.bc_teacher_bonus >= 0, f"bc_teacher_bonus must be >= 0, got {self.bc_teacher_bonus!r}")
         need(self.bc_value_scale > 0, f"bc_value_scale must be > 0, got {self.bc_value_scale!r}")
         if self.teacher_values:
             from .value_targets import check_values

@@ -31,18 +31,30 @@ from vint_env.agents.networks import MaskedCategorical
 from .teacher_data import TeacherData
 
 
-def value_targets(values: torch.Tensor, masks: torch.Tensor, scale: float) -> torch.Tensor:
+def value_targets(values: torch.Tensor, masks: torch.Tensor, scale: float, unit: float = 0.0) -> torch.Tensor:
     """``scale x (value - best value)`` on the legal cards of each row (0 for the best, negative for the
-    rest; NaN off the mask): the logits a row of card values asks for."""
+    rest; NaN off the mask): the logits a row of card values asks for.  With ``unit > 0`` the
+    difference ``d`` is first compressed to ``-unit x log(1 + |d| / unit)``: about ``d`` while it is
+    small against ``unit``, logarithmic beyond (Vint: a trick is worth tens of points, a failed slam
+    thousands; without it a few huge differences dominate the squared error)."""
     best = values.masked_fill(~masks | values.isnan(), float("-inf")).max(-1, keepdim=True).values
-    return scale * (values - best)
+    diff = values - best
+    if unit > 0:
+        diff = -unit * torch.log1p(diff.abs() / unit)
+    return scale * diff
 
 
 def row_losses(logits: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
-               values: torch.Tensor | None = None, value_scale: float = 1.0) -> torch.Tensor:
+               values: torch.Tensor | None = None, value_scale: float = 1.0,
+               teacher_bonus: float = 0.0, value_unit: float = 0.0) -> torch.Tensor:
     """Per row: the masked cross-entropy ``-log pi(a_teacher | obs)``, or, on rows with card values, the
     mean squared error of the legal cards' logits to :func:`value_targets` (the policy's logits then
-    rank the cards by their expected value, softmax temperature ``1 / value_scale`` per point)."""
+    rank the cards by their expected value, softmax temperature ``1 / value_scale`` per point).
+
+    ``teacher_bonus`` points are added to the value of the teacher's card first: the clone keeps the
+    teacher's choice unless another card is worth that much more on average.  Among cards of equal
+    double-dummy worth (which low card to play, the signal a partner reads) it then plays as the
+    teacher does, so partners trained on the teacher's games read it as they learnt to."""
     ce = -MaskedCategorical(logits, masks).log_prob(actions)
     if values is None:
         return ce
@@ -50,18 +62,23 @@ def row_losses(logits: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
     if not bool(has.any()):
         return ce
     legal = masks & ~values.isnan()
-    target = value_targets(values, masks, value_scale).masked_fill(~legal, 0.0)
+    if teacher_bonus:
+        values = values.clone()
+        rows = torch.arange(len(actions))
+        values[rows, actions] += teacher_bonus        # NaN stays NaN on rows without values
+    target = value_targets(values, masks, value_scale, value_unit).masked_fill(~legal, 0.0)
     se = ((logits - target) ** 2).masked_fill(~legal, 0.0).sum(-1) / legal.sum(-1).clamp(min=1)
     return torch.where(has, se, ce)
 
 
 def bc_loss(net: nn.Module, obs: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
             returns: torch.Tensor | None = None, value_coef: float = 0.0, values: torch.Tensor | None = None,
-            value_scale: float = 1.0) -> tuple[torch.Tensor, dict]:
+            value_scale: float = 1.0, teacher_bonus: float = 0.0,
+            value_unit: float = 0.0) -> tuple[torch.Tensor, dict]:
     """Mean of :func:`row_losses` (+ ``value_coef`` x the value head's squared error to ``returns``);
     returns ``(loss, figures)``."""
     logits, value = net(obs)
-    loss = row_losses(logits, masks, actions, values, value_scale).mean()
+    loss = row_losses(logits, masks, actions, values, value_scale, teacher_bonus, value_unit).mean()
     figures = {"imitation_loss": loss.item()}
     if value_coef > 0 and returns is not None:
         v_loss = 0.5 * ((value - returns) ** 2).mean()
@@ -157,7 +174,8 @@ MEASURED_TRAIN_ROWS = 20_000   # training decisions measured after each cloning 
 
 def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: int, learning_rate: float,
                     seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, holdout: float = 0.0,
-                    say=None, value_scale: float = 1.0, stop=None, measure_start: bool = False) -> list[dict]:
+                    say=None, value_scale: float = 1.0, teacher_bonus: float = 0.0,
+                    value_unit: float = 0.0, stop=None, measure_start: bool = False) -> list[dict]:
     """Train ``net`` on ``data`` for ``epochs`` passes (Adam, minibatches drawn from a generator seeded with
     ``seed``); returns one dict of figures per epoch: the mean training loss, cross-entropy and agreement
     on the training rows after the epoch (on a fixed sample of :data:`MEASURED_TRAIN_ROWS` of them when
@@ -202,7 +220,8 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
             if losses and stop():
                 break
             obs, masks, actions, values = _batch(data, idx)
-            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef, values, value_scale)
+            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef, values, value_scale,
+                              teacher_bonus, value_unit)
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)

@@ -243,6 +243,9 @@ class Trainer:
             "num_actions": self.num_actions,
             "network": {"name": cfg.network, "kwargs": dict(cfg.network_kwargs)},
             "model": self.net.state_dict(),
+            "residual": ({"base": cfg.residual_base, "margin": float(cfg.residual_margin),
+                          "actions": cfg.residual_actions}
+                         if cfg.residual_base else None),
             "config": cfg.to_dict(),
             "trainer": {
                 "optimizer": self.optimizer.state_dict(),
@@ -326,12 +329,13 @@ class Trainer:
                                        Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
                                        say=self.say, values=cfg.teacher_values)
         t1 = time.perf_counter()
-        def stop() -> bool:
-            return budget_spent(st.global_step, cfg.total_timesteps, seconds(), cfg.max_minutes)
+        def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
+            return cfg.max_minutes > 0 and seconds() >= 60.0 * cfg.max_minutes
 
         history = behaviour_clone(self.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
                                   cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
                                   holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale,
+                                  teacher_bonus=cfg.bc_teacher_bonus, value_unit=cfg.bc_value_unit,
                                   stop=stop, measure_start=True)
         done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
         stopped = done < cfg.bc_epochs

@@ -23,7 +23,7 @@ from __future__ import annotations
 def budget_fraction(global_step: int, total_timesteps: int, seconds: float, max_minutes: float) -> float:
     """Share of the run's budget used, in [0, 1]: the larger of steps / ``total_timesteps`` and
     seconds / ``max_minutes`` (the clock counts only when ``max_minutes > 0``)."""
-    frac = global_step / total_timesteps
+    frac = global_step / total_timesteps if total_timesteps > 0 else 1.0   # 0: a clone-only run
     if max_minutes > 0:
         frac = max(frac, seconds / (60.0 * max_minutes))
     return min(1.0, max(0.0, frac))

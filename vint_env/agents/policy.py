@@ -184,8 +184,19 @@ class PPOAgent(Agent):
         checkpoint of another game or observation size (:class:`CheckpointError`)."""
         ckpt = load_checkpoint(path, game=game)
         net = network_from_checkpoint(ckpt, str(path))
-        return cls(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=greedy, seed=seed,
-                   name=f"ppo:{path}")
+        agent = cls(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=greedy, seed=seed,
+                    name=f"ppo:{path}")
+        if ckpt.get("residual") is None:
+            return agent
+        from .registry import load_agent
+        from .residual import ResidualAgent, check_residual
+        try:
+            spec = check_residual(ckpt["residual"], repr(str(path)))
+        except ValueError as e:
+            raise CheckpointError(str(e)) from None
+        from .. import games
+        return ResidualAgent(agent, load_agent(spec["base"], game=games.get(ckpt["game"]).name), spec["margin"],
+                             spec["actions"], name=f"ppo:{path}")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None and not self.greedy:

@@ -1,0 +1,78 @@
+"""The rule bot corrected by a learnt critic: it plays the bot's action unless the network values another
+by more than the margin; checkpoints say so with a checked ``residual`` entry."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from vint_env import games
+from vint_env.agents.networks import build_network
+from vint_env.agents.policy import CheckpointError, PPOAgent, save_checkpoint
+from vint_env.agents.registry import load_agent
+from vint_env.agents.residual import ResidualAgent
+
+
+def write(tmp_path, residual, seed=0):
+    torch.manual_seed(seed)
+    size = games.get("whist").layout.size
+    net = build_network("mlp", size, 52, {"hidden_sizes": [16]})
+    with torch.no_grad():
+        for p in net.parameters():
+            p.mul_(30)                      # big logits: the network disagrees with the bot often and firmly
+    path = tmp_path / "r.pt"
+    save_checkpoint(path, {"game": "whist_v0", "env_kwargs": {}, "obs_size": size, "num_actions": 52,
+                           "network": {"name": "mlp", "kwargs": {"hidden_sizes": [16]}},
+                           "model": net.state_dict(), "residual": residual})
+    return path
+
+
+def play(agent_for_seat, seed=4):
+    """One Whist deal; per decision (observation, chosen action)."""
+    env = games.get("whist").env()
+    env.reset(seed=seed)
+    agents = [agent_for_seat(s) for s in range(4)]
+    for a in agents:
+        a.reset(seed)
+    out = []
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        seat = env.possible_agents.index(name)
+        action = agents[seat].act(obs)
+        out.append((seat, obs, action))
+        env.step(action)
+    return out
+
+
+def test_an_infinite_margin_is_the_rule_bot_and_zero_margin_follows_the_network(tmp_path):
+    path = write(tmp_path, {"base": "rule", "margin": 1e9, "actions": "all"})
+    rule_moves = [a for _, _, a in play(lambda s: load_agent("rule", game="whist"))]
+    agent_moves = [a for _, _, a in play(lambda s: PPOAgent.load(path, game="whist"))]
+    assert agent_moves == rule_moves
+    path = write(tmp_path, {"base": "rule", "margin": 0.0, "actions": "cards"})
+    agents = {}
+    moves = play(lambda s: agents.setdefault(s, PPOAgent.load(path, game="whist")))
+    assert isinstance(agents[0], ResidualAgent)
+    net = agents[0].policy
+    for seat, obs, action in moves:
+        assert action == net.act(obs)       # margin 0: the network's best action wherever it is not the bot's
+    overrides = sum(a.overrides for a in agents.values())
+    assert overrides > 0
+
+
+def test_a_bad_residual_entry_is_refused(tmp_path):
+    for bad, msg in (({"base": "pimc", "margin": 1.0, "actions": "all"}, "residual base"),
+                     ({"base": "rule", "margin": -1, "actions": "all"}, "residual margin"),
+                     ({"base": "rule", "margin": 1.0, "actions": "bids"}, "residual actions"),
+                     ({"base": "rule"}, "keys 'base', 'margin' and 'actions'")):
+        path = write(tmp_path, bad)
+        with pytest.raises(CheckpointError, match=msg):
+            PPOAgent.load(path, game="whist")
+
+
+def test_a_checkpoint_without_the_entry_is_a_plain_policy(tmp_path):
+    path = write(tmp_path, None)
+    assert type(PPOAgent.load(path, game="whist")) is PPOAgent

@@ -1,0 +1,87 @@
+"""A rule bot corrected by a learnt critic: the policy network overrides the bot's choice only where it
+values another action more by a margin.
+
+The network of a checkpoint trained with ``teacher_values`` (see the training docs) ranks the legal
+actions by their learnt worth: its logits are ``value_scale x`` the expected points of each card.
+Played alone, it repeats the small errors of any clone on the decisions where the cards are close.
+:class:`ResidualAgent` plays the base agent's action (the game's rule bot), except where the network's
+logit of its best action exceeds the logit of the base agent's action by more than ``margin``: the
+network is used as a critic that must be confident before it departs from the bot.  This is residual
+policy learning in its simplest form; the base agent sees every decision, so its memory of the deal
+(voids, signals) stays what it would be if it played alone.
+
+A checkpoint says it is played this way with the key ``residual``:
+``{"base": "rule", "margin": M, "actions": "cards" | "all"}`` (``margin`` in logits), set by the
+training config keys ``residual_base``, ``residual_margin`` and ``residual_actions``.  With
+``"cards"`` the network may override only card decisions (actions 0..51 in every game): the ones
+that double-dummy values taught it; a Vint call stays the bot's, since the network only copied
+the bot's calls and its logits there are no values.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from .base import Agent, legal_actions
+
+BASES = ("rule",)
+ACTIONS = ("cards", "all")
+NUM_CARDS = 52
+
+
+def check_residual(spec, where: str = "checkpoint") -> dict:
+    """The checked ``{"base", "margin"}`` of a checkpoint's ``residual`` entry (a ValueError naming the fault)."""
+    if not isinstance(spec, dict) or set(spec) != {"base", "margin", "actions"}:
+        raise ValueError(f"{where}: 'residual' must be a dict with keys 'base', 'margin' and 'actions', "
+                         f"got {spec!r}")
+    if spec["actions"] not in ACTIONS:
+        raise ValueError(f"{where}: residual actions must be one of {ACTIONS}, got {spec['actions']!r}")
+    if spec["base"] not in BASES:
+        raise ValueError(f"{where}: residual base must be one of {BASES}, got {spec['base']!r}")
+    margin = spec["margin"]
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
+        raise ValueError(f"{where}: residual margin must be a number >= 0 (logits), got {margin!r}")
+    return {"base": spec["base"], "margin": float(margin), "actions": spec["actions"]}
+
+
+class ResidualAgent(Agent):
+    """``policy``'s network as a critic of ``base`` (see the module docstring)."""
+
+    def __init__(self, policy, base: Agent, margin: float, actions: str = "all", name: str | None = None):
+        if actions not in ACTIONS:
+            raise ValueError(f"residual actions must be one of {ACTIONS}, got {actions!r}")
+        self.policy = policy
+        self.game = policy.game
+        self.base = base
+        self.margin = float(margin)
+        self.cards_only = actions == "cards"
+        self.name = name or f"{policy.name}+{getattr(base, 'name', 'base')}"
+        self.decisions = 0
+        self.overrides = 0          # decisions where the network's choice replaced the base agent's
+
+    def reset(self, seed: int | None = None) -> None:
+        self.base.reset(seed)
+        self.policy.reset(seed)
+
+    @torch.no_grad()
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        legal = legal_actions(observation)
+        base = int(self.base.act(observation, env=env, agent=agent))
+        self.decisions += 1
+        if len(legal) == 1 or (self.cards_only and base >= NUM_CARDS):
+            return base
+        obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
+        logits = self.policy.network(obs)[0][0].numpy()
+        mask = np.asarray(observation["action_mask"]).astype(bool)
+        if self.cards_only:
+            mask[NUM_CARDS:] = False
+        masked = np.where(mask, logits, -np.inf)
+        best = int(masked.argmax())
+        if masked[best] - masked[base] > self.margin:
+            self.overrides += 1
+            return best
+        return base
+
+
+__all__ = ["ResidualAgent", "check_residual", "BASES", "ACTIONS"]
