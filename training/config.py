@@ -163,9 +163,11 @@ class PPOConfig:
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
-        need(self.residual_base in ("", "rule"), f"residual_base must be '' or 'rule', got {self.residual_base!r}")
-        need(self.residual_actions in ("cards", "all"),
-             f"residual_actions must be 'cards' or 'all', got {self.residual_actions!r}")
+        from vint_env.agents.residual import ACTIONS, BASES
+        need(self.residual_base in ("", *BASES),
+             f"residual_base must be '' or one of {BASES}, got {self.residual_base!r}")
+        need(self.residual_actions in ACTIONS,
+             f"residual_actions must be one of {ACTIONS}, got {self.residual_actions!r}")
         need(self.residual_margin >= 0, f"residual_margin must be >= 0, got {self.residual_margin!r}")
         need(self.bc_value_unit >= 0, f"bc_value_unit must be >= 0, got {self.bc_value_unit!r}")
         need(self.bc_teacher_bonus >= 0, f"bc_teacher_bonus must be >= 0, got {self.bc_teacher_bonus!r}")

@@ -75,7 +75,7 @@ def check_values(kind: str, game: str, env_kwargs: dict | None = None) -> None:
 class DealValues:
     """Collects the card decisions of one deal, then solves them all in one DDS batch.
 
-    ``note(env, observation)`` before each decision (``None`` if it is not a
+    ``note(row, env, observation)`` before each decision (False if it is not a
     card decision); ``solve()`` after the deal returns, per noted decision,
     an array of the env's action size with each legal card's points and NaN
     elsewhere.
@@ -83,27 +83,27 @@ class DealValues:
 
     def __init__(self, game: str, num_actions: int):
         from vint_env.agents.pimc import POSITION_OF
-        from vint_env.agents.play_view import TrickMemory
         name = games.get(game).name
         self.position_of = POSITION_OF[name]
         self.layout = games.get(game).layout
         self.num_actions = num_actions
-        self._memory = TrickMemory
-        self.requests: list = []     # (row index, dds position, points table, legal) per card decision
+        self.requests: list = []     # (row, dds position, tricks won, points table, legal); forced: (row, legal)
 
     def note(self, row: int, env, observation: dict) -> bool:
         """Record decision ``row`` if it is a card decision with a choice; True if recorded."""
         play = getattr(env.unwrapped.deal, "play", None)
         if play is None:                       # the auction (Vint): no card to value
             return False
-        o = self.layout.decode(observation["observation"])
-        legal = np.flatnonzero(observation["action_mask"])
-        pos = self.position_of(o, self._memory())
+        from vint_env.agents.play_view import TrickMemory
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        if len(legal) == 1:                    # forced: worth 0 against itself, nothing to solve
+            self.requests.append((row, None, 0, {}, legal))
+            return True
+        pos = self.position_of(self.layout.decode(observation["observation"]), TrickMemory())
         won = pos.side_tricks[0]
         points = {t: pos.points(t) for t in range(won, 14)}
         trick = tuple(play.trick)
-        self.requests.append((row, (tuple(play.hands), play.trump, play.leader, trick), won, points,
-                              [int(a) for a in legal]))
+        self.requests.append((row, (tuple(play.hands), play.trump, play.leader, trick), won, points, legal))
         return True
 
     def solve(self) -> dict[int, np.ndarray]:
