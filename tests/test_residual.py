@@ -76,3 +76,22 @@ def test_a_bad_residual_entry_is_refused(tmp_path):
 def test_a_checkpoint_without_the_entry_is_a_plain_policy(tmp_path):
     path = write(tmp_path, None)
     assert type(PPOAgent.load(path, game="whist")) is PPOAgent
+
+
+def test_held_out_residual_regret_by_hand():
+    """The corrected bot's points given up, read off labelled decisions: the teacher's action unless the
+    network's best beats it by more than the margin (worked out by hand for three margins)."""
+    from training.imitation import _Scores, _scores
+    nan = float("nan")
+    logits = torch.tensor([[3.0, 0.0, -9.0], [5.0, 0.0, -9.0], [0.0, 1.0, 7.0]])
+    masks = torch.tensor([[True, True, False], [True, True, False], [True, True, True]])
+    values = torch.tensor([[1.0, 0.0, nan], [0.0, 2.0, nan], [nan, nan, nan]])   # row 2: no values
+    actions = torch.tensor([1, 1, 2])                                             # the teacher's
+    sc = _scores(logits, masks, actions, values, into=_Scores(margins=(2, 4, 6))).finish()
+    # margin 2: row 0 overridden (gap 3, gives up 0), row 1 overridden (gap 5, gives up 2)
+    assert sc["residual_value_regret@2"] == pytest.approx(1.0) and sc["residual_override_rate@2"] == 1.0
+    # margin 4: row 0 keeps the teacher's (gives up 1), row 1 still overridden
+    assert sc["residual_value_regret@4"] == pytest.approx(1.5) and sc["residual_override_rate@4"] == 0.5
+    # margin 6: the teacher everywhere
+    assert sc["residual_value_regret@6"] == pytest.approx(0.5) and sc["residual_override_rate@6"] == 0.0
+    assert sc["teacher_value_regret"] == pytest.approx(0.5) and sc["value_regret"] == pytest.approx(1.0)

@@ -92,9 +92,11 @@ def bc_loss(net: nn.Module, obs: torch.Tensor, masks: torch.Tensor, actions: tor
 class _Scores:
     """Running sums for :func:`evaluate_clone`'s figures."""
 
-    def __init__(self):
+    def __init__(self, margins=()):
         self.n = self.agree = self.choices = self.agree_choices = self.vn = self.vbest = 0
         self.ce = self.regret = self.teacher_regret = 0.0
+        self.margins = tuple(float(m) for m in margins)
+        self.residual = {m: [0.0, 0] for m in self.margins}   # margin -> [points given up, overrides]
 
     def finish(self) -> dict:
         out = {"cross_entropy": self.ce / (self.n - self.vn) if self.n > self.vn else float("nan"),
@@ -103,6 +105,9 @@ class _Scores:
         if self.vn:
             out.update({"best_card_rate": self.vbest / self.vn, "value_regret": self.regret / self.vn,
                         "teacher_value_regret": self.teacher_regret / self.vn})
+            for m, (lost, overrides) in self.residual.items():
+                out[f"residual_value_regret@{m:g}"] = lost / self.vn
+                out[f"residual_override_rate@{m:g}"] = overrides / self.vn
         return out
 
 
@@ -125,6 +130,13 @@ def _scores(logits, masks, actions, values, into: _Scores | None = None) -> _Sco
         sc.vbest += int((got == best).sum())
         sc.regret += float((best - got).sum())
         sc.teacher_regret += float((best - taught).sum())
+        if sc.margins:      # the residual agent: the teacher's action unless the network prefers its own by > m
+            lg = logits[has]
+            gap = lg.gather(1, mode[has, None]).squeeze(1) - lg.gather(1, actions[has, None]).squeeze(1)
+            for m in sc.margins:
+                over = gap > m
+                sc.residual[m][0] += float((best - torch.where(over, got, taught)).sum())
+                sc.residual[m][1] += int(over.sum())
     ce_rows = ~has
     if bool(ce_rows.any()):
         sc.ce += float(-dist.log_prob(actions)[ce_rows].sum())
@@ -138,14 +150,18 @@ def _scores(logits, masks, actions, values, into: _Scores | None = None) -> _Sco
 
 @torch.no_grad()
 def evaluate_clone(net: nn.Module, data: TeacherData, rows: np.ndarray | None = None,
-                   batch_size: int = 4096) -> dict:
+                   batch_size: int = 4096, margins=()) -> dict:
     """How ``net`` (greedy) matches the teacher on ``rows`` of ``data`` (all by default): cross-entropy
-    and agreement, and where the data have card values the share of best cards chosen and the points
-    given up per decision (``value_regret``; ``teacher_value_regret`` is the teacher's own)."""
+    and agreement, and where the data have values the share of best actions chosen and the points
+    given up per valued decision (``value_regret``; ``teacher_value_regret`` is the teacher's own).
+    For each of ``margins`` (logits), the same for the residual agent that plays the teacher's action
+    unless the network's best exceeds it by more than the margin (``residual_value_regret@M``) and how
+    often it departs from the teacher (``residual_override_rate@M``): a residual agent's margin can
+    be read off held-out data before any match is played."""
     was_training = net.training
     net.eval()
     rows = np.arange(len(data)) if rows is None else np.asarray(rows)
-    sc = _Scores()
+    sc = _Scores(margins)
     for start in range(0, len(rows), batch_size):
         idx = rows[start:start + batch_size]
         obs, masks, actions, values = _batch(data, idx)
@@ -175,7 +191,8 @@ MEASURED_TRAIN_ROWS = 20_000   # training decisions measured after each cloning 
 def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: int, learning_rate: float,
                     seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, holdout: float = 0.0,
                     say=None, value_scale: float = 1.0, teacher_bonus: float = 0.0,
-                    value_unit: float = 0.0, stop=None, measure_start: bool = False) -> list[dict]:
+                    value_unit: float = 0.0, stop=None, measure_start: bool = False,
+                    margins=()) -> list[dict]:
     """Train ``net`` on ``data`` for ``epochs`` passes (Adam, minibatches drawn from a generator seeded with
     ``seed``); returns one dict of figures per epoch: the mean training loss, cross-entropy and agreement
     on the training rows after the epoch (on a fixed sample of :data:`MEASURED_TRAIN_ROWS` of them when
@@ -186,7 +203,8 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
     epoch cut short is measured and reported with ``stopped: 1`` and the share of its minibatches done
     (``epoch_done``), and no further epoch starts (a run's budget, :class:`training.ppo.Trainer`).
     With ``measure_start`` the first record is ``epoch 0``: the same figures for the network as given,
-    before any cloning step."""
+    before any cloning step.  ``margins``: the held-out figures include the residual agent's at these
+    margins (:func:`evaluate_clone`)."""
     say = say or (lambda msg: None)
     stop = stop or (lambda: False)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xBC]))
@@ -202,7 +220,8 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
     def measure(figures: dict) -> dict:
         figures.update(evaluate_clone(net, data, measured))
         if len(held_rows):
-            figures.update({f"heldout_{k}": v for k, v in evaluate_clone(net, data, held_rows).items()})
+            figures.update({f"heldout_{k}": v for k, v in evaluate_clone(net, data, held_rows,
+                                                                          margins=margins).items()})
         return figures
 
     if measure_start:
@@ -254,6 +273,10 @@ def _note(figures: dict, epochs: int, held: int) -> str:
             note += (f", points given up per card decision {figures['heldout_value_regret']:.3f} "
                      f"(the teacher's {figures['heldout_teacher_value_regret']:.3f}), "
                      f"best card {figures['heldout_best_card_rate']:.1%}")
+            for key in sorted(k for k in figures if k.startswith("heldout_residual_value_regret@")):
+                m = key.partition("@")[2]
+                note += (f"; corrected bot (margin {m}): {figures[key]:.3f}, departs from the teacher on "
+                         f"{figures['heldout_residual_override_rate@' + m]:.1%}")
     return note
 
 

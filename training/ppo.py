@@ -336,7 +336,8 @@ class Trainer:
                                   cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
                                   holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale,
                                   teacher_bonus=cfg.bc_teacher_bonus, value_unit=cfg.bc_value_unit,
-                                  stop=stop, measure_start=True)
+                                  stop=stop, measure_start=True,
+                                  margins=(cfg.residual_margin,) if cfg.residual_base else ())
         done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
         stopped = done < cfg.bc_epochs
         if stopped:

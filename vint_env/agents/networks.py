@@ -72,7 +72,86 @@ def _mlp(n_in: int, hidden_sizes) -> nn.Sequential:
     return nn.Sequential(*layers)
 
 
-NETWORKS: dict[str, type[nn.Module]] = {"mlp": MLPActorCritic}
+class CardActorCritic(nn.Module):
+    """A network that shares its weights across the 52 cards.
+
+    A card-blind MLP must learn "the king is high once the ace is out" for every card separately.
+    This network reads the observation as a table of cards: for each card, the entries of every
+    observation block indexed by card (the hand, the trick, the cards played by each seat, the
+    highest cards left, ...: the blocks whose last axis has 52 entries) form the card's feature row;
+    the other entries (trump, voids, auction, scores) form a global vector.  One MLP, the same for all
+    cards, maps each card's row, its learnt embedding and the global vector to a card vector; a second
+    layer mixes each card vector with the mean of its suit's vectors and of all cards; the card
+    logits (actions 0..51) come from one shared head over the card vectors.  Calls (actions 52 and
+    up: Vint's and Solo Whist's auctions) and the state value come from heads over the global vector
+    and the pooled card vectors.
+
+    ``game``: the game whose observation layout is read (default: the one game whose observation has
+    ``obs_size`` entries); ``width``: size of a card vector; ``global_sizes``: the global MLP's widths.
+    """
+
+    def __init__(self, obs_size: int, num_actions: int, game: str | None = None, width: int = 64,
+                 global_sizes=(256,)):
+        super().__init__()
+        from vint_env import games
+        if game is None:
+            fits = [g for g in games.names() if games.get(g).layout.size == obs_size]
+            if len(fits) != 1:
+                raise ValueError(f"network 'cards' cannot tell the game from an observation of {obs_size} "
+                                 f"entries (games that fit: {fits}); give network_kwargs game")
+            game = fits[0]
+        layout = games.get(game).layout
+        if layout.size != obs_size:
+            raise ValueError(f"network 'cards': {game}'s observation has {layout.size} entries, not {obs_size}")
+        if num_actions < 52:
+            raise ValueError(f"network 'cards' needs the 52 card actions first, got {num_actions} actions")
+        if not global_sizes or any(int(h) <= 0 for h in global_sizes) or int(width) <= 0:
+            raise ValueError(f"width and global_sizes must be positive, got {width!r}, {global_sizes!r}")
+        self.game, self.obs_size, self.num_actions = games.get(game).name, obs_size, num_actions
+        card_rows, glob = [], []
+        for b in layout.blocks.values():
+            if b.shape[-1] == NUM_CARDS:
+                rows = b.size // NUM_CARDS
+                card_rows += [list(range(b.start + r * NUM_CARDS, b.start + (r + 1) * NUM_CARDS))
+                              for r in range(rows)]
+            else:
+                glob += list(range(b.start, b.start + b.size))
+        # card_index[c, f]: the observation entry of feature f of card c
+        self.register_buffer("card_index", torch.tensor(card_rows, dtype=torch.long).T.contiguous(),
+                             persistent=False)
+        self.register_buffer("global_index", torch.tensor(glob, dtype=torch.long), persistent=False)
+        w, features = int(width), len(card_rows)
+        self.global_mlp = _mlp(len(glob), global_sizes)
+        g = int(global_sizes[-1])
+        self.embedding = nn.Parameter(torch.randn(NUM_CARDS, w) * 0.1)
+        self.card_in = _init(nn.Linear(features, w))
+        self.global_to_card = _init(nn.Linear(g, w))
+        self.card_mid = _init(nn.Linear(w, w))
+        self.mix = _init(nn.Linear(3 * w, w))
+        self.card_head = _init(nn.Linear(w, 1), gain=0.01)
+        self.call_head = _init(nn.Linear(g + 2 * w, num_actions - NUM_CARDS), gain=0.01) \
+            if num_actions > NUM_CARDS else None
+        self.value_torso = _mlp(g + 2 * w, (g,))
+        self.value_head = _init(nn.Linear(g, 1), gain=1.0)
+
+    def forward(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        n = obs.shape[0]
+        g = self.global_mlp(obs[:, self.global_index])                           # [B, G]
+        cards = obs[:, self.card_index]                                          # [B, 52, F]
+        x = torch.relu(self.card_in(cards) + self.embedding + self.global_to_card(g)[:, None, :])
+        x = torch.relu(self.card_mid(x))                                         # [B, 52, W]
+        suit = x.view(n, 4, 13, -1).mean(2).repeat_interleave(13, dim=1)         # each card's suit mean
+        every = x.mean(1, keepdim=True).expand_as(x)
+        y = torch.relu(self.mix(torch.cat([x, suit, every], dim=-1)))           # [B, 52, W]
+        pooled = torch.cat([g, y.mean(1), y.amax(1)], dim=-1)
+        logits = self.card_head(y).squeeze(-1)                                   # [B, 52]
+        if self.call_head is not None:
+            logits = torch.cat([logits, self.call_head(pooled)], dim=-1)
+        return logits, self.value_head(self.value_torso(pooled)).squeeze(-1)
+
+
+NUM_CARDS = 52
+NETWORKS: dict[str, type[nn.Module]] = {"mlp": MLPActorCritic, "cards": CardActorCritic}
 
 
 def register_network(name: str, cls: type[nn.Module]) -> None:
