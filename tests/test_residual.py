@@ -95,3 +95,45 @@ def test_held_out_residual_regret_by_hand():
     # margin 6: the teacher everywhere
     assert sc["residual_value_regret@6"] == pytest.approx(0.5) and sc["residual_override_rate@6"] == 0.0
     assert sc["teacher_value_regret"] == pytest.approx(0.5) and sc["value_regret"] == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("actions", ["auction", "cards"])
+def test_the_network_overrides_only_the_decisions_it_is_allowed(tmp_path, actions):
+    """Solo Whist, a firmly opinionated network, margin 0: with 'auction' every card is the rule bot's and
+    some call is not; with 'cards' every call is the bot's and some card is not."""
+    torch.manual_seed(2)
+    env = games.get("solo_whist").env()
+    env.reset(seed=0)
+    obs0 = env.observe(env.agent_selection)
+    size, n = len(obs0["observation"]), len(obs0["action_mask"])
+    net = build_network("mlp", size, n, {"hidden_sizes": [16]})
+    with torch.no_grad():
+        for p in net.parameters():
+            p.mul_(30)
+    path = tmp_path / "s.pt"
+    save_checkpoint(path, {"game": "solo_whist_v0", "env_kwargs": {}, "obs_size": size, "num_actions": n,
+                           "network": {"name": "mlp", "kwargs": {"hidden_sizes": [16]}}, "model": net.state_dict(),
+                           "residual": {"base": "rule", "margin": 0.0, "actions": actions}})
+    agent = PPOAgent.load(path, game="solo_whist")
+    assert isinstance(agent, ResidualAgent)
+    rule = load_agent("rule", game="solo_whist")
+    differ = {"card": 0, "call": 0}
+    for seed in range(12):
+        env.reset(seed=seed)
+        agent.reset(seed)
+        rule.reset(seed)
+        for name in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            # the rule bot sees every decision, as the residual agent's base does
+            mine, bots = agent.act(obs), rule.act(obs)
+            assert obs["action_mask"][mine] == 1
+            if mine != bots:
+                differ["card" if bots < 52 else "call"] += 1
+            env.step(mine if env.possible_agents.index(name) == 0 else bots)
+    if actions == "auction":
+        assert differ["card"] == 0 and differ["call"] > 0
+    else:
+        assert differ["call"] == 0 and differ["card"] > 0

@@ -116,7 +116,7 @@ class PPOConfig:
     bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
     residual_base: str = ""              # "rule": the trained agent plays the rule bot, overridden where its network
     residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/residual.py)
-    residual_actions: str = "cards"      # ... on card decisions only ("cards") or on every decision ("all")
+    residual_actions: str = "cards"      # ... on card decisions only ("cards"), on the others only ("auction") or on all ("all")
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget

@@ -11,11 +11,13 @@ policy learning in its simplest form; the base agent sees every decision, so its
 (voids, signals) stays what it would be if it played alone.
 
 A checkpoint says it is played this way with the key ``residual``:
-``{"base": "rule", "margin": M, "actions": "cards" | "all"}`` (``margin`` in logits), set by the
-training config keys ``residual_base``, ``residual_margin`` and ``residual_actions``.  With
+``{"base": "rule", "margin": M, "actions": "cards" | "auction" | "all"}`` (``margin`` in logits), set
+by the training config keys ``residual_base``, ``residual_margin`` and ``residual_actions``.  With
 ``"cards"`` the network may override only card decisions (actions 0..51 in every game): the ones
 that double-dummy values taught it; a Vint call stays the bot's, since the network only copied
-the bot's calls and its logits there are no values.
+the bot's calls and its logits there are no values.  With ``"auction"`` it may override only the
+other decisions (the calls, and Solo Whist's choice of trump: actions 52 and up), the ones that
+``teacher_values: rollout_auction`` values; the card play stays the bot's.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ import torch
 from .base import Agent, legal_actions
 
 BASES = ("rule",)
-ACTIONS = ("cards", "all")
+ACTIONS = ("cards", "auction", "all")
 NUM_CARDS = 52
 
 
@@ -55,7 +57,7 @@ class ResidualAgent(Agent):
         self.game = policy.game
         self.base = base
         self.margin = float(margin)
-        self.cards_only = actions == "cards"
+        self.actions = actions
         self.name = name or f"{policy.name}+{getattr(base, 'name', 'base')}"
         self.decisions = 0
         self.overrides = 0          # decisions where the network's choice replaced the base agent's
@@ -69,13 +71,16 @@ class ResidualAgent(Agent):
         legal = legal_actions(observation)
         base = int(self.base.act(observation, env=env, agent=agent))
         self.decisions += 1
-        if len(legal) == 1 or (self.cards_only and base >= NUM_CARDS):
+        card = base < NUM_CARDS
+        if len(legal) == 1 or (self.actions == "cards" and not card) or (self.actions == "auction" and card):
             return base
         obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
         logits = self.policy.network(obs)[0][0].numpy()
         mask = np.asarray(observation["action_mask"]).astype(bool)
-        if self.cards_only:
+        if self.actions == "cards":
             mask[NUM_CARDS:] = False
+        elif self.actions == "auction":
+            mask[:NUM_CARDS] = False
         masked = np.where(mask, logits, -np.inf)
         best = int(masked.argmax())
         if masked[best] - masked[base] > self.margin:
