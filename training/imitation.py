@@ -270,9 +270,9 @@ def _note(figures: dict, epochs: int, held: int) -> str:
         note += (f"; on {held} held-out decisions {figures['heldout_agreement']:.1%} "
                  f"({figures['heldout_agreement_on_choices']:.1%})")
         if "heldout_value_regret" in figures:
-            note += (f", points given up per card decision {figures['heldout_value_regret']:.3f} "
+            note += (f", points given up per valued decision {figures['heldout_value_regret']:.3f} "
                      f"(the teacher's {figures['heldout_teacher_value_regret']:.3f}), "
-                     f"best card {figures['heldout_best_card_rate']:.1%}")
+                     f"best action {figures['heldout_best_card_rate']:.1%}")
             for key in sorted(k for k in figures if k.startswith("heldout_residual_value_regret@")):
                 m = key.partition("@")[2]
                 note += (f"; corrected bot (margin {m}): {figures[key]:.3f}, departs from the teacher on "
