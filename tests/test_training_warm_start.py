@@ -152,3 +152,21 @@ def test_untrained_network_is_evaluated_before_cloning_once_across_a_kill(tmp_pa
     assert [r["epoch"] for r in cloning_rows(u.logger)] == [0.0, 1.0, 2.0]
     png = plot_learning_curves(u.logger, ["bot"], tmp_path / "curves.png", "test")
     assert png is not None and png.stat().st_size > 10_000
+
+
+def test_a_clone_only_value_run_plots_its_held_out_regret_and_no_training_games(tmp_path):
+    from training.logs import curve_panels
+    lg = RunLogger(tmp_path, tensorboard=False)
+    for epoch, (net, bot) in enumerate([(0.40, 0.20), (0.25, 0.19)]):
+        lg.log(0, 0, {"bc/epoch": epoch, "bc/agreement": 0.9, "bc/heldout_agreement": 0.88,
+                      "bc/heldout_value_regret": net, "bc/heldout_teacher_value_regret": 0.2,
+                      "bc/heldout_residual_value_regret@2": bot, "bc/heldout_residual_override_rate@2": 0.02})
+    lg.log(0, 0, {"eval/rule/mean": 0.3, "eval/rule/ci_low": -0.1, "eval/rule/ci_high": 0.7})
+    assert curve_panels(lg, ["random", "rule"]) == ["values", "cloning", "vs rule"]
+    png = plot_learning_curves(lg, ["rule"], tmp_path / "curves.png", "test")
+    assert png is not None and png.stat().st_size > 10_000
+    # a PPO run's training games keep their panel; a plain clone has no values panel
+    lg2 = RunLogger(tmp_path / "b", tensorboard=False)
+    lg2.log(0, 0, {"bc/epoch": 0, "bc/agreement": 0.5})
+    lg2.log(1, 100, {"return_vs_rule": -0.5})
+    assert curve_panels(lg2, ["rule"]) == ["cloning", "training"]

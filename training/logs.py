@@ -103,6 +103,25 @@ def cloning_rows(logger: RunLogger) -> list[dict]:
     return out
 
 
+def _points(x: float) -> str:
+    """A margin as the plot writes it: whole points where they are large (Vint), two decimals where not."""
+    return f"{x:+,.0f}" if abs(x) >= 10 else f"{x:+.2f}"
+
+
+def curve_panels(logger: RunLogger, opponents: list[str]) -> list[str]:
+    """The panels :func:`plot_learning_curves` draws, left to right: ``values`` (cloning to action values),
+    ``cloning``, ``vs <opponent>`` per evaluated opponent, ``training`` (not for a clone-only run)."""
+    evaluated = [o for o in opponents if logger.series(f"eval/{o}/mean")[0]]
+    training = any(any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])
+                   for k in ("random", "rule", "pool"))
+    cloning = cloning_rows(logger)
+    if not evaluated and not training and not cloning:
+        return []
+    return ((["values"] if any("heldout_value_regret" in r for r in cloning) else [])
+            + (["cloning"] if cloning else []) + [f"vs {o}" for o in evaluated]
+            + (["training"] if training or not cloning else []))
+
+
 def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
     """PNG of the learning curves: one panel per evaluation opponent (the harness's margin in raw
     points per board, with its 95% CI band; each on its own scale, since Vint's margin against
@@ -112,20 +131,46 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
     A run with an imitation warm start gets a first panel, the cloning: agreement with the teacher per
     epoch (epoch 0 = the untrained network), on the decisions trained on and on held-out deals; and its
     evaluation panels start with the untrained network's margin (``eval_before_cloning/...``, drawn
-    at step 0 and joined to the clone's by a dashed line), so the jump that cloning makes is seen."""
+    at step 0 and joined to the clone's by a dashed line), so the jump that cloning makes is seen.
+    Cloning to action values (``teacher_values``) adds a panel of the points given up per valued
+    decision on held-out deals: by the network alone, by the teacher, and by the teacher corrected by
+    the network (``residual_margin``).  A clone-only run (no PPO update) has no training-games panel."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    evaluated = [o for o in opponents if logger.series(f"eval/{o}/mean")[0]]
+    names = curve_panels(logger, opponents)
+    if not names:
+        return None
+    evaluated = [n[3:] for n in names if n.startswith("vs ")]
     training = [k for k in ("random", "rule", "pool")
                 if any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])]
     cloning = cloning_rows(logger)
-    if not evaluated and not training and not cloning:
-        return None
-    panels = len(evaluated) + 1 + bool(cloning)
+    values, updates = "values" in names, "training" in names
+    panels = len(names)
     fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2), squeeze=False)
     axes = list(axes[0])
+    if values:
+        ax = axes.pop(0)
+        epochs = [r["epoch"] for r in cloning]
+        lines = [("heldout_value_regret", "the network alone (greedy)", "-", "C0"),
+                 ("heldout_teacher_value_regret", "the teacher", ":", "grey")]
+        margins = sorted({k.partition("@")[2] for r in cloning for k in r
+                          if k.startswith("heldout_residual_value_regret@")}, key=float)
+        lines += [(f"heldout_residual_value_regret@{m}", f"the teacher corrected by it (margin {m})", "--", f"C{2 + i}")
+                  for i, m in enumerate(margins)]
+        for key, label, style, color in lines:
+            ys = [r.get(key, math.nan) for r in cloning]
+            if any(not math.isnan(y) for y in ys):
+                ax.plot(epochs, ys, style, marker="o", label=label, color=color)
+        teacher = [r["heldout_teacher_value_regret"] for r in cloning if "heldout_teacher_value_regret" in r]
+        network = [r["heldout_value_regret"] for r in cloning[1:] if "heldout_value_regret" in r]
+        if teacher and network:   # the untrained network's regret would squash the interesting range
+            ax.set_ylim(0, 1.6 * max(teacher[0], max(network)))
+        ax.set_xlabel("cloning epoch (0 = untrained)")
+        ax.set_ylabel("points given up per valued decision")
+        ax.set_title("held-out deals: points lost against the best action")
+        ax.legend(loc="upper right", fontsize="small")
     if cloning:
         ax = axes.pop(0)
         epochs = [r["epoch"] for r in cloning]
@@ -154,26 +199,27 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
             yerr = ([[before[-1] - blo[-1]], [bhi[-1] - before[-1]]] if blo and bhi else None)
             ax.errorbar([0], [before[-1]], yerr=yerr, fmt="s", color="C3", capsize=3,
                         label="untrained (before cloning)")
-            ax.annotate(f"{before[-1]:+,.0f}", (0, before[-1]), textcoords="offset points", xytext=(8, 0),
+            ax.annotate(_points(before[-1]), (0, before[-1]), textcoords="offset points", xytext=(8, 0),
                         va="center", color="C3")
-        ax.annotate(f"last {ys[-1]:+,.0f}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
+        ax.annotate(f"last {_points(ys[-1])}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
                     ha="right", color="C0")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"vs {opp} (harness, duplicate)")
         ax.set_xlabel("env steps")
         ax.set_ylabel("margin per board, raw points")
         ax.legend(loc="best")
-    ax = axes[-1]
-    for i, kind in enumerate(training):
-        xs, ys = logger.series(f"return_vs_{kind}")
-        pts = [(x, y) for x, y in zip(xs, ys) if not math.isnan(y)]
-        ax.plot(*zip(*pts), label=f"vs {kind}", alpha=0.8, color=f"C{i + 1}")
-    ax.axhline(0, color="grey", lw=0.8)
-    ax.set_title("training games")
-    ax.set_xlabel("env steps")
-    ax.set_ylabel("learner reward per deal (env scale)")
-    if training:
-        ax.legend(loc="best")
+    if updates:
+        ax = axes[-1]
+        for i, kind in enumerate(training):
+            xs, ys = logger.series(f"return_vs_{kind}")
+            pts = [(x, y) for x, y in zip(xs, ys) if not math.isnan(y)]
+            ax.plot(*zip(*pts), label=f"vs {kind}", alpha=0.8, color=f"C{i + 1}")
+        ax.axhline(0, color="grey", lw=0.8)
+        ax.set_title("training games")
+        ax.set_xlabel("env steps")
+        ax.set_ylabel("learner reward per deal (env scale)")
+        if training:
+            ax.legend(loc="best")
     fig.suptitle(title)
     fig.tight_layout()
     path = Path(path)
