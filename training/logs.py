@@ -108,12 +108,17 @@ def _points(x: float) -> str:
     return f"{x:+,.0f}" if abs(x) >= 10 else f"{x:+.2f}"
 
 
+def _training_kinds(logger: RunLogger) -> list[str]:
+    """The opponent kinds of the training games the run logged rewards against."""
+    return [k for k in ("random", "rule", "pool")
+            if any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])]
+
+
 def curve_panels(logger: RunLogger, opponents: list[str]) -> list[str]:
     """The panels :func:`plot_learning_curves` draws, left to right: ``values`` (cloning to action values),
     ``cloning``, ``vs <opponent>`` per evaluated opponent, ``training`` (not for a clone-only run)."""
     evaluated = [o for o in opponents if logger.series(f"eval/{o}/mean")[0]]
-    training = any(any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])
-                   for k in ("random", "rule", "pool"))
+    training = _training_kinds(logger)
     cloning = cloning_rows(logger)
     if not evaluated and not training and not cloning:
         return []
@@ -143,8 +148,7 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
     if not names:
         return None
     evaluated = [n[3:] for n in names if n.startswith("vs ")]
-    training = [k for k in ("random", "rule", "pool")
-                if any(not math.isnan(y) for y in logger.series(f"return_vs_{k}")[1])]
+    training = _training_kinds(logger)
     cloning = cloning_rows(logger)
     values, updates = "values" in names, "training" in names
     panels = len(names)

@@ -28,6 +28,8 @@ import math
 import torch
 from torch import nn
 
+from ..cards import NUM_CARDS   # actions 0..51 are the cards in every game
+
 
 class MLPActorCritic(nn.Module):
     """The baseline: two MLPs (actor and critic) over the flat observation.
@@ -150,7 +152,6 @@ class CardActorCritic(nn.Module):
         return logits, self.value_head(self.value_torso(pooled)).squeeze(-1)
 
 
-NUM_CARDS = 52
 NETWORKS: dict[str, type[nn.Module]] = {"mlp": MLPActorCritic, "cards": CardActorCritic}
 
 

@@ -15,10 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from ..cards import card_text, hand_cards
+from ..cards import NUM_CARDS, card_text, hand_cards   # actions 0..51 are the cards in every game
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
-NUM_CARDS = 52       # actions 0..51 are the cards in every game
 
 
 @dataclass
