@@ -55,7 +55,7 @@ def test_bools_and_floats_are_not_integers(kwargs, message):
 
 def test_vint_train_refuses_an_infinite_reward_scale_before_training(tmp_path):
     pytest.importorskip("torch")
-    from training.cli import main
+    from vint_env.training.cli import main
     smoke = "configs/smoke.yaml"
     code = main(["--config", smoke, "--set", "env_kwargs.reward_scale=.inf", "--run-dir", str(tmp_path / "r"),
                  "--no-progress"])
@@ -135,8 +135,8 @@ def test_human_agent_in_solo_whist_reads_calls_and_shows_them_by_name():
 
 def _checkpoint(tmp_path, network):
     torch = pytest.importorskip("torch")
-    from vint_env.agents.networks import build_network
-    from vint_env.agents.policy import save_checkpoint
+    from vint_env.agents.learned.networks import build_network
+    from vint_env.agents.learned.policy import save_checkpoint
     net = build_network("mlp", 1102, 88, {"hidden_sizes": [8]})
     return save_checkpoint(tmp_path / "c.pt", {
         "game": "vint_v0", "env_kwargs": {}, "obs_size": 1102, "num_actions": 88,
@@ -145,7 +145,7 @@ def _checkpoint(tmp_path, network):
 
 def test_checkpoint_cannot_make_the_loader_import_a_module(tmp_path):
     path, _ = _checkpoint(tmp_path, {"name": "this:Whatever", "kwargs": {}})
-    from vint_env.agents.policy import CheckpointError, PPOAgent
+    from vint_env.agents.learned.policy import CheckpointError, PPOAgent
     sys.modules.pop("this", None)
     with pytest.raises(CheckpointError, match=r"unknown network 'this:Whatever'.*\['cards', 'mlp'\]"):
         PPOAgent.load(path, game="vint")
@@ -154,7 +154,7 @@ def test_checkpoint_cannot_make_the_loader_import_a_module(tmp_path):
 
 def test_checkpoint_with_huge_sizes_is_refused_without_allocating(tmp_path):
     path, torch = _checkpoint(tmp_path, {"name": "mlp", "kwargs": {"hidden_sizes": [200_000, 200_000]}})
-    from vint_env.agents.policy import CheckpointError, PPOAgent
+    from vint_env.agents.learned.policy import CheckpointError, PPOAgent
     import tracemalloc
     tracemalloc.start()
     with pytest.raises(CheckpointError, match=r"weights do not fit network 'mlp'.*network \(200000, 1102\), "
@@ -167,6 +167,6 @@ def test_checkpoint_with_huge_sizes_is_refused_without_allocating(tmp_path):
 
 def test_checkpoint_with_bad_network_kwargs_is_a_checkpoint_error(tmp_path):
     path, _ = _checkpoint(tmp_path, {"name": "mlp", "kwargs": {"hidden_sizes": [-3]}})
-    from vint_env.agents.policy import CheckpointError, PPOAgent
+    from vint_env.agents.learned.policy import CheckpointError, PPOAgent
     with pytest.raises(CheckpointError, match="rejects its kwargs"):
         PPOAgent.load(path, game="vint")

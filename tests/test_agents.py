@@ -23,7 +23,7 @@ def _quiet():
 
 
 @pytest.mark.parametrize("module", [
-    "vint_env.agents", "vint_env.agents.hand_eval", "vint_env.agents.registry", "vint_env.evaluation.stats",
+    "vint_env.agents", "vint_env.agents.rule.hand_eval", "vint_env.agents.registry", "vint_env.evaluation.stats",
     "vint_env.evaluation.deals", "vint_env.evaluation",
 ])
 def test_doctests(module):
@@ -58,13 +58,13 @@ def test_registry_rejects_bad_game_and_dd_for_solo():
 
 def test_ppo_spec_without_torch_says_what_is_missing(monkeypatch):
     # As if the train extra (torch) were not installed: the policy module cannot be imported.
-    monkeypatch.setitem(sys.modules, "vint_env.agents.policy", None)
-    with pytest.raises(ImportError, match="PPO agents need the train extra / vint_env.agents.policy"):
+    monkeypatch.setitem(sys.modules, "vint_env.agents.learned.policy", None)
+    with pytest.raises(ImportError, match="PPO agents need the train extra / vint_env.agents.learned.policy"):
         load_agent("ppo:some/ckpt.pt", game="vint")
 
 
 def test_ppo_spec_loads_through_policy_module(tmp_path):
-    policy = importlib.import_module("vint_env.agents.policy")
+    policy = importlib.import_module("vint_env.agents.learned.policy")
     assert hasattr(policy, "PPOAgent") and hasattr(policy.PPOAgent, "load")
     with pytest.raises(Exception) as info:
         load_agent(f"ppo:{tmp_path / 'missing.pt'}", game="vint")

@@ -13,7 +13,7 @@ pytest.importorskip("yaml")
 import vint_env.baselines
 from training import baseline as recipe
 from vint_env import games
-from vint_env.agents.baseline import (
+from vint_env.agents.learned.baseline import (
     MANIFEST_FORMAT,
     MANIFEST_VERSION,
     checkpoint_path,
@@ -23,8 +23,8 @@ from vint_env.agents.baseline import (
     manifest_path,
     shipped,
 )
-from vint_env.agents.networks import build_network
-from vint_env.agents.policy import CheckpointError, PPOAgent, save_checkpoint
+from vint_env.agents.learned.networks import build_network
+from vint_env.agents.learned.policy import CheckpointError, PPOAgent, save_checkpoint
 from vint_env.agents.registry import load_agent
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -251,7 +251,7 @@ def test_every_game_has_a_recipe_config():
 
 
 def test_results_table_reads_the_manifests_and_marks_stale_ones(tmp_path):
-    from vint_env.agents.baseline import results_table
+    from vint_env.agents.learned.baseline import results_table
     _, manifest = fake_baseline(tmp_path)
     manifest.update(budget={"max_minutes": 25, "train_minutes": 24.6, "env_steps": 1_230_000},
                     results={"boards": 500, "seed": 1001, "vs": {

@@ -6,8 +6,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vint_env import games
-from vint_env.agents.networks import CardActorCritic, build_network
-from vint_env.agents.policy import PPOAgent, save_checkpoint
+from vint_env.agents.learned.networks import CardActorCritic, build_network
+from vint_env.agents.learned.policy import PPOAgent, save_checkpoint
 
 
 @pytest.mark.parametrize("game", games.names())

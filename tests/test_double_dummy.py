@@ -5,7 +5,7 @@ import pytest
 
 pytest.importorskip("endplay")
 
-from vint_env.agents.double_dummy import (DoubleDummyAgent, VintParGame, best_dd_card, dd_table,
+from vint_env.agents.search.double_dummy import (DoubleDummyAgent, VintParGame, best_dd_card, dd_table,
                                           solve_position)
 from vint_env.agents.registry import load_agent
 from vint_env.cards import parse_pbn, random_deal

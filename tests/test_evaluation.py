@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from vint_env.agents import Agent
-from vint_env.agents.vint_rule import VintRuleAgent
+from vint_env.agents.rule.vint import VintRuleAgent
 from vint_env.cards import DeckError
 from vint_env.evaluation import generate_boards, run_match, summarize, summary_markdown
 from vint_env.evaluation.cli import main as cli_main

@@ -96,7 +96,7 @@ def test_a_human_in_a_multi_process_match_is_refused_with_the_way_out(capsys):
 
 def test_uncreatable_run_dir_is_a_clear_error(tmp_path, capsys):
     pytest.importorskip("torch")
-    from training.cli import main as train_main
+    from vint_env.training.cli import main as train_main
     (tmp_path / "file").write_text("x")
     run_dir = tmp_path / "file" / "run"
     assert train_main(["--config", str(ROOT / "configs" / "smoke.yaml"), "--run-dir", str(run_dir),

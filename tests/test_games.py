@@ -197,7 +197,7 @@ def test_no_layer_above_games_branches_on_a_game_name():
     root = pathlib.Path(__file__).resolve().parents[1]
     pattern = ("== \"vint\"", "== \"whist\"", "== \"solo_whist\"", "== \"vint2p\"", "!= \"vint_v0\"",
                "in (\"vint\", \"whist\"")
-    for path in ["vint_env/agents/registry.py", "vint_env/evaluation/report.py", "training/vector_source.py",
+    for path in ["vint_env/agents/registry.py", "vint_env/evaluation/report.py", "vint_env/training/vector_source.py",
                  "docs/hooks/generate.py"]:
         text = (root / path).read_text()
         assert not [p for p in pattern if p in text], path

@@ -13,12 +13,12 @@ pytest.importorskip("endplay")
 
 from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
-from vint_env.agents.dds_batch import solve_one, solve_positions  # noqa: E402
-from vint_env.agents.deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge  # noqa: E402
-from vint_env.agents.double_dummy import solve_position  # noqa: E402
-from vint_env.agents.pimc import (PIMCAgent, Position, card_classes, decide, knowledge,  # noqa: E402
+from vint_env.agents.search.dds_batch import solve_one, solve_positions  # noqa: E402
+from vint_env.agents.search.deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge  # noqa: E402
+from vint_env.agents.search.double_dummy import solve_position  # noqa: E402
+from vint_env.agents.search.pimc import (PIMCAgent, Position, card_classes, decide, knowledge,  # noqa: E402
                                   parse_options)
-from vint_env.agents.play_view import TrickMemory  # noqa: E402
+from vint_env.agents.rule.play_view import TrickMemory  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK, hand_cards, random_deal  # noqa: E402
 from vint_env.rules.tricks import TrickPlay  # noqa: E402
 

@@ -11,11 +11,11 @@ pytest.importorskip("endplay")
 
 from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
-from vint_env.agents.deal_sampler import DealSampler  # noqa: E402
-from vint_env.agents.double_dummy import solve_position  # noqa: E402
-from vint_env.agents.pimc import PIMCAgent, Position, decide, knowledge  # noqa: E402
-from vint_env.agents.pimc_vint2p import OUT_OF_PLAY, deal_points  # noqa: E402
-from vint_env.agents.two_hand_dd import solve_two_hands  # noqa: E402
+from vint_env.agents.search.deal_sampler import DealSampler  # noqa: E402
+from vint_env.agents.search.double_dummy import solve_position  # noqa: E402
+from vint_env.agents.search.pimc import PIMCAgent, Position, decide, knowledge  # noqa: E402
+from vint_env.agents.search.pimc_vint2p import OUT_OF_PLAY, deal_points  # noqa: E402
+from vint_env.agents.search.two_hand_dd import solve_two_hands  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK  # noqa: E402
 from vint_env.envs.vint2p_v0 import raw_env  # noqa: E402
 
@@ -233,7 +233,7 @@ def test_way5_final_contract_is_the_best_double_dummy_score_when_the_dealer_decl
     """Way 5: after the give-aways every card is seen; where the dealer declares PIMC
     names the legal contract with the best score given the double-dummy tricks of the
     real deal (worked out here in absolute seats); the non-dealer keeps the rule bot's."""
-    from vint_env.agents.double_dummy import dd_table
+    from vint_env.agents.search.double_dummy import dd_table
     from vint_env.rules.vint import BID_BASE
     from vint_env.rules.vint_scoring import score_contract
     rng = np.random.default_rng(8)
@@ -278,7 +278,7 @@ def test_way5_final_contract_is_the_best_double_dummy_score_when_the_dealer_decl
 def _best_final_score(deal) -> int:
     """The declaring player's best score over the final contracts he may name, with
     the double-dummy tricks of the deal (absolute seats, the rules engine's hands)."""
-    from vint_env.agents.double_dummy import dd_table
+    from vint_env.agents.search.double_dummy import dd_table
     from vint_env.rules.vint import BID_BASE
     from vint_env.rules.vint_scoring import score_contract
     hands = tuple(deal.hands)
@@ -300,7 +300,7 @@ def test_way5_give_aways_and_widow_where_the_dealer_declares():
     (the rest given as the rule bot gives them, through the rules engine) the best
     final contract scores best; the widow goes where the sampled mean says; the
     non-dealer's decisions stay the rule bot's."""
-    from vint_env.agents.card_play import lowest
+    from vint_env.agents.rule.card_play import lowest
     rng = np.random.default_rng(9)
     env = raw_env(way=5)
     rule = load_agent("rule", game="vint2p")

@@ -6,8 +6,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vint_env import vint_v0
-from vint_env.agents.networks import build_network
-from vint_env.agents.policy import (
+from vint_env.agents.learned.networks import build_network
+from vint_env.agents.learned.policy import (
     CheckpointError,
     PPOAgent,
     load_checkpoint,

@@ -7,8 +7,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.ppo import compute_gae
-from vint_env.agents.networks import MaskedCategorical, MLPActorCritic, build_network
+from vint_env.training.ppo import compute_gae
+from vint_env.agents.learned.networks import MaskedCategorical, MLPActorCritic, build_network
 
 
 def test_masked_categorical_never_samples_illegal():
@@ -98,7 +98,7 @@ def test_build_network_contract_and_errors():
     net = build_network("mlp", 10, 4, {"hidden_sizes": [8]})
     logits, value = net(torch.zeros(3, 10))
     assert logits.shape == (3, 4) and value.shape == (3,)
-    assert isinstance(build_network("vint_env.agents.networks:MLPActorCritic", 10, 4), MLPActorCritic)
+    assert isinstance(build_network("vint_env.agents.learned.networks:MLPActorCritic", 10, 4), MLPActorCritic)
     with pytest.raises(ValueError, match="unknown network"):
         build_network("transformer", 10, 4)
     with pytest.raises(ValueError, match="rejected its arguments"):

@@ -7,10 +7,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vint_env import games
-from vint_env.agents.networks import build_network
-from vint_env.agents.policy import CheckpointError, PPOAgent, save_checkpoint
+from vint_env.agents.learned.networks import build_network
+from vint_env.agents.learned.policy import CheckpointError, PPOAgent, save_checkpoint
 from vint_env.agents.registry import load_agent
-from vint_env.agents.residual import ResidualAgent
+from vint_env.agents.learned.residual import ResidualAgent
 
 
 def write(tmp_path, residual, seed=0):
@@ -81,7 +81,7 @@ def test_a_checkpoint_without_the_entry_is_a_plain_policy(tmp_path):
 def test_held_out_residual_regret_by_hand():
     """The corrected bot's points given up, read off labelled decisions: the teacher's action unless the
     network's best beats it by more than the margin (worked out by hand for three margins)."""
-    from training.imitation import _Scores, _scores
+    from vint_env.training.imitation import _Scores, _scores
     nan = float("nan")
     logits = torch.tensor([[3.0, 0.0, -9.0], [5.0, 0.0, -9.0], [0.0, 1.0, 7.0]])
     masks = torch.tensor([[True, True, False], [True, True, False], [True, True, True]])

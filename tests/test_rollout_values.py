@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training.config import ConfigError, load_config
-from training.teacher_data import AGENTS, cache_key, deal_seeds, generate, play_deals
-from training.value_targets import RolloutValues, check_values, clone_env
+from vint_env.training.config import ConfigError, load_config
+from vint_env.training.teacher_data import AGENTS, cache_key, deal_seeds, generate, play_deals
+from vint_env.training.value_targets import RolloutValues, check_values, clone_env
 from vint_env.agents.registry import load_agent
 from vint_env.envs import solo_whist_v0, whist_v0
 from vint_env.rules.solo_whist_calls import (ABONDANCE, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from vint_env.agents import card_play as cp
-from vint_env.agents.play_view import PlayView, TrickMemory
-from vint_env.agents.vint_rule import BIDDING_RULES, VintRuleAgent
+from vint_env.agents.rule.play_view import PlayView, TrickMemory
+from vint_env.agents.rule.vint import BIDDING_RULES, VintRuleAgent
 from vint_env.cards import NO_TRUMP, hand_from_cards, parse_card, parse_hand_pbn
 from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
 from vint_env.rules.vint import BID_BASE, PASS, VintDeal, bid_action
@@ -220,7 +220,7 @@ def test_agent_acts_from_observation_alone():
 # ------------------------------------------------------------ Whist (004)
 
 def test_whist_lets_partners_queen_run_in_the_middle_of_the_deal():
-    from vint_env.agents.whist_rule import let_partners_queen_pass_in_the_middle
+    from vint_env.agents.rule.whist import let_partners_queen_pass_in_the_middle
     v = view(["SA", "S4", "S3"], trick=[(2, "SQ"), (3, "S5")], game="whist", tricks_played=3)
     assert let_partners_queen_pass_in_the_middle(v) == parse_card("S3")
     late = view(["SA", "S4", "S3"], trick=[(2, "SQ"), (3, "S5")], game="whist", tricks_played=10)
@@ -235,7 +235,7 @@ def test_whist_leads_trumps_with_five():
 
 
 def test_whist_rule_agent_decodes_its_observation():
-    from vint_env.agents.whist_rule import WhistRuleAgent
+    from vint_env.agents.rule.whist import WhistRuleAgent
     from vint_env.envs import whist_v0
     env = whist_v0.raw_env()
     env.reset(options={"deal": "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
@@ -248,7 +248,7 @@ def test_whist_rule_agent_decodes_its_observation():
 # ------------------------------------------------------------ Solo Whist (000)
 
 def solo_call(hand_pbn, turned_suit, legal):
-    from vint_env.agents.solo_whist_rule import SOLO_BIDDING_RULES, SoloAuctionView
+    from vint_env.agents.rule.solo_whist import SOLO_BIDDING_RULES, SoloAuctionView
     a = SoloAuctionView(parse_hand_pbn(hand_pbn), turned_suit, legal)
     for rule in SOLO_BIDDING_RULES:
         call = rule(a)
@@ -282,7 +282,7 @@ def test_solo_whist_misere_play():
 
 
 def test_whist_plays_the_queen_from_ace_queen_over_the_leader():
-    from vint_env.agents.whist_rule import queen_from_ace_queen_over_the_leader
+    from vint_env.agents.rule.whist import queen_from_ace_queen_over_the_leader
     v = view(["SA", "SQ", "S4"], trick=[(3, "S5")], game="whist")
     assert queen_from_ace_queen_over_the_leader(v) == parse_card("SQ")
     gone = view(["SA", "SQ", "S4"], trick=[(3, "S5")], game="whist", played=["SK", "S2", "S3", "S6"])

@@ -9,7 +9,7 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("matplotlib")
 
-from training.cli import main
+from vint_env.training.cli import main
 from vint_env.agents.registry import load_agent
 
 SMOKE = str(Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml")

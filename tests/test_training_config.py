@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("yaml")
 
-from training.config import ConfigError, PPOConfig, load_config, parse_override
+from vint_env.training.config import ConfigError, PPOConfig, load_config, parse_override
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 

@@ -7,10 +7,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import load_config
-from training.evaluation import HarnessEvaluator
-from training.ppo import Trainer
-from vint_env.agents.policy import PPOAgent, load_checkpoint
+from vint_env.training.config import load_config
+from vint_env.training.evaluation import HarnessEvaluator
+from vint_env.training.ppo import Trainer
+from vint_env.agents.learned.policy import PPOAgent, load_checkpoint
 from vint_env.envs.base import CardGameEnv
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"

@@ -9,12 +9,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import ConfigError, load_config
-from training.imitation import bc_loss, behaviour_clone, evaluate_clone, kl_to_reference
-from training.logs import RunLogger
-from training.ppo import Trainer
-from training.teacher_data import TeacherData, generate, teacher_data
-from vint_env.agents.networks import build_network
+from vint_env.training.config import ConfigError, load_config
+from vint_env.training.imitation import bc_loss, behaviour_clone, evaluate_clone, kl_to_reference
+from vint_env.training.logs import RunLogger
+from vint_env.training.ppo import Trainer
+from vint_env.training.teacher_data import TeacherData, generate, teacher_data
+from vint_env.agents.learned.networks import build_network
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
 FIELDS = ("obs_packed", "masks", "actions", "returns", "seats", "deal_ids")
@@ -83,7 +83,7 @@ def test_teacher_cache_key_follows_the_observation_layout(monkeypatch):
     """Data cached before observation blocks were added (or moved) are not reused after."""
     import dataclasses
 
-    from training.teacher_data import cache_key
+    from vint_env.training.teacher_data import cache_key
     from vint_env import games
     from vint_env.games.layout import Layout
     record = games.get("whist")
@@ -171,7 +171,7 @@ def test_trainer_warm_start_kl_and_resume(tmp_path):
 
 
 def test_held_out_deals_are_not_trained_on(whist_rule_data):
-    from training.imitation import split_deals
+    from vint_env.training.imitation import split_deals
     train, held = split_deals(whist_rule_data, 0.25)
     assert set(whist_rule_data.deal_ids[held]) == {6, 7} and set(whist_rule_data.deal_ids[train]) == set(range(6))
     torch.manual_seed(0)

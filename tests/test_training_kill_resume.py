@@ -16,10 +16,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import load_config
-from training.logs import RunLogger
-from training.ppo import Trainer
-from vint_env.agents.policy import PPOAgent
+from vint_env.training.config import load_config
+from vint_env.training.logs import RunLogger
+from vint_env.training.ppo import Trainer
+from vint_env.agents.learned.policy import PPOAgent
 
 ROOT = Path(__file__).resolve().parents[1]
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -49,7 +49,7 @@ def eval_rows(run_dir):
 
 
 def train_cli(run_dir, env, *extra):
-    cmd = [sys.executable, "-m", "training.cli", "--no-progress", *extra]
+    cmd = [sys.executable, "-m", "vint_env.training.cli", "--no-progress", *extra]
     return subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
 
 

@@ -9,10 +9,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import load_config
-from training.logs import RunLogger
-from training.ppo import Trainer
-from vint_env.agents.policy import PPOAgent, load_checkpoint
+from vint_env.training.config import load_config
+from vint_env.training.logs import RunLogger
+from vint_env.training.ppo import Trainer
+from vint_env.agents.learned.policy import PPOAgent, load_checkpoint
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
 TIMING = ("env_steps_per_s", "samples_per_s", "update_seconds", "elapsed_minutes", "process_cpu_minutes")

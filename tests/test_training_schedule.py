@@ -6,9 +6,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import ConfigError, load_config
-from training.ppo import Trainer
-from training.schedule import budget_fraction, budget_spent, linear
+from vint_env.training.config import ConfigError, load_config
+from vint_env.training.ppo import Trainer
+from vint_env.training.schedule import budget_fraction, budget_spent, linear
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
 
@@ -51,7 +51,7 @@ def test_constant_unless_asked(tmp_path):
 
 
 def test_ppo_update_uses_the_annealed_clip_and_entropy(tmp_path, monkeypatch):
-    import training.ppo as ppo
+    import vint_env.training.ppo as ppo
     seen = {}
     real = ppo.ppo_update
 

@@ -7,10 +7,10 @@ torch = pytest.importorskip("torch")
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from training.selfplay import SelfPlayCollector
-from training.sources import AECGameBatch
+from vint_env.training.selfplay import SelfPlayCollector
+from vint_env.training.sources import AECGameBatch
 from vint_env.agents import RandomAgent
-from vint_env.agents.networks import build_network
+from vint_env.agents.learned.networks import build_network
 
 AGENTS = [f"player_{i}" for i in range(4)]
 

@@ -9,11 +9,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import ConfigError, load_config
-from training.evaluation import HarnessEvaluator
-from training.ppo import Trainer
-from training.shaping import RewardShaper, symlog
-from training.sources import AECGameBatch, make_game_batch
+from vint_env.training.config import ConfigError, load_config
+from vint_env.training.evaluation import HarnessEvaluator
+from vint_env.training.ppo import Trainer
+from vint_env.training.shaping import RewardShaper, symlog
+from vint_env.training.sources import AECGameBatch, make_game_batch
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
 

@@ -5,9 +5,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.selfplay import SelfPlayCollector
-from training.sources import make_game_batch
-from vint_env.agents.networks import build_network
+from vint_env.training.selfplay import SelfPlayCollector
+from vint_env.training.sources import make_game_batch
+from vint_env.agents.learned.networks import build_network
 from vint_env.agents.registry import load_agent
 
 

@@ -8,12 +8,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from training.config import load_config
-from training.imitation import behaviour_clone
-from training.logs import RunLogger, cloning_rows, plot_learning_curves
-from training.ppo import Trainer
-from training.teacher_data import generate
-from vint_env.agents.networks import build_network
+from vint_env.training.config import load_config
+from vint_env.training.imitation import behaviour_clone
+from vint_env.training.logs import RunLogger, cloning_rows, plot_learning_curves
+from vint_env.training.ppo import Trainer
+from vint_env.training.teacher_data import generate
+from vint_env.agents.learned.networks import build_network
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
 
@@ -155,7 +155,7 @@ def test_untrained_network_is_evaluated_before_cloning_once_across_a_kill(tmp_pa
 
 
 def test_a_clone_only_value_run_plots_its_held_out_regret_and_no_training_games(tmp_path):
-    from training.logs import curve_panels
+    from vint_env.training.logs import curve_panels
     lg = RunLogger(tmp_path, tensorboard=False)
     for epoch, (net, bot) in enumerate([(0.40, 0.20), (0.25, 0.19)]):
         lg.log(0, 0, {"bc/epoch": epoch, "bc/agreement": 0.9, "bc/heldout_agreement": 0.88,

@@ -8,7 +8,7 @@ from functools import lru_cache
 
 import pytest
 
-from vint_env.agents.two_hand_dd import NO_TRUMP, solve_two_hands
+from vint_env.agents.search.two_hand_dd import NO_TRUMP, solve_two_hands
 
 SUIT = [0x1FFF << (13 * s) for s in range(4)]
 S2, SK, SA, H2, HA = 0, 11, 12, 39, 51          # suits S, C, D, H; ranks 2 (0) .. A (12)

@@ -10,11 +10,11 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("endplay")
 
-from training.config import ConfigError, load_config
-from training.imitation import behaviour_clone, evaluate_clone, row_losses, value_targets
-from training.teacher_data import TeacherData, cache_key, generate
-from training.value_targets import check_values
-from vint_env.agents.networks import build_network
+from vint_env.training.config import ConfigError, load_config
+from vint_env.training.imitation import behaviour_clone, evaluate_clone, row_losses, value_targets
+from vint_env.training.teacher_data import TeacherData, cache_key, generate
+from vint_env.training.value_targets import check_values
+from vint_env.agents.learned.networks import build_network
 from vint_env.rules.tricks import TrickPlay
 
 SMOKE = Path(__file__).resolve().parents[1] / "configs" / "smoke.yaml"
@@ -41,7 +41,7 @@ def test_legal_cards_and_only_they_have_values_in_whole_points(whist_values):
 def test_values_match_an_exhaustive_search_at_the_end_of_the_deal():
     from vint_env.agents.registry import load_agent
     from vint_env.envs import whist_v0
-    from training.value_targets import DealValues
+    from vint_env.training.value_targets import DealValues
     env = whist_v0.raw_env()
     agents = [load_agent("rule", game="whist") for _ in range(4)]
     checked = 0
@@ -155,7 +155,7 @@ def test_a_game_without_a_solver_or_an_unknown_kind_is_refused_by_name():
 def test_a_clone_only_run_needs_a_teacher_and_trains_no_update(tmp_path):
     with pytest.raises(ConfigError, match="total_timesteps"):
         load_config(SMOKE, ["total_timesteps=0"])
-    from training.ppo import Trainer
+    from vint_env.training.ppo import Trainer
     cfg = load_config(SMOKE, ["game=whist_v0", "teacher=rule", "teacher_values=dd", "teacher_deals=2",
                               "bc_epochs=1", "total_timesteps=0", "eval_every=0", "eval_opponents=[]",
                               "opponent_mix={self: 1.0}", f"runs_dir={tmp_path}", "teacher_cache=false"])

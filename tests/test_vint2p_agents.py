@@ -49,7 +49,7 @@ def test_rule_bot_plays_every_phase_legally(way):
 
 def test_dd_agent_plays_way_1_double_dummy():
     pytest.importorskip("endplay")
-    from vint_env.agents.double_dummy import solve_position
+    from vint_env.agents.search.double_dummy import solve_position
     env = vint2p_v0.env(way=1)
     dd = load_agent("dd", game="vint2p")
     checked = 0

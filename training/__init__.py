@@ -1,17 +1,11 @@
-"""Baseline PPO training with self-play (PyTorch) for vint_v0, whist_v0 and solo_whist_v0.
+"""The repository's training scripts, run from a clone: ``python -m training.baseline`` (train, measure and ship a
+game's baseline) and ``python -m training.bench`` (training throughput).
 
-- ``config.py``: every hyper-parameter in :class:`PPOConfig`, loaded from ``configs/*.yaml``;
-- ``sources.py``: the batch of games a rollout plays (AEC envs, or the batched engine);
-- ``selfplay.py``: who sits where, and the learner's per-seat transitions;
-- ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;
-- ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;
-- ``schedule.py``: the share of the budget used, which annealing follows;
-- ``teacher_data.py``, ``imitation.py``: the imitation warm start (teacher's games, cloning, KL term);
-- ``shaping.py``: training-only reward shaping; ``critic.py``: the centralised critic;
-- ``logs.py``: CSV, TensorBoard and the learning-curve plot;
-- ``cli.py``: the ``vint-train`` command.
+The training library they use is installed as :mod:`vint_env.training` (``vint-train`` is its command line). This
+folder is not installed, so it never shadows another distribution's ``training`` module; the old ``training.<module>``
+names still import here, as deprecated aliases of ``vint_env.training.<module>``, for one release.
 """
 
-from .config import ConfigError, PPOConfig, load_config
+from vint_env._moved import alias_package
 
-__all__ = ["ConfigError", "PPOConfig", "load_config"]
+alias_package("training", "vint_env.training")

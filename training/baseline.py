@@ -43,7 +43,7 @@ from pathlib import Path
 from vint_env import games
 from vint_env.atomic import atomic_write
 
-from .config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
+from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
 
 DEFAULT_BOARDS = 500
 DEFAULT_MEASURE_SEED = 1001
@@ -184,16 +184,16 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
     if args.out:
         out = Path(args.out)
     else:
-        from vint_env.agents.baseline import default_folder
+        from vint_env.agents.learned.baseline import default_folder
         out = default_folder()
     return cfg, config_file, run_dir, out
 
 
 def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> int:
     """Train (or resume, or find finished) the run through ``vint-train``; its exit code."""
-    from vint_env.agents.policy import load_checkpoint
+    from vint_env.agents.learned.policy import load_checkpoint
 
-    from . import cli
+    from vint_env.training import cli
     latest = run_dir / "checkpoints" / "latest.pt"
     progress = ["--no-progress"] if args.no_progress else []
     if latest.is_file():
@@ -219,10 +219,10 @@ def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> i
 
 def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
     """The trained policy against each opponent on the measurement boards: opponent -> saved record."""
-    from vint_env.agents.baseline import file_sha256
+    from vint_env.agents.learned.baseline import file_sha256
     from vint_env.evaluation import generate_boards, run_match, summarize
 
-    from .evaluation import harness_game
+    from vint_env.training.evaluation import harness_game
     game = harness_game(cfg.game)
     ckpt = run_dir / "checkpoints" / "latest.pt"
     sha = file_sha256(ckpt)
@@ -286,9 +286,9 @@ def command_history(run_dir: Path) -> list[str]:
 def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands: list[str], started: dict,
          say: Log) -> tuple[Path, Path]:
     """Write ``<out>/<game>.pt`` (the policy only) and ``<out>/<game>.json`` (the manifest)."""
-    from vint_env.agents.baseline import (MANIFEST_FORMAT, MANIFEST_VERSION, checkpoint_path, file_sha256,
+    from vint_env.agents.learned.baseline import (MANIFEST_FORMAT, MANIFEST_VERSION, checkpoint_path, file_sha256,
                                           layout_signature, manifest_path)
-    from vint_env.agents.policy import load_checkpoint, save_checkpoint
+    from vint_env.agents.learned.policy import load_checkpoint, save_checkpoint
     ckpt = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
     game = games.get(ckpt["game"]).name
     trainer = ckpt.get("trainer") or {}
@@ -362,7 +362,7 @@ def run(args, argv: list[str]) -> int:
 
 
 def main(argv=None) -> int:
-    from vint_env.agents.policy import CheckpointError
+    from vint_env.agents.learned.policy import CheckpointError
     argv = list(sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     try:

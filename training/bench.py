@@ -19,8 +19,8 @@ import sys
 import tempfile
 import time
 
-from .config import load_config
-from .ppo import Trainer
+from vint_env.training.config import load_config
+from vint_env.training.ppo import Trainer
 
 
 def bench(config: str, source: str, updates: int, overrides: list[str]) -> dict:

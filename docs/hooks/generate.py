@@ -44,7 +44,7 @@ def baselines_table(which: str) -> str:
     """The shipped baselines (``which`` = ``shipped``) as their manifests record them."""
     if which != "shipped":
         raise ValueError(f"baselines-table takes 'shipped', got {which!r}")
-    from vint_env.agents.baseline import results_table
+    from vint_env.agents.learned.baseline import results_table
     return results_table()
 
 

@@ -7,16 +7,16 @@ spec                  agent
 ``rule``              the game's rule bot (the books' advice)
 ``dd``                the game's double-dummy agent (cheats; Vint, Whist,
                       two-player Vint)
-``pimc[:OPTIONS]``    :class:`~vint_env.agents.pimc.PIMCAgent`: sampled deals
+``pimc[:OPTIONS]``    :class:`~vint_env.agents.search.pimc.PIMCAgent`: sampled deals
                       solved double-dummy (fair; Vint, Whist, two-player
                       Vint); options
                       ``samples=N,time=SECONDS,auction=0|1,bid=rule|dd,seed=N``
 ``ppo:PATH``          a trained PPO policy from checkpoint PATH
-                      (``vint_env.agents.policy.PPOAgent.load(PATH, game=...)``)
+                      (``vint_env.agents.learned.policy.PPOAgent.load(PATH, game=...)``)
 ``baseline[:DIR]``    the trained policy shipped for the game
                       (``vint_env/baselines/<game>.pt``, or DIR's; made by
                       ``python -m training.baseline --game GAME``; see
-                      :mod:`vint_env.agents.baseline`)
+                      :mod:`vint_env.agents.learned.baseline`)
 ``human``             a person at the terminal
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
@@ -62,10 +62,10 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
         if not arg:
             raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")
         try:
-            policy = importlib.import_module("vint_env.agents.policy")
+            policy = importlib.import_module("vint_env.agents.learned.policy")
             ppo_agent = policy.PPOAgent
         except (ImportError, AttributeError) as exc:
-            raise ImportError("PPO agents need the train extra / vint_env.agents.policy "
+            raise ImportError("PPO agents need the train extra / vint_env.agents.learned.policy "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
         agent = ppo_agent.load(arg, game=game)
     elif kind == "baseline":
@@ -74,7 +74,7 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
         except ImportError as exc:
             raise ImportError("the baseline agents are PPO policies and need the train extra "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
-        from .baseline import load_baseline
+        from .learned.baseline import load_baseline
         agent = load_baseline(game, arg or None)
     elif kind == "human" and not arg:
         from .human import HumanAgent

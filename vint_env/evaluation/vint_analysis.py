@@ -1,7 +1,7 @@
 """Double-dummy analysis of Vint tables: par, bidding and declarer play.
 
 For every board: the double-dummy table (tricks of each declarer in each
-strain) and the par (:class:`~vint_env.agents.double_dummy.VintParGame`).
+strain) and the par (:class:`~vint_env.agents.search.double_dummy.VintParGame`).
 For every table that reached a contract:
 
 - ``dd_tricks``: the tricks the declaring side would take double-dummy;
@@ -15,7 +15,7 @@ For every table that reached a contract:
 
 from __future__ import annotations
 
-from ..agents.double_dummy import VintParGame
+from ..agents.search.double_dummy import VintParGame
 from .deals import Board
 
 

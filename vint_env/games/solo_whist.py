@@ -129,7 +129,7 @@ GAME = Game(
     # Solo Whist settles in quarter points; the default scale 0.25 gives rewards in points.
     points_unit="quarter points", reward_scale=0.25, points_scale=0.25,
     new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
-    rule_bot="vint_env.agents.solo_whist_rule:SoloWhistRuleAgent",
+    rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
 )
 

@@ -108,10 +108,10 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=0.001, points_scale=1.0,
     new_deal=VintDeal, new_rubber=VintRubber, deal_details=deal_details, turns_card=False,
-    rule_bot="vint_env.agents.vint_rule:VintRuleAgent",
+    rule_bot="vint_env.agents.rule.vint:VintRuleAgent",
     summary="vint_env.evaluation.report:vint_contract_sections",
-    dd_agent="vint_env.agents.double_dummy:DoubleDummyAgent",
-    pimc_agent="vint_env.agents.pimc:make_pimc",
+    dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc",
     engine="vint_env.vector.engine:VintEngine", engine_code=0,
     analysis="vint_env.evaluation.vint_analysis:add_dd_analysis",
 )

@@ -218,9 +218,9 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=0.001, points_scale=1.0,
     new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
-    rule_bot="vint_env.agents.vint2p_rule:Vint2pRuleAgent",
-    dd_agent="vint_env.agents.vint2p_dd:Vint2pDoubleDummyAgent",
-    pimc_agent="vint_env.agents.pimc:make_pimc",
+    rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
+    dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc",
 )
 
 __all__ = ["VINT2P_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS",

@@ -86,8 +86,8 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=0.1, points_scale=1.0,
     new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
-    rule_bot="vint_env.agents.whist_rule:WhistRuleAgent",
-    dd_agent="vint_env.agents.double_dummy:DoubleDummyAgent",
-    pimc_agent="vint_env.agents.pimc:make_pimc",
+    rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
+    dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,
 )

@@ -54,7 +54,7 @@ ROLLOUT_KINDS = ("rollout", "rollout_auction")
 
 def value_games() -> tuple[str, ...]:
     """Games whose card decisions get double-dummy values (four hands, fixed partnerships)."""
-    from vint_env.agents.pimc import POSITION_OF
+    from vint_env.agents.search.pimc import POSITION_OF
     return tuple(sorted(POSITION_OF))
 
 
@@ -82,7 +82,7 @@ class DealValues:
     """
 
     def __init__(self, game: str, num_actions: int):
-        from vint_env.agents.pimc import POSITION_OF
+        from vint_env.agents.search.pimc import POSITION_OF
         name = games.get(game).name
         self.position_of = POSITION_OF[name]
         self.layout = games.get(game).layout
@@ -94,7 +94,7 @@ class DealValues:
         play = getattr(env.unwrapped.deal, "play", None)
         if play is None:                       # the auction (Vint): no card to value
             return False
-        from vint_env.agents.play_view import TrickMemory
+        from vint_env.agents.rule.play_view import TrickMemory
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if len(legal) == 1:                    # forced: worth 0 against itself, nothing to solve
             self.requests.append((row, None, 0, {}, legal))
@@ -107,7 +107,7 @@ class DealValues:
         return True
 
     def solve(self) -> dict[int, np.ndarray]:
-        from vint_env.agents.dds_batch import solve_positions
+        from vint_env.agents.search.dds_batch import solve_positions
         out: dict[int, np.ndarray] = {}
         todo = [r for r in self.requests if len(r[4]) > 1]
         solved = solve_positions([r[1] for r in todo]) if todo else []

@@ -27,12 +27,12 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
-from ..cards import hand_to_pbn
-from ..games import AGENT_SEAT
-from ..rules.tricks import NO_TRUMP, TrickPlay
-from ..rules.vint import AUCTION, BID_BASE, PASS
-from ..rules.vint_scoring import score_contract
-from .base import Agent, legal_actions
+from ...cards import hand_to_pbn
+from ...games import AGENT_SEAT
+from ...rules.tricks import NO_TRUMP, TrickPlay
+from ...rules.vint import AUCTION, BID_BASE, PASS
+from ...rules.vint_scoring import score_contract
+from ..base import Agent, legal_actions
 
 # our suits S, C, D, H (0..3) <-> endplay's Denom (spades 0, hearts 1, diamonds 2, clubs 3)
 _DENOM_OF_SUIT = (Denom.spades, Denom.clubs, Denom.diamonds, Denom.hearts)

@@ -11,7 +11,7 @@ safe cards for a misère.  Of the contracts the hand is worth, the bot bids
 the highest the auction allows (bids only rise, and a higher contract pays
 more).
 
-Play (:mod:`vint_env.agents.card_play`): the declaring side plays for tricks
+Play (:mod:`vint_env.agents.rule.card_play`): the declaring side plays for tricks
 and draws trumps; the defenders of a lone declarer are partners and
 cooperate (the same rules with every defender as a partner); in misère the
 declarer ducks and the defenders try to force a trick on it.  The bot reads
@@ -26,10 +26,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..games.solo_whist import SOLO_WHIST_LAYOUT
-from ..rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
+from ...games.solo_whist import SOLO_WHIST_LAYOUT
+from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
                                       SOLO, TRUMP_ABONDANCE, TRUMP_BASE)
-from .base import Agent, legal_actions
+from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import NT, lowness, suit_length, sure_tricks
 from .play_view import PlayView, TrickMemory, mask_of, observed_play
@@ -103,7 +103,7 @@ def misere_with_low_cards(a: SoloAuctionView) -> Optional[int]:
     """Misère with low cards only: every card can be kept under the others'
     (Collection: in misère "игрок попытается не взять ни одной из тринадцати
     взяток").  docs/play_advice.md: S-BID-6 (our safety count,
-    :func:`~vint_env.agents.hand_eval.lowness`, tolerates two unsafe cards)."""
+    :func:`~vint_env.agents.rule.hand_eval.lowness`, tolerates two unsafe cards)."""
     if a.can(MISERE) and lowness(a.hand) <= MISERE_DANGER and _misere_shape_ok(a.hand):
         return MISERE
     return None

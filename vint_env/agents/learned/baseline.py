@@ -2,18 +2,18 @@
 
 A shipped baseline is two files in ``vint_env/baselines/`` (:data:`vint_env.baselines.DIR`):
 
-- ``<game>.pt``: a PPO checkpoint (:mod:`vint_env.agents.policy`, the policy only), loaded with
-  :meth:`PPOAgent.load <vint_env.agents.policy.PPOAgent.load>` and its checks;
+- ``<game>.pt``: a PPO checkpoint (:mod:`vint_env.agents.learned.policy`, the policy only), loaded with
+  :meth:`PPOAgent.load <vint_env.agents.learned.policy.PPOAgent.load>` and its checks;
 - ``<game>.json``: its manifest: the command that produced it, the config, budget, machine and git
   commit, the SHA-256 of the checkpoint, the observation layout it was trained for (name, size and
   blocks) and its measured duplicate results (see ``docs/baselines.md``).
 
-:func:`load_baseline` refuses, with a :class:`~vint_env.agents.policy.CheckpointError` that names
+:func:`load_baseline` refuses, with a :class:`~vint_env.agents.learned.policy.CheckpointError` that names
 the game and the command that retrains it: a game with no checkpoint, a manifest that does not
 describe the file beside it, a checkpoint trained for another observation layout than the game has
 now (observation blocks are added as the package grows), and a corrupt file.
 
->>> from vint_env.agents.baseline import layout_signature
+>>> from vint_env.agents.learned.baseline import layout_signature
 >>> layout_signature("whist")["size"] == __import__("vint_env").games.get("whist").observation_size
 True
 """
@@ -24,7 +24,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from .. import games
+from ... import games
 
 MANIFEST_FORMAT = "vint-env/baseline-manifest"
 MANIFEST_VERSION = 1
@@ -32,7 +32,7 @@ MANIFEST_VERSION = 1
 
 def default_folder() -> Path:
     """The folder of the shipped baselines, ``vint_env/baselines/``."""
-    from ..baselines import DIR
+    from ...baselines import DIR
     return DIR
 
 
@@ -111,7 +111,7 @@ def stale_layout(manifest: dict, game: str) -> str | None:
 
 
 def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
-    """The shipped baseline of ``game`` as a :class:`~vint_env.agents.policy.PPOAgent` named ``"baseline"``.
+    """The shipped baseline of ``game`` as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"``.
 
     ``folder``: another folder of ``<game>.pt`` + ``<game>.json`` (what ``python -m training.baseline
     --out FOLDER`` writes); default the package's ``vint_env/baselines/``."""

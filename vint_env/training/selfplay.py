@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from vint_env.agents.networks import MaskedCategorical
+from vint_env.agents.learned.networks import MaskedCategorical
 
 LEARNER = -1          # controller code of a learner seat
 POOL0 = 0             # controller codes >= 0: index into the pool

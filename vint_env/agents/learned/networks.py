@@ -2,7 +2,7 @@
 
 A policy network maps a batch of flat observations ``[B, D]`` to action
 logits ``[B, A]`` and state values ``[B]``.  The PPO trainer
-(``training/ppo.py``) and :class:`~vint_env.agents.policy.PPOAgent` only use
+(``vint_env/training/ppo.py``) and :class:`~vint_env.agents.learned.policy.PPOAgent` only use
 that contract, so a user can swap in their own network:
 
 - register it: ``register_network("mine", MyNet)`` and set ``network: mine``
@@ -28,7 +28,7 @@ import math
 import torch
 from torch import nn
 
-from ..cards import NUM_CARDS   # actions 0..51 are the cards in every game
+from ...cards import NUM_CARDS   # actions 0..51 are the cards in every game
 
 
 class MLPActorCritic(nn.Module):

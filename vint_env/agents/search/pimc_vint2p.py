@@ -1,7 +1,7 @@
 """PIMC for two-player Vint (`vint2p_v0`): what the player knows in the play, and where it decides.
 
 :func:`vint2p_position` turns a player's decoded observation at a card
-decision into the PIMC :class:`~vint_env.agents.pimc.Position`, so the
+decision into the PIMC :class:`~vint_env.agents.search.pimc.Position`, so the
 sampler and the decision are the ones of four-player Vint.  What the player
 knows, by way:
 
@@ -28,7 +28,7 @@ other, as DDS assumes (the hand opposite the one the player acts for is his
 own other hand: the play of way 1, of ways 4 and 5 when the dealer
 declares, and of a passed-out deal played in way 4, where the dealer keeps
 the open dummy), and the tricks of two cards of ways 2 and 3
-(:mod:`~vint_env.agents.two_hand_dd`, ``Position.two_hands``).  In ways 4
+(:mod:`~vint_env.agents.search.two_hand_dd`, ``Position.two_hands``).  In ways 4
 and 5 when the non-dealer declares the sides sit side by side (seats 1, 2
 against 0, 3), which neither solver models: the agent plays the rule bot's
 card there, as the ``dd`` agent of two-player Vint does.
@@ -42,9 +42,9 @@ over sampled widows (:func:`dd_widow`), each give-away with every card seen
 
 from __future__ import annotations
 
-from ..cards import FULL_DECK
+from ...cards import FULL_DECK
 from .pimc import Position
-from .play_view import TrickMemory, current_trick, mask_of
+from ..rule.play_view import TrickMemory, current_trick, mask_of
 
 OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY, PILE = 0, 1, 2, 3, 5   # columns of the observation's `roles` block
 #: Ways 2 and 3: cards out of play (the piles and both players' discards).
@@ -54,7 +54,7 @@ OUT_OF_PLAY = 26
 def deal_points(o: dict):
     """The player's points minus the opponent's for his side's total tricks
     (honours left out, as in four-player PIMC: they do not depend on the play)."""
-    from ..rules.vint_scoring import score_contract, score_passout_play
+    from ...rules.vint_scoring import score_contract, score_passout_play
     if o["passout_play"][0]:
         def points(ours: int) -> int:
             a, b = score_passout_play((ours, 13 - ours))
@@ -119,8 +119,8 @@ def _contract_values(hands, leader: int, actions) -> dict[int, int]:
     """Bid action -> the score of our side (seats 0 and 2, declaring) minus theirs
     if it is the contract and both sides take their double-dummy tricks, seat
     ``leader`` leading; the Vint scoring with the honours of ``hands``."""
-    from ..rules.vint import BID_BASE
-    from ..rules.vint_scoring import score_contract
+    from ...rules.vint import BID_BASE
+    from ...rules.vint_scoring import score_contract
     from .double_dummy import dd_table
     table = dd_table(tuple(hands))
     seat = (leader + 3) % 4                       # the seat of our side whose left-hand opponent leads
@@ -135,7 +135,7 @@ def _contract_values(hands, leader: int, actions) -> dict[int, int]:
 
 def _best_contract(hands, leader: int, lowest_bid: int) -> int:
     """The best of :func:`_contract_values` over every bid from ``lowest_bid`` up."""
-    from ..rules.vint import NUM_ACTIONS
+    from ...rules.vint import NUM_ACTIONS
     return max(_contract_values(hands, leader, range(lowest_bid, NUM_ACTIONS)).values())
 
 
@@ -151,14 +151,14 @@ def _seen_hands(o: dict) -> list[int]:
 
 
 def _winning_bid(o: dict) -> int:
-    from ..rules.vint import BID_BASE
+    from ...rules.vint import BID_BASE
     return BID_BASE + int(o["winning_bid"].argmax())
 
 
 def _give_rest(hands: list[int], giver: int, recipients: list[int]) -> list[int]:
     """The remaining give-aways made as the rule bot makes them (the lowest card)."""
-    from .card_play import lowest
-    from ..cards import hand_cards
+    from ..rule.card_play import lowest
+    from ...cards import hand_cards
     hands = list(hands)
     for to in recipients:
         card = lowest(hand_cards(hands[giver]))
@@ -174,7 +174,7 @@ def dd_widow(o: dict, rng, samples: int) -> int | None:
     give-aways are made as the rule bot makes them and the best final contract
     is scored double-dummy; the better mean wins, the rule bot's own-hand
     choice on ties.  ``None`` where the sides sit side by side."""
-    from ..rules.vint2p import WIDOW_TO_DUMMY, WIDOW_TO_HAND
+    from ...rules.vint2p import WIDOW_TO_DUMMY, WIDOW_TO_HAND
     from .deal_sampler import DealSampler, Knowledge
     seats = _way5_seats(o)
     if seats is None:
@@ -204,7 +204,7 @@ def dd_give_away(o: dict, legal: list[int]) -> int | None:
     lowest card of each suit, the one after which (the rest given as the rule
     bot gives) the best final contract scores best double-dummy; the rule bot's
     card (the lowest) on ties.  ``None`` where the sides sit side by side."""
-    from .card_play import lowest
+    from ..rule.card_play import lowest
     seats = _way5_seats(o)
     if seats is None:
         return None

@@ -78,7 +78,7 @@ def fresh_run_dir(base: Path) -> Path:
 
 
 def _resume_config(run_dir: Path, args) -> tuple[PPOConfig, Path]:
-    from vint_env.agents.policy import load_checkpoint
+    from vint_env.agents.learned.policy import load_checkpoint
     ckpt_path = run_dir / "checkpoints" / "latest.pt"
     if not ckpt_path.exists():
         raise ConfigError(f"nothing to resume in {str(run_dir)!r}: no checkpoints/latest.pt")
@@ -230,7 +230,7 @@ def run(args) -> int:
 
 
 def main(argv=None) -> int:
-    from vint_env.agents.policy import CheckpointError
+    from vint_env.agents.learned.policy import CheckpointError
     args = build_parser().parse_args(argv)
     try:
         return run(args)

@@ -20,7 +20,7 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the PIMC agent needs endplay: pip install 'vint-env[eval]'") from exc
 
-from ..cards import SUIT_MASK
+from ...cards import SUIT_MASK
 
 # our suits S, C, D, H (0..3) -> DDS suits (spades 0, hearts 1, diamonds 2, clubs 3)
 DDS_SUIT = (0, 3, 2, 1)

@@ -1,6 +1,6 @@
 """The batched Vint engine (``vint_env.vector``) as a game batch for the trainer.
 
-Same contract as :class:`training.sources.AECGameBatch` (see ``sources.py``),
+Same contract as :class:`vint_env.training.sources.AECGameBatch` (see ``sources.py``),
 played by :class:`vint_env.vector.VintEngine` in NumPy arrays (numba when
 installed): one engine step moves every live game at once.  A game started
 with seed ``s`` gets the deal and dealer that ``vint_v0.raw_env().reset(seed=s)``

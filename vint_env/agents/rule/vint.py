@@ -6,7 +6,7 @@ It reads only its own observation, decoded through
 Bidding (club rules "Объявление, назначения переговоров"; docs/rules/vint.md, Good play) is an
 ordered list of rules, each a function of an :class:`AuctionView` that
 returns a call or ``None``; :data:`BIDDING_RULES` is tried in order.  The
-play uses the shared rules of :mod:`vint_env.agents.card_play` with the Vint
+play uses the shared rules of :mod:`vint_env.agents.rule.card_play` with the Vint
 lead table.  Each rule's docstring quotes the book and gives the advice id
 of ``docs/play_advice.md``.
 """
@@ -18,9 +18,9 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from ..games.vint import VINT_LAYOUT
-from ..rules.vint import BID_BASE, PASS, bid_action
-from .base import Agent, legal_actions
+from ...games.vint import VINT_LAYOUT
+from ...rules.vint import BID_BASE, PASS, bid_action
+from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)

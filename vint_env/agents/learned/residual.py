@@ -25,8 +25,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from ..cards import NUM_CARDS   # actions 0..51 are the cards in every game
-from .base import Agent, legal_actions
+from ...cards import NUM_CARDS   # actions 0..51 are the cards in every game
+from ..base import Agent, legal_actions
 
 BASES = ("rule",)
 ACTIONS = ("cards", "auction", "all")

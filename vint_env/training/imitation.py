@@ -2,10 +2,10 @@
 
 :func:`behaviour_clone` fits the policy to the teacher's decisions with the
 masked cross-entropy ``-log pi(a_teacher | obs)`` (the softmax over the legal
-actions only, as :class:`~vint_env.agents.networks.MaskedCategorical` plays),
+actions only, as :class:`~vint_env.agents.learned.networks.MaskedCategorical` plays),
 and optionally the value head to the returns the teacher's seats received.
 Where the teacher data carry card values (``teacher_values: dd``,
-:mod:`training.value_targets`), those rows are regressed instead: the
+:mod:`vint_env.training.value_targets`), those rows are regressed instead: the
 logits of the legal cards to ``value_scale x (points - best points)``, so
 the clone ranks cards by their expected double-dummy worth rather than
 copying the teacher's card (:func:`row_losses`).
@@ -26,7 +26,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from vint_env.agents.networks import MaskedCategorical
+from vint_env.agents.learned.networks import MaskedCategorical
 
 from .teacher_data import TeacherData
 
@@ -201,7 +201,7 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
 
     ``stop()`` (optional) is asked before every minibatch; once it returns True, cloning ends there: an
     epoch cut short is measured and reported with ``stopped: 1`` and the share of its minibatches done
-    (``epoch_done``), and no further epoch starts (a run's budget, :class:`training.ppo.Trainer`).
+    (``epoch_done``), and no further epoch starts (a run's budget, :class:`vint_env.training.ppo.Trainer`).
     With ``measure_start`` the first record is ``epoch 0``: the same figures for the network as given,
     before any cloning step.  ``margins``: the held-out figures include the residual agent's at these
     margins (:func:`evaluate_clone`)."""

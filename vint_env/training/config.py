@@ -67,16 +67,16 @@ class PPOConfig:
     pool_add_every: int = 10             # updates between snapshots into the pool
 
     # --- network --------------------------------------------------------------
-    network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/networks.py)
+    network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/learned/networks.py)
     network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
 
-    # --- training rewards (training/shaping.py; evaluation is always in real points) ---
+    # --- training rewards (vint_env/training/shaping.py; evaluation is always in real points) ---
     shaping_trick_reward: float = 0.0    # +this to the side that wins a trick, -this to the other, at the trick
     shaping_exclude_items: list = field(default_factory=list)  # score items left out, e.g. [honours, coronets]
     shaping_deal_transform: str = "none"  # none | symlog: c*sign(r)*ln(1+|r|/c) of the deal reward r (env scale)
     shaping_deal_scale: float = 1.0      # c of symlog, in env reward units
 
-    # --- centralised critic (training/critic.py) ------------------------------
+    # --- centralised critic (vint_env/training/critic.py) ------------------------------
     central_critic: bool = False         # value from env.state() (every hand) + the seat; the actor never sees it
     critic_hidden_sizes: list = field(default_factory=lambda: [256, 256])
 
@@ -97,7 +97,7 @@ class PPOConfig:
     max_grad_norm: float = 0.5
     target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
 
-    # --- imitation warm start (training/imitation.py); off while teacher is "" --
+    # --- imitation warm start (vint_env/training/imitation.py); off while teacher is "" --
     # The teacher plays teacher_deals deals in all four seats (auction and play); the policy first clones
     # its decisions (masked cross-entropy), then PPO fine-tunes it with a KL term toward the clone.
     teacher: str = ""                    # agent spec of the teacher: rule, pimc, ppo:PATH, py:MODULE:NAME ...
@@ -110,12 +110,12 @@ class PPOConfig:
     bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
     teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal; "rollout": every
                                          # decision's actions valued by the teacher's play to the end of the true deal;
-                                         # "rollout_auction": the same for the auction only (training/value_targets.py)
+                                         # "rollout_auction": the same for the auction only (vint_env/training/value_targets.py)
     bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
     bc_value_unit: float = 0.0           # with teacher_values: > 0 compresses value differences beyond this many points (log)
     bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
     residual_base: str = ""              # "rule": the trained agent plays the rule bot, overridden where its network
-    residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/residual.py)
+    residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/learned/residual.py)
     residual_actions: str = "cards"      # ... on card decisions only ("cards"), on the others only ("auction") or on all ("all")
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
@@ -163,7 +163,7 @@ class PPOConfig:
              f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
         need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
         need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
-        from vint_env.agents.residual import ACTIONS, BASES
+        from vint_env.agents.learned.residual import ACTIONS, BASES
         need(self.residual_base in ("", *BASES),
              f"residual_base must be '' or one of {BASES}, got {self.residual_base!r}")
         need(self.residual_actions in ACTIONS,

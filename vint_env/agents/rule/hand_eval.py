@@ -17,8 +17,8 @@ suits, plus length tricks in the trump suit and in a long, solid suit.
 
 from __future__ import annotations
 
-from ..cards import NO_TRUMP as NT
-from ..cards import hand_suit_ranks
+from ...cards import NO_TRUMP as NT
+from ...cards import hand_suit_ranks
 
 ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 

@@ -1,7 +1,7 @@
 """The Whist rule bot: the leads and play advice of the Whist book.
 
 Whist has no auction (docs/rules/whist.md): the bot only plays, with the shared rules
-of :mod:`vint_env.agents.card_play` and the Whist lead table (from A-K the
+of :mod:`vint_env.agents.rule.card_play` and the Whist lead table (from A-K the
 king, from A-K-Q the queen, trumps from the top with four or five of them),
 plus the Whist book's own advice below.  It reads only its own observation, decoded
 through :data:`vint_env.games.whist.WHIST_LAYOUT`.
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..games.whist import WHIST_LAYOUT
+from ...games.whist import WHIST_LAYOUT
 from . import card_play as cp
-from .base import Agent, legal_actions
+from ..base import Agent, legal_actions
 from .play_view import PlayView, TrickMemory, observed_play
 
 

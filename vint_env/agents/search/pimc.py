@@ -8,10 +8,10 @@ At each of its turns in the play the agent
    the turned card still in the Whist dealer's hand, and optionally what
    the Vint auction says about suit lengths (:func:`knowledge`);
 2. draws ``samples`` deals of the hidden cards uniformly among all deals
-   consistent with that (:class:`~vint_env.agents.deal_sampler.DealSampler`,
+   consistent with that (:class:`~vint_env.agents.search.deal_sampler.DealSampler`,
    exact, seeded);
 3. solves every sampled deal double-dummy with DDS, all legal cards of a
-   sample in one search (:mod:`vint_env.agents.dds_batch`);
+   sample in one search (:mod:`vint_env.agents.search.dds_batch`);
 4. plays the card whose mean *score* over the samples is best for its side:
    the deal's points (our side minus theirs) if everybody plays
    double-dummy from there, scored by the game's rules engine (Vint: trick
@@ -25,13 +25,13 @@ with nothing live between them), is played without sampling.  A deal drawn
 more than once is solved once.
 
 Two-player Vint (`vint2p_v0`): the position comes from
-:func:`~vint_env.agents.pimc_vint2p.vint2p_position`; PIMC decides the play
+:func:`~vint_env.agents.search.pimc_vint2p.vint2p_position`; PIMC decides the play
 where the four hands sit as two partnerships opposite each other (way 1;
 ways 4 and 5 when the dealer declares; solved by DDS) and the tricks of two
-cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.two_hand_dd`), and
+cards of ways 2 and 3 (solved by :mod:`~vint_env.agents.search.two_hand_dd`), and
 way 5's widow, give-aways and final contract where the dealer declares; the
 two-player rule bot makes every other decision (see that module).  The Vint
-auction is the rule bot's (:class:`~vint_env.agents.vint_rule.VintRuleAgent`),
+auction is the rule bot's (:class:`~vint_env.agents.rule.vint.VintRuleAgent`),
 or with ``bid=dd`` the rule bot's call or a raise chosen by sampled
 double-dummy scores.
 
@@ -65,11 +65,11 @@ from typing import Callable
 
 import numpy as np
 
-from ..cards import SUIT_MASK
-from .base import Agent, legal_actions
+from ...cards import SUIT_MASK
+from ..base import Agent, legal_actions
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
-from .play_view import TrickMemory, current_trick, mask_of
+from ..rule.play_view import TrickMemory, current_trick, mask_of
 
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
@@ -147,7 +147,7 @@ def _common(o: dict, memory: TrickMemory) -> dict:
 
 def vint_position(o: dict, memory: TrickMemory) -> Position:
     """A Vint play decision from a decoded `vint_v0` observation."""
-    from ..rules.vint_scoring import score_contract, score_passout_play
+    from ...rules.vint_scoring import score_contract, score_passout_play
     common = _common(o, memory)
     if o["passout_play"][0]:
         def points(ours: int) -> int:
@@ -171,7 +171,7 @@ def vint_position(o: dict, memory: TrickMemory) -> Position:
 
 def whist_position(o: dict, memory: TrickMemory) -> Position:
     """A Whist play decision from a decoded `whist_v0` observation."""
-    from ..rules.whist_scoring import score_whist
+    from ...rules.whist_scoring import score_whist
     common = _common(o, memory)
     trump = common["trump"]
     known = {}
@@ -255,7 +255,7 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
 def solve_deals(pos: Position, deals: list[tuple[int, ...]]) -> list[dict[int, int]]:
     """Card id -> tricks the side to move takes from now, for each deal of the
     hidden cards: DDS in one batch, or tricks of two cards
-    (:mod:`~vint_env.agents.two_hand_dd`, seat 0 against seat 2)."""
+    (:mod:`~vint_env.agents.search.two_hand_dd`, seat 0 against seat 2)."""
     if pos.two_hands:
         from .two_hand_dd import solve_two_hands
         led = pos.trick[0][1] if pos.trick else -1
@@ -292,10 +292,10 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
     the rule bot would make and raises over it are considered: the rule
     bot's judgement decides whether the side enters the auction at all.
     """
-    from ..rules.vint import BID_BASE, PASS, bid_action
-    from ..rules.vint_scoring import score_contract
+    from ...rules.vint import BID_BASE, PASS, bid_action
+    from ...rules.vint_scoring import score_contract
     from .double_dummy import _ep_denom, _pbn
-    from .vint_rule import VintRuleAgent
+    from ..rule.vint import VintRuleAgent
     from endplay.dds import calc_all_tables
     from endplay.types import Deal as EPDeal
 
@@ -410,20 +410,20 @@ class PIMCAgent(Agent):
         self.rng = np.random.default_rng(seed)
         self.memory = TrickMemory()
         if game == "vint2p":
-            from ..games.vint2p import VINT2P_LAYOUT
+            from ...games.vint2p import VINT2P_LAYOUT
             from .pimc_vint2p import vint2p_position
-            from .vint2p_rule import Vint2pRuleAgent
+            from ..rule.vint2p import Vint2pRuleAgent
             self.position_of = vint2p_position
             self.layout = VINT2P_LAYOUT
             self.bidder: Agent | None = Vint2pRuleAgent()   # every decision PIMC does not make
         elif game == "vint":
-            from ..games.vint import VINT_LAYOUT
-            from .vint_rule import VintRuleAgent
+            from ...games.vint import VINT_LAYOUT
+            from ..rule.vint import VintRuleAgent
             self.position_of = POSITION_OF[game]
             self.layout = VINT_LAYOUT
             self.bidder = VintRuleAgent()
         else:
-            from ..games.whist import WHIST_LAYOUT
+            from ...games.whist import WHIST_LAYOUT
             self.position_of = POSITION_OF[game]
             self.layout = WHIST_LAYOUT
             self.bidder = None

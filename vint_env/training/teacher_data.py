@@ -9,7 +9,7 @@ each card decision also gets the double-dummy points of every legal card on
 the true deal, with ``values="rollout"`` every decision the points of every
 legal action followed by the teacher's play to the end of the true deal
 (``"rollout_auction"``: the auction's decisions only)
-(:mod:`training.value_targets`): the regression target of the clone instead
+(:mod:`vint_env.training.value_targets`): the regression target of the clone instead
 of the teacher's action.
 
 Deal ``k`` is dealt from seed ``(seed, k)`` and the teacher's seats are

@@ -21,7 +21,7 @@ key                meaning
 
 It loads with ``torch.load(weights_only=True)`` (no pickled code runs).
 
->>> from vint_env.agents.policy import PPOAgent           # doctest: +SKIP
+>>> from vint_env.agents.learned.policy import PPOAgent           # doctest: +SKIP
 >>> agent = PPOAgent.load("runs/vint/checkpoints/latest.pt", game="vint_v0")  # doctest: +SKIP
 """
 
@@ -33,8 +33,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..atomic import atomic_write
-from .base import Agent, legal_actions
+from ...atomic import atomic_write
+from ..base import Agent, legal_actions
 from .networks import MaskedCategorical, build_network
 
 CHECKPOINT_FORMAT = "vint-env/ppo-checkpoint"
@@ -48,13 +48,13 @@ class CheckpointError(ValueError):
 
 def env_name(game: str) -> str:
     """The env name of a game as the checkpoint stores it: ``vint`` and ``vint_v0`` are both ``vint_v0``."""
-    from .. import games
+    from ... import games
     return games.get(game).env_name
 
 
 def game_sizes(game: str) -> tuple[int, int]:
     """``(obs_size, num_actions)`` of a game by name (``"vint"``, ``"vint_v0"`` ...), from its record."""
-    from .. import games
+    from ... import games
     record = games.get(game)
     return record.observation_size, record.num_actions
 
@@ -110,7 +110,7 @@ def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Mo
     """Rebuild the network stored in a checkpoint dict, with its weights.
 
     The description is checked before anything is built: ``network.name`` must
-    be one of the package's networks (:data:`~vint_env.agents.networks.NETWORKS`;
+    be one of the package's networks (:data:`~vint_env.agents.learned.networks.NETWORKS`;
     a checkpoint never names a module to import), and the network its
     ``network.kwargs`` describe is first laid out on PyTorch's ``meta`` device
     (no memory) and its parameter shapes compared with the stored weights, so a
@@ -188,13 +188,13 @@ class PPOAgent(Agent):
                     name=f"ppo:{path}")
         if ckpt.get("residual") is None:
             return agent
-        from .registry import load_agent
+        from ..registry import load_agent
         from .residual import ResidualAgent, check_residual
         try:
             spec = check_residual(ckpt["residual"], repr(str(path)))
         except ValueError as e:
             raise CheckpointError(str(e)) from None
-        from .. import games
+        from ... import games
         return ResidualAgent(agent, load_agent(spec["base"], game=games.get(ckpt["game"]).name), spec["margin"],
                              spec["actions"], name=f"ppo:{path}")
 

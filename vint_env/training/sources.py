@@ -50,7 +50,7 @@ class AECGameBatch:
             shaper.check_env(self.envs[0])
         else:
             shaper = None
-        self.shaper = shaper                  # training/shaping.py: extra credits, or None
+        self.shaper = shaper                  # vint_env/training/shaping.py: extra credits, or None
         self.last_real_credits = np.zeros((0, 4))   # the real (unshaped) credits of the last step
         num_envs = self.num_envs = len(self.envs)
         space = self.envs[0].observation_space(AGENTS[0])

@@ -29,7 +29,7 @@ from math import comb
 
 import numpy as np
 
-from ..cards import FULL_DECK, SUIT_MASK, hand_cards
+from ...cards import FULL_DECK, SUIT_MASK, hand_cards
 
 
 class ImpossibleKnowledge(ValueError):

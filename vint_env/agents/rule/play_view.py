@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import NO_TRUMP, SUIT_MASK, hand_cards
+from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
 
 
 

@@ -13,9 +13,9 @@ rule bot's.
 
 from __future__ import annotations
 
-from .base import Agent
+from ..base import Agent
 from .double_dummy import best_dd_card
-from .vint2p_rule import Vint2pRuleAgent
+from ..rule.vint2p import Vint2pRuleAgent
 
 
 class Vint2pDoubleDummyAgent(Agent):

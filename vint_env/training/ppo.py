@@ -23,8 +23,8 @@ import numpy as np
 import torch
 from torch import nn
 
-from vint_env.agents.networks import MaskedCategorical, build_network
-from vint_env.agents.policy import load_checkpoint, save_checkpoint
+from vint_env.agents.learned.networks import MaskedCategorical, build_network
+from vint_env.agents.learned.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
 from .critic import CentralCritic
@@ -192,8 +192,8 @@ class Trainer:
     """One PPO self-play run: network, optimizer, opponent pool, game batch, logs.
 
     ``evaluate(checkpoint_path, update, deals) -> dict`` is the evaluation hook
-    (``training/evaluation.py`` wires the harness in); ``logger`` receives
-    every scalar (``training/logs.py``).
+    (``vint_env/training/evaluation.py`` wires the harness in); ``logger`` receives
+    every scalar (``vint_env/training/logs.py``).
     """
 
     def __init__(self, cfg: PPOConfig, run_dir: str | Path, evaluate=None, logger=None, make_bot=None, say=None):
@@ -314,7 +314,7 @@ class Trainer:
         return net
 
     def pretrain(self, seconds=None) -> list[dict]:
-        """Clone the teacher (``training/imitation.py``) before the first update; keep the clone as the
+        """Clone the teacher (``vint_env/training/imitation.py``) before the first update; keep the clone as the
         KL reference when ``kl_coef > 0``; log ``bc/...`` rows at update 0 (epoch 0: the network before
         cloning) and save a checkpoint.
 
@@ -375,7 +375,7 @@ class Trainer:
 
     # -- one update -----------------------------------------------------------
     def budget_fraction(self) -> float:
-        """Share of the run's budget used so far (``training/schedule.py``)."""
+        """Share of the run's budget used so far (``vint_env/training/schedule.py``)."""
         cfg, st = self.cfg, self.state
         return budget_fraction(st.global_step, cfg.total_timesteps, st.train_seconds, cfg.max_minutes)
 

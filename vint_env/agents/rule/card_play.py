@@ -2,7 +2,7 @@
 
 Shared by the Vint, Whist and Solo Whist rule bots (the three games play
 tricks the same way, docs/rules/index.md).  Every rule is a function of a
-:class:`~vint_env.agents.play_view.PlayView` that returns a card or ``None``
+:class:`~vint_env.agents.rule.play_view.PlayView` that returns a card or ``None``
 (does not apply); :func:`choose_card` tries the rules of the bot's position
 in order.  Each rule's docstring names its source: the seed file and the
 advice it follows, and the ids of that advice in ``docs/play_advice.md``
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..cards import NO_TRUMP
+from ...cards import NO_TRUMP
 from .play_view import PlayView, beats
 
 Rule = Callable[[PlayView], Optional[int]]

@@ -1,7 +1,7 @@
 """The rule bot of two-player Vint (`vint2p_v0`), from its own observation only.
 
 Card play with four hands (ways 1, 4, 5): the four-player Vint rule bot's
-card play (:func:`~vint_env.agents.card_play.choose_card`), seen from the
+card play (:func:`~vint_env.agents.rule.card_play.choose_card`), seen from the
 seat the bot acts for, its other hand as the partner.  Card play with two
 hands (ways 2, 3): lead a sure winner, else trumps when declaring, else low
 from the longest suit; follow with the cheapest card that wins, else the
@@ -28,10 +28,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.vint2p import VINT2P_LAYOUT
-from ..rules.vint import BID_BASE, PASS, bid_action
-from ..rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
-from .base import Agent, legal_actions
+from ...games.vint2p import VINT2P_LAYOUT
+from ...rules.vint import BID_BASE, PASS, bid_action
+from ...rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
+from ..base import Agent, legal_actions
 from .card_play import choose_card, lowest
 from .hand_eval import NT, honours_in, suit_length, sure_tricks
 from .play_view import PlayView, TrickMemory, mask_of, observed_play

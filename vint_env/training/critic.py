@@ -16,7 +16,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from vint_env.agents.networks import _init, _mlp
+from vint_env.agents.learned.networks import _init, _mlp
 
 
 class CentralCritic(nn.Module):

@@ -1,0 +1,17 @@
+"""Baseline PPO training with self-play (PyTorch) for vint_v0, whist_v0 and solo_whist_v0.
+
+- ``config.py``: every hyper-parameter in :class:`PPOConfig`, loaded from ``configs/*.yaml``;
+- ``sources.py``: the batch of games a rollout plays (AEC envs, or the batched engine);
+- ``selfplay.py``: who sits where, and the learner's per-seat transitions;
+- ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;
+- ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;
+- ``schedule.py``: the share of the budget used, which annealing follows;
+- ``teacher_data.py``, ``imitation.py``: the imitation warm start (teacher's games, cloning, KL term);
+- ``shaping.py``: training-only reward shaping; ``critic.py``: the centralised critic;
+- ``logs.py``: CSV, TensorBoard and the learning-curve plot;
+- ``cli.py``: the ``vint-train`` command.
+"""
+
+from .config import ConfigError, PPOConfig, load_config
+
+__all__ = ["ConfigError", "PPOConfig", "load_config"]
