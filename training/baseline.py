@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Train the baseline agent of a game, measure it in duplicate against the random and rule "
                     "bots on fresh boards, and write its checkpoint and manifest (resumes after a stop).",
         epilog="example: python -m training.baseline --game whist --minutes 25 --boards 500")
-    p.add_argument("--game", required=True, choices=games.names())
+    games.add_game_option(p, required=True)
     p.add_argument("--config", help="training config (default configs/baseline_<game>.yaml)")
     p.add_argument("--minutes", type=float, help="wall-clock training budget (sets max_minutes)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",

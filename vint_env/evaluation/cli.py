@@ -25,8 +25,9 @@ import shlex
 import sys
 from pathlib import Path
 
+from ..agents.learned.threads import limit_torch_threads
 from .deals import generate_boards, load_boards, save_boards
-from .games import GAMES
+from .. import games
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, write_html
@@ -60,12 +61,15 @@ def output_paths(out: Path) -> tuple[Path, Path]:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=GAMES, default="vint")
+    games.add_game_option(p, default="vint")
     p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     p.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
+    p.add_argument("--threads", type=positive_int, default=1,
+                   help="torch threads of each process that plays (default 1: a network per decision is small, "
+                        "and more threads per worker only fight over the cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the game's env, repeatable (two-player Vint: way=1 ... way=5)")
@@ -85,9 +89,10 @@ def _env_options(args) -> dict:
 
 def cmd_match(args) -> int:
     boards = _boards(args)
+    limit_torch_threads(args.threads)           # this process plays too (--workers 1) and loads the agents
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
-                       env_options=_env_options(args))
+                       env_options=_env_options(args), threads=args.threads)
     summary = summarize(result)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = summary_markdown(summary, command)
@@ -118,8 +123,9 @@ def cmd_view(args) -> int:
 def cmd_league(args) -> int:
     from .league import run_league, write_league
     boards = _boards(args)
+    limit_torch_threads(args.threads)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
-                        progress=not args.no_progress, env_options=_env_options(args))
+                        progress=not args.no_progress, env_options=_env_options(args), threads=args.threads)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_league(league, args.out_dir, command)
     print(paths["markdown"].read_text())

@@ -19,7 +19,8 @@ import argparse
 import random
 import sys
 
-from ..agents.registry import load_agent
+from ..agents.learned.threads import limit_torch_threads
+from ..agents.registry import load_agent, short_spec
 from ..cards import SEAT_LETTERS
 from .. import games
 from .session import PlaySession, Seating, seat_number
@@ -45,7 +46,7 @@ def _seat(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-play", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=games.names(), default="vint")
+    games.add_game_option(p, default="vint")
     p.add_argument("--seat", type=_seat, default=2, help="your seat: N, E, S or W (default S)")
     p.add_argument("--partner", default=None,
                    help="agent spec of your partner, opposite you (partnership games; default rule)")
@@ -67,7 +68,7 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     if spec.partnership:
         partner = args.partner or "rule"
         bots[(human + 2) % 4] = load_agent(partner, game=args.game)
-        labels[(human + 2) % 4] = f"partner, {partner}"
+        labels[(human + 2) % 4] = f"partner, {short_spec(partner)}"
         others = ((human + 1) % 4, (human + 3) % 4)
     else:
         if args.partner is not None:
@@ -75,7 +76,7 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
         others = tuple(s for s in range(4) if s != human)
     for s in others:
         bots[s] = load_agent(args.opponents, game=args.game)
-        labels[s] = args.opponents
+        labels[s] = short_spec(args.opponents)
     hint = None if args.no_hint else load_agent("rule", game=args.game)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     return PlaySession(args.game, Seating(human, bots, labels), episode=args.episode, deals=args.deals, seed=seed,
@@ -84,6 +85,7 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    limit_torch_threads(1)          # a network answers one decision at a time: one thread is the fastest
     try:
         session = make_session(args)
         print(f"vint-play: {args.game}; you are {SEAT_LETTERS[args.seat]}; "

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import yaml
 
+from vint_env.points import format_points
+
 from .config import (
     RESUME_OVERRIDABLE,
     ConfigError,
@@ -108,7 +110,7 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
     for opp in opponents:
         v = last_eval.get(f"eval/{opp}/mean")
         if v is not None:
-            out[f"eval_{opp}"] = f"{v:+.0f}"
+            out[f"eval_{opp}"] = format_points(v)
     out["ent"] = f"{scalars.get('entropy', 0):.2f}"
     return out
 

@@ -25,6 +25,7 @@ from torch import nn
 
 from vint_env.agents.learned.networks import MaskedCategorical, build_network
 from vint_env.agents.learned.policy import load_checkpoint, save_checkpoint
+from vint_env.points import format_points
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
 from .critic import CentralCritic
@@ -164,7 +165,7 @@ def default_bot_factory(game: str):
 def margins(scalars: dict) -> str:
     """``vs random +11,141, vs rule -141,952 points a board`` from an evaluation's ``eval/...`` scalars."""
     opps = [k[len("eval/"):-len("/mean")] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
-    return ", ".join(f"vs {o} {scalars[f'eval/{o}/mean']:+,.0f}" for o in opps) + " points a board (duplicate)"
+    return ", ".join(f"vs {o} {format_points(scalars[f'eval/{o}/mean'])}" for o in opps) + " points a board (duplicate)"
 
 
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
