@@ -216,7 +216,8 @@ def run(args) -> int:
           f"in {st.train_seconds / 60:.1f} min"
           + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"
              if final.get("stopped_early") else ""))
-    print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'}")
+    print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'} (the same weights as "
+          f"update_{st.update:06d}.pt, the name the evaluation and the match viewer show)")
     if evaluator is not None:
         print(f"\nfinal evaluation of the trained agent (A) through the harness: "
               f"{cfg.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
