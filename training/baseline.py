@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 from vint_env import games
+from vint_env.points import format_ci
 from vint_env.atomic import atomic_write
 
 from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
@@ -49,6 +50,10 @@ DEFAULT_BOARDS = 500
 DEFAULT_MEASURE_SEED = 1001
 OPPONENTS = ("random", "rule")
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _ci(m: dict) -> dict:
+    return {"mean": m["mean"], "low": m["low"], "high": m["high"]}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -355,8 +360,7 @@ def run(args, argv: list[str]) -> int:
         return code
     results = measure(args, cfg, run_dir, say)
     ship(args, config_file, run_dir, out, results, history, started, say)
-    say("done: " + "; ".join(f"vs {o}: {r['margin_per_board']['mean']:+.2f} [{r['margin_per_board']['low']:+.2f}, "
-                             f"{r['margin_per_board']['high']:+.2f}] over {r['boards']} boards"
+    say("done: " + "; ".join(f"vs {o}: {format_ci(**_ci(r['margin_per_board']))} over {r['boards']} boards"
                              for o, r in results.items()))
     return 0
 

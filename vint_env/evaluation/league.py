@@ -15,7 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..points import format_ci
+from ..points import format_ci, format_points
 from .match import MatchResult, run_match
 from .report import summarize, write_json
 from .stats import mean_ci
@@ -142,7 +142,7 @@ def league_chart(league: League, path) -> Path:
     for i in range(k):
         for j in range(k):
             if i != j:
-                ax2.text(j, i, f"{margin[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                ax2.text(j, i, format_points(margin[i, j]), ha="center", va="center", fontsize=8,
                          color=text_color(im.cmap(im.norm(margin[i, j]))))
     ax2.set_title("points per board, row minus column")
     fig.colorbar(im, ax=ax2, shrink=0.8)
