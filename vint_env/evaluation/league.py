@@ -142,7 +142,7 @@ def league_chart(league: League, path) -> Path:
     for i in range(k):
         for j in range(k):
             if i != j:
-                ax2.text(j, i, format_points(margin[i, j]), ha="center", va="center", fontsize=8,
+                ax2.text(j, i, format_points(margin[i, j], sign=False), ha="center", va="center", fontsize=8,
                          color=text_color(im.cmap(im.norm(margin[i, j]))))
     ax2.set_title("points per board, row minus column")
     fig.colorbar(im, ax=ax2, shrink=0.8)
