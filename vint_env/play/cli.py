@@ -22,7 +22,7 @@ import sys
 from ..agents.registry import load_agent
 from ..cards import SEAT_LETTERS
 from .. import games
-from .session import PlaySession, Seating, seat_number
+from .session import PlaySession, seat_bots, seat_number
 
 
 def _positive(text: str) -> int:
@@ -62,23 +62,10 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     spec = games.get(args.game)
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
-    human = args.seat
-    bots, labels = {}, {human: "you"}
-    if spec.partnership:
-        partner = args.partner or "rule"
-        bots[(human + 2) % 4] = load_agent(partner, game=args.game)
-        labels[(human + 2) % 4] = f"partner, {partner}"
-        others = ((human + 1) % 4, (human + 3) % 4)
-    else:
-        if args.partner is not None:
-            raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
-        others = tuple(s for s in range(4) if s != human)
-    for s in others:
-        bots[s] = load_agent(args.opponents, game=args.game)
-        labels[s] = args.opponents
+    seating = seat_bots(args.game, args.seat, args.partner, args.opponents)
     hint = None if args.no_hint else load_agent("rule", game=args.game)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    return PlaySession(args.game, Seating(human, bots, labels), episode=args.episode, deals=args.deals, seed=seed,
+    return PlaySession(args.game, seating, episode=args.episode, deals=args.deals, seed=seed,
                        hint_agent=hint, input_fn=input_fn, print_fn=print_fn)
 
 

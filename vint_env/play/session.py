@@ -12,16 +12,14 @@ cleanly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_cards
-from ..evaluation.deals import generate_board
 from .. import games
-from ..evaluation.games import make_env, reset_options
-from ..evaluation.replay import DealRecord, TableRecorder
+from ..evaluation.replay import DealRecord
 from .actions import action_codec
+from .table import Seating, TableDriver, seat_bots  # noqa: F401  (Seating, seat_bots: used by the CLI)
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
@@ -46,15 +44,6 @@ def help_text(game: str) -> str:
 
 class Quit(Exception):
     """The person asked to leave (``quit``, end of input)."""
-
-
-@dataclass
-class Seating:
-    """Who sits where: the person's seat and a bot for every other seat."""
-
-    human: int
-    bots: dict[int, Agent]
-    labels: dict[int, str] = field(default_factory=dict)     # seat -> "you", "partner (rule)", ...
 
 
 def seat_number(text: str) -> int:
@@ -82,10 +71,9 @@ class PlaySession:
         self.episode = episode
         self.deals = deals
         self.seed = seed
-        self.env = make_env(game, episode)
-        self.raw = self.env.unwrapped
-        if hasattr(self.raw, "viewer"):
-            self.raw.viewer = seating.human
+        self.driver = TableDriver(game, seating, episode=episode, seed=seed, on_action=self.report_action,
+                                  on_deal_start=self.announce_deal, on_deal_end=self.show_deal_end)
+        self.env, self.raw = self.driver.env, self.driver.raw
         self.raw.render_mode = "ansi"
         self.hint_agent = hint_agent
         self.input = input_fn
@@ -126,47 +114,29 @@ class PlaySession:
         return 0
 
     def play_episode(self, number: int) -> None:
-        board = generate_board(self.seed, number)
-        options = reset_options(self.game, board) if self.episode == "deal" else {"dealer": board.dealer}
-        for seat, bot in self.seating.bots.items():
-            bot.reset(self.seed * 10 + seat)
         if self.hint_agent is not None:
             self.hint_agent.reset(self.seed)
-        env, raw = self.env, self.raw
-        env.reset(seed=self.seed * 1000 + number, options=options)
-        recorder = TableRecorder()
+        self.shown_deals = 0
         self.print(f"\n=== {self.spec.name}, " + (f"deal {number} of {self.deals}" if self.episode == "deal"
                                                    else "a rubber") + f" (seed {self.seed}) ===")
-        shown_deals = 0
-        while env.agents:
-            name = env.agent_selection
-            seat = AGENTS.index(name)
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
+        driver = self.driver
+        driver.start(number)
+        while not driver.over:
+            if not driver.human_to_move:
+                driver.advance()
                 continue
-            if raw.deal is not recorder._deal:
-                self.print(f"\nDealer {self.seat_name(raw.deal.dealer)}. You are {self.seat_name(self.seating.human)}."
-                           + (f" Turned card: {self.action_name(raw.deal.turned_card)}."
-                              if getattr(raw.deal, "turned_card", None) is not None else ""))
-            observation = env.observe(name)
+            observation = driver.observation()
             suggestion = None
-            if self.hint_agent is not None and seat == self.seating.human:
+            if self.hint_agent is not None:
                 # the shadow rule bot sees every turn of the person's seat, so its memory stays right
-                suggestion = self.hint_agent.act(observation, env if self.hint_agent.needs_env else None, name)
-            if seat == self.seating.human:
-                action = self.ask(observation, suggestion)
-            else:
-                bot = self.seating.bots[seat]
-                action = bot.act(observation, env if bot.needs_env else None, name)
-            recorder.before(raw)
-            deal = raw.deal
-            tricks_before = len(getattr(getattr(deal, "play", None), "trick_winners", ()) or ())
-            env.step(action)
-            recorder.after(raw, seat, action)
-            self.report_action(seat, action, deal, tricks_before)
-            if deal.is_over:
-                shown_deals += 1
-                self.show_deal_end(recorder.deals[-1], shown_deals)
+                name = driver.agents[self.seating.human]
+                suggestion = self.hint_agent.act(observation, self.env if self.hint_agent.needs_env else None, name)
+            driver.play(self.ask(observation, suggestion))
+
+    def announce_deal(self, deal) -> None:
+        self.print(f"\nDealer {self.seat_name(deal.dealer)}. You are {self.seat_name(self.seating.human)}."
+                   + (f" Turned card: {self.action_name(deal.turned_card)}."
+                      if getattr(deal, "turned_card", None) is not None else ""))
 
     def ask(self, observation, suggestion: int | None) -> int:
         legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
@@ -225,7 +195,9 @@ class PlaySession:
             self.print(f"  -- trick {len(winners)} won by {self.seat_name(winners[-1])}; tricks: {count}")
 
     # ------------------------------------------------------------------ end of a deal
-    def show_deal_end(self, record: DealRecord, number: int) -> None:
+    def show_deal_end(self, record: DealRecord) -> None:
+        self.shown_deals += 1
+        number = self.shown_deals
         me = self.seating.human
         info = record.info.get("deal", {})
         lines = ["", f"--- deal over ({'deal ' + str(number) + ' of the rubber' if self.episode == 'rubber' else ''})"
