@@ -98,6 +98,7 @@ class TableDriver:
         self.number = 0                     # the episode being played (deal mode: the deal; rubber mode: the rubber)
         self.recorder = TableRecorder()
         self.finished: list[DealRecord] = []   # every finished deal of the table, all episodes
+        self.details: list[dict] = []          # the game's details of each finished deal (contract, tricks ...)
         self.deal_ended = False             # the last step finished a deal (cleared by advance)
         self._announced = None
 
@@ -130,8 +131,9 @@ class TableDriver:
 
     @property
     def over(self) -> bool:
-        """The episode is over (every deal of it played)."""
-        return not self.env.agents
+        """The episode is over (every deal of it played; the agents' last steps may be left)."""
+        env = self.env
+        return all(env.terminations[a] or env.truncations[a] for a in env.agents)
 
     @property
     def to_move(self) -> int | None:
@@ -198,5 +200,6 @@ class TableDriver:
             self.deal_ended = True
             record = self.recorder.deals[-1]
             self.finished.append(record)
+            self.details.append(self.record.deal_details(deal))
             if self.on_deal_end:
                 self.on_deal_end(record)
