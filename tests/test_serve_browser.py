@@ -103,6 +103,7 @@ def test_a_whole_deal_played_by_clicking_scores_as_the_rules_say(server, browser
     page.click("#start")
     clicks = _play_by_clicking(page)
     shown = float(page.get_attribute("#yours", "data-points"))
+    assert page.locator("#felt").is_hidden() and page.locator("#actions button").count() == 0
     assert page.inner_text("#yours").startswith("Your points this deal: ")
     assert page.locator("#breakdown table").count() >= 1 or page.inner_text("#breakdown")   # the scoring items
     table_id = page.evaluate("table.id")

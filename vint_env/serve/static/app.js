@@ -66,7 +66,7 @@ function handEl(seat, deal, legalCards) {
   const box = el("div", {}, el("div", {"class": "who", text: seat.name + " \u2014 " + seat.label +
                                        (seat.seat === deal.dealer ? " (dealer)" : "")}));
   if (seat.cards === null) {
-    box.append(el("div", {"class": "hidden-hand", text: seat.count + " cards"}));
+    box.append(el("div", {"class": "hidden-hand", text: seat.count + (seat.count === 1 ? " card" : " cards")}));
     return box;
   }
   for (const s of ["S", "H", "D", "C"]) {
