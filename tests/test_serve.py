@@ -233,7 +233,7 @@ def test_a_rubber_is_played_deal_by_deal_to_its_end(client):
 def test_the_page_and_its_static_files_come_from_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
-    for name in ("app.js", "style.css"):
+    for name in ("app.js", "style.css", "dom.js"):
         assert client.get(f"/static/{name}").status_code == 200
 
 

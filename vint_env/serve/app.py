@@ -28,10 +28,11 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..evaluation.viewer import DOM_JS
 from .tables import RequestError, TableRegistry, game_catalogue
 from .view import deal_result
 
@@ -109,6 +110,9 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32) -> Starlette:
     async def index(request: Request):
         return FileResponse(STATIC / "index.html")
 
+    async def dom_js(request: Request):
+        return Response(DOM_JS, media_type="text/javascript")
+
     async def request_error(request: Request, exc: RequestError):
         return _error(exc.status, exc.message)
 
@@ -143,6 +147,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32) -> Starlette:
         Route("/api/tables/{table}/next", next_deal, methods=["POST"]),
         Route("/api/tables/{table}/deals/{number}", deal),
         Route("/api/tables/{table}/viewer", viewer),
+        Route("/static/dom.js", dom_js),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -1,18 +1,10 @@
 "use strict";
 // The vint-serve page: a setup form, then one table played through the JSON API (/api/...).
+// el(tag, attrs, ...children): /static/dom.js, the match viewer's DOM helper.
 const SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
 const SEAT = ["N", "E", "S", "W"];
 let catalogue = null, table = null;
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
 const $ = id => document.getElementById(id);
 function signed(x) { const s = Number.isInteger(x) ? String(x) : x.toFixed(2); return x > 0 ? "+" + s : s; }
 function cardLabel(text) { return SYMBOL[text[0]] + text.slice(1); }
