@@ -22,7 +22,8 @@ import sys
 from ..agents.registry import load_agent
 from ..cards import SEAT_LETTERS
 from .. import games
-from .session import PlaySession, seat_bots, seat_number
+from .session import PlaySession, seat_number
+from .table import seat_bots
 
 
 def _positive(text: str) -> int:

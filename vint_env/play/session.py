@@ -19,9 +19,8 @@ from ..cards import SEAT_LETTERS, hand_cards
 from .. import games
 from ..evaluation.replay import DealRecord
 from .actions import action_codec
-from .table import Seating, TableDriver, seat_bots  # noqa: F401  (Seating, seat_bots: used by the CLI)
+from .table import Seating, TableDriver
 
-AGENTS = tuple(f"player_{i}" for i in range(4))
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
 
