@@ -240,9 +240,15 @@ def test_the_page_and_its_static_files_come_from_the_package(client):
 def test_a_network_agent_runs_on_one_torch_thread(client):
     torch = pytest.importorskip("torch")
     torch.set_num_threads(2)
-    r = client.post("/api/tables", json={"game": "whist", "opponents": "baseline"})
+    r = client.post("/api/tables", json={"game": "whist", "opponents": "baseline", "seed": 1})
     assert r.status_code == 201, r.text
-    assert torch.get_num_threads() == 1
+    [table] = client.app.state.tables._tables.values()
+    seen = []
+    for bot in table.driver.seating.bots.values():
+        act = bot.act
+        bot.act = lambda *a, _act=act, **k: (seen.append(torch.get_num_threads()), _act(*a, **k))[1]
+    _play_deal(client, r.json())
+    assert len(seen) >= 20 and set(seen) == {1}        # in the server's threads, as the agents act
 
 
 def test_the_server_listens_on_this_machine_only_by_default():
@@ -251,3 +257,19 @@ def test_the_server_listens_on_this_machine_only_by_default():
     assert build_parser().parse_args(["--host", "0.0.0.0", "--port", "9001"]).port == 9001
     with pytest.raises(SystemExit):
         build_parser().parse_args(["--idle-timeout", "0"])
+
+
+def test_the_docs_example_plays_a_deal_through_the_api(client, monkeypatch, capsys):
+    import re
+    from pathlib import Path
+
+    import httpx2
+    page = (Path(__file__).resolve().parents[1] / "docs" / "serve.md").read_text()
+    [code] = [b for b in re.findall(r"```python\n(.*?)```", page, re.S) if "httpx2" in b]
+    monkeypatch.setattr(httpx2, "Client", lambda base_url: client)     # the app in-process, not a real server
+    exec(compile(code, "docs/serve.md", "exec"), {})
+    yours, breakdown = capsys.readouterr().out.split(" ", 1)
+    [table] = client.app.state.tables._tables.values()
+    state = table.state()
+    assert state["status"] == "deal_over" and float(yours) == state["result"]["yours"]
+    assert "scores" in breakdown

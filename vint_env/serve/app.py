@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..evaluation.viewer import DOM_JS
-from .tables import RequestError, TableRegistry, game_catalogue
+from .tables import RequestError, TableRegistry, game_catalogue, one_torch_thread
 from .view import deal_result
 
 STATIC = Path(__file__).with_name("static")
@@ -59,6 +59,8 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32) -> Starlette:
     tables = TableRegistry(idle_timeout, max_tables)
 
     def locked(table, job):
+        # (torch's thread count is per thread: set it in the thread the agents act in)
+        one_torch_thread()
         with table.lock:
             return job(table)
 

@@ -267,7 +267,9 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
 
 
 def one_torch_thread() -> None:
-    """Agents that run networks use one torch thread (when an agent has loaded torch at all)."""
+    """Agents that run networks use one torch thread (when an agent has loaded torch at all).
+
+    Torch keeps the count per thread: called in every thread that lets agents act."""
     torch = sys.modules.get("torch")
     if torch is not None and torch.get_num_threads() != 1:
         torch.set_num_threads(1)
