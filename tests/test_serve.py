@@ -7,6 +7,8 @@ import time
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 pytest.importorskip("starlette", reason="vint-serve needs the serve extra: pip install 'vint-env[serve]'")
 pytest.importorskip("httpx2", reason="Starlette's TestClient needs httpx2 (the test extra)")
@@ -273,3 +275,30 @@ def test_the_docs_example_plays_a_deal_through_the_api(client, monkeypatch, caps
     state = table.state()
     assert state["status"] == "deal_over" and float(yours) == state["result"]["yours"]
     assert "scores" in breakdown
+
+
+_json = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+                     | st.text(max_size=8), lambda kids: st.lists(kids, max_size=3)
+                     | st.dictionaries(st.text(max_size=6), kids, max_size=3), max_leaves=6)
+_field_values = {"game": st.sampled_from(list(GAMES) + ["chess", ""]) | _json,
+                 "seat": st.sampled_from(["N", "s", "west", "player_1", "3", 1, 5, -1]) | _json,
+                 "partner": st.sampled_from(["rule", "random", "pimc:samples=x", "dd", "ppo:", "py:os:path"]) | _json,
+                 "opponents": st.sampled_from(["rule", "random", "baseline:/nowhere", "py:nope:x", ""]) | _json,
+                 "episode": st.sampled_from(["deal", "rubber", "game"]) | _json,
+                 "seed": st.integers(-5, 2**70) | _json,
+                 "options": st.dictionaries(st.sampled_from(["way", "game_bonus", "honours", "max_deals", "x"]),
+                                            _json, max_size=2) | _json}
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.fixed_dictionaries({}, optional=_field_values), move=_json)
+def test_no_request_body_makes_the_server_fail(client, body, move):
+    r = client.post("/api/tables", json=body)
+    assert r.status_code in (201, 400), r.text
+    assert "error" in r.json() if r.status_code == 400 else r.json()["status"] in ("your_turn", "deal_over")
+    if r.status_code == 201:
+        tid = r.json()["id"]
+        for payload in ({"action": move}, move):
+            m = client.post(f"/api/tables/{tid}/moves", json=payload)
+            assert m.status_code in (200, 400, 409), m.text
+        client.delete(f"/api/tables/{tid}")

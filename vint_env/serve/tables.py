@@ -254,13 +254,17 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
     partner, opponents = body.get("partner"), body.get("opponents", "rule")
     try:
         seating = seat_bots(record, seat, partner, opponents)
+    except (ValueError, KeyError) as exc:   # a spec that names no agent, a seat that is not there
+        raise _bad(str(exc)) from None
+    except (TypeError, AttributeError, ImportError, OSError) as exc:   # py: factories, checkpoints, extras
+        raise _bad(f"could not load the agents (partner {partner!r}, opponents {opponents!r}): "
+                   f"{type(exc).__name__}: {exc}") from None
+    try:
         driver = TableDriver(record, seating, episode=episode, seed=seed, env_options=options)
     except TypeError as exc:                 # an option the env does not take
         raise _bad(f"{record.name}: bad env option: {exc}") from None
-    except (ValueError, KeyError) as exc:
+    except ValueError as exc:
         raise _bad(str(exc)) from None
-    except (ImportError, OSError) as exc:     # a checkpoint that is not there, an extra not installed
-        raise _bad(f"{type(exc).__name__}: {exc}") from None
     one_torch_thread()
     driver.start(1)
     return driver, partner, opponents
