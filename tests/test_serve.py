@@ -18,6 +18,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from serve_helpers import replay_points  # noqa: E402
 from vint_env import games  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
+from vint_env.rules.solo_whist_calls import OPEN_MISERE, PASS  # noqa: E402
 from vint_env.play.table import TableDriver, seat_bots  # noqa: E402
 from vint_env.serve.app import create_app  # noqa: E402
 from vint_env.serve.cli import build_parser  # noqa: E402
@@ -114,6 +115,40 @@ def test_the_view_shows_exactly_the_cards_the_seats_observation_holds(game):
                 driver.play(rng_person.act(driver.observation()))
                 checked += 1
     assert checked > 20
+
+
+class _OpenMisere(RandomAgent):
+    """Calls open misère when it may, passes in the rest of the auction, then plays at random."""
+
+    def act(self, observation, env=None, agent=None):
+        legal = np.flatnonzero(observation["action_mask"])
+        for call in (OPEN_MISERE, PASS):
+            if call in legal:
+                return int(call)
+        return super().act(observation)
+
+
+def test_an_open_misere_hand_is_shown_once_the_rules_lay_it_down():
+    """Solo Whist: the open-misère declarer's cards appear in the other seats' views after trick one, as
+    their observations hold them, and never before."""
+    shown_after = 0
+    for seed in range(4):
+        seating = seat_bots("solo_whist", 2, None, "rule")
+        seating.bots = {s: _OpenMisere(seed) for s in (0, 1, 3)}
+        driver = TableDriver("solo_whist", seating, seed=seed)
+        driver.start(1)
+        while not driver.deal_ended:
+            deal, view = driver.raw.deal, deal_view(driver)
+            shown = {c for s in view["seats"] if s["cards"] is not None for c in s["cards"]}
+            assert shown == _observed_cards(games.get("solo_whist"), driver.observation())
+            if deal.contract == OPEN_MISERE:
+                assert deal.declarer != 2                      # the person only passes
+                declarer_seen = view["seats"][deal.declarer]["cards"] is not None
+                assert declarer_seen == bool(deal.hand_shown)
+                shown_after += declarer_seen
+            legal = driver.legal()
+            driver.play(PASS if PASS in legal else legal[seed % len(legal)])
+    assert shown_after > 0
 
 
 def test_an_idle_table_is_cleaned_up_and_a_played_one_is_kept():
