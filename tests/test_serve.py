@@ -37,6 +37,7 @@ def _play_deal(client, state, pick=lambda legal: legal[0]["text"]):
     """Play the person's seat until the deal is over; the state then."""
     moves = 0
     while state["status"] == "your_turn":
+        assert state["deal"]["hint"] in [a["text"] for a in state["deal"]["legal"]]     # the rule bot's advice
         r = client.post(f"/api/tables/{state['id']}/moves", json={"action": pick(state["deal"]["legal"])})
         assert r.status_code == 200, r.text
         state = r.json()

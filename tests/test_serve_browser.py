@@ -101,6 +101,11 @@ def test_a_whole_deal_played_by_clicking_scores_as_the_rules_say(server, browser
     page.select_option("#game", game)
     page.fill("#seed", str(SEED))
     page.click("#start")
+    _settle(page)
+    page.click("#hint")                                  # the rule bot's advice names a legal action, marked
+    hint = page.inner_text("#hint-text").removeprefix("the rule bot would play ")
+    assert hint in page.evaluate("table.deal.legal.map(a => a.text)")
+    assert page.locator(".hinted").count() == 1
     clicks = _play_by_clicking(page)
     shown = float(page.get_attribute("#yours", "data-points"))
     assert page.locator("#felt").is_hidden() and page.locator("#actions button").count() == 0

@@ -70,8 +70,9 @@ class PlaySession:
         self.episode = episode
         self.deals = deals
         self.seed = seed
-        self.driver = TableDriver(game, seating, episode=episode, seed=seed, on_action=self.report_action,
-                                  on_deal_start=self.announce_deal, on_deal_end=self.show_deal_end)
+        self.driver = TableDriver(game, seating, episode=episode, seed=seed, hint_agent=hint_agent,
+                                  on_action=self.report_action, on_deal_start=self.announce_deal,
+                                  on_deal_end=self.show_deal_end)
         self.env, self.raw = self.driver.env, self.driver.raw
         self.raw.render_mode = "ansi"
         self.hint_agent = hint_agent
@@ -113,8 +114,6 @@ class PlaySession:
         return 0
 
     def play_episode(self, number: int) -> None:
-        if self.hint_agent is not None:
-            self.hint_agent.reset(self.seed)
         self.shown_deals = 0
         self.print(f"\n=== {self.spec.name}, " + (f"deal {number} of {self.deals}" if self.episode == "deal"
                                                    else "a rubber") + f" (seed {self.seed}) ===")
@@ -124,13 +123,8 @@ class PlaySession:
             if not driver.human_to_move:
                 driver.advance()
                 continue
-            observation = driver.observation()
-            suggestion = None
-            if self.hint_agent is not None:
-                # the shadow rule bot sees every turn of the person's seat, so its memory stays right
-                name = driver.agents[self.seating.human]
-                suggestion = self.hint_agent.act(observation, self.env if self.hint_agent.needs_env else None, name)
-            driver.play(self.ask(observation, suggestion))
+            # (the shadow rule bot has seen this turn of the person's seat: driver.suggestion)
+            driver.play(self.ask(driver.observation(), driver.suggestion))
 
     def announce_deal(self, deal) -> None:
         self.print(f"\nDealer {self.seat_name(deal.dealer)}. You are {self.seat_name(self.seating.human)}."

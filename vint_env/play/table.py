@@ -75,10 +75,12 @@ class TableDriver:
 
     ``on_action(seat, action, deal, tricks_before)`` is called after every action (the person's too),
     ``on_deal_start(deal)`` before the first action of a deal, ``on_deal_end(record)`` when a deal is over.
+    A ``hint_agent`` (the rule bot) acts in the person's place at every turn of theirs, so its memory
+    of the deal stays right; what it would do is :attr:`suggestion`.
     """
 
     def __init__(self, game, seating: Seating, episode: str = "deal", seed: int = 0,
-                 env_options: dict | None = None,
+                 env_options: dict | None = None, hint_agent: Agent | None = None,
                  on_action: Callable | None = None, on_deal_start: Callable | None = None,
                  on_deal_end: Callable[[DealRecord], None] | None = None):
         self.record = games.get(game)
@@ -101,6 +103,10 @@ class TableDriver:
         self.details: list[dict] = []          # the game's details of each finished deal (contract, tricks ...)
         self.deal_ended = False             # the last step finished a deal (cleared by advance)
         self._announced = None
+        self.hint_agent = hint_agent
+        self.suggestion: int | None = None    # the hint agent's action for the person's turn now
+        self._steps = 0
+        self._hinted_at = -1
 
     # ------------------------------------------------------------------ episodes
     def board(self, number: int):
@@ -116,6 +122,8 @@ class TableDriver:
                    else {"dealer": board.dealer % len(self.agents)})
         for seat, bot in self.seating.bots.items():
             bot.reset(self.seed * 10 + seat)
+        if self.hint_agent is not None:
+            self.hint_agent.reset(self.seed)
         self.env.reset(seed=self.seed * 1000 + self.number, options=options)
         self.recorder = TableRecorder()
         self.deal_ended = False
@@ -171,11 +179,21 @@ class TableDriver:
             seat = self.agents.index(name)
             if seat == self.seating.human:
                 self._announce()
+                self._hint()
                 return
             bot = self.seating.bots[seat]
             self._step(seat, bot.act(env.observe(name), env if bot.needs_env else None, name))
             if self.deal_ended:
                 return
+
+    def _hint(self) -> None:
+        """The hint agent's action for the person's turn (once per turn: it keeps memory)."""
+        if self.hint_agent is None or self._hinted_at == self._steps:
+            return
+        self._hinted_at = self._steps
+        hint = self.hint_agent
+        name = self.agents[self.seating.human]
+        self.suggestion = int(hint.act(self.observation(), self.env if hint.needs_env else None, name))
 
     def play(self, action: int) -> None:
         """The person's action (legal: check with :meth:`legal` first), then the bots' until the next stop."""
@@ -193,6 +211,8 @@ class TableDriver:
         play = getattr(deal, "play", None)
         tricks_before = len(play.trick_winners) if play is not None else 0
         self.env.step(action)
+        self._steps += 1
+        self.suggestion = None
         self.recorder.after(raw, seat, action)
         if self.on_action:
             self.on_action(seat, action, deal, tricks_before)

@@ -16,7 +16,7 @@ import threading
 import time
 
 from .. import games
-from ..agents.registry import SPECS
+from ..agents.registry import SPECS, load_agent
 from ..evaluation.match import BoardResult, MatchResult, TableResult
 from ..evaluation.report import match_json, summarize
 from ..evaluation.viewer import viewer_html
@@ -260,7 +260,8 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
         raise _bad(f"could not load the agents (partner {partner!r}, opponents {opponents!r}): "
                    f"{type(exc).__name__}: {exc}") from None
     try:
-        driver = TableDriver(record, seating, episode=episode, seed=seed, env_options=options)
+        driver = TableDriver(record, seating, episode=episode, seed=seed, env_options=options,
+                             hint_agent=load_agent("rule", game=record.name))
     except TypeError as exc:                 # an option the env does not take
         raise _bad(f"{record.name}: bad env option: {exc}") from None
     except ValueError as exc:

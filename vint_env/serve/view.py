@@ -4,7 +4,8 @@ While a deal is played the view holds the cards of the seats the rules let
 the person see (``deal.visible_seats``: the own hand, a dummy, an exposed
 hand) and only a card count for the others; the calls, the trick in progress
 and the last trick, the tricks taken, the turned card, the contract; and,
-when it is the person's turn, the legal actions with their text.  Cards that
+when it is the person's turn, the legal actions with their text and the rule
+bot's advice (``hint``: what it would do in the person's place).  Cards that
 leave a hand without being played to a trick (two-player Vint's discards and
 give-aways) are not shown.  Once a deal is over, its record is public: the
 hands as dealt, every action, the trick winners, the points per player and
@@ -93,6 +94,7 @@ def deal_view(driver) -> dict:
         "turned": None if turned is None else card_text(turned),
         "contract": contract, "declarer": declarer,
         "to_move": to_move if to_move >= 0 else None, "your_turn": bool(legal), "legal": legal,
+        "hint": record.action_text(driver.suggestion) if legal and driver.suggestion is not None else None,
     }
 
 

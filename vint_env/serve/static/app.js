@@ -97,6 +97,8 @@ function renderDeal(t) {
   const won = deal.tricks_won ? " Tricks: " + SEAT.map((s, i) => s + " " + deal.tricks_won[i]).join(", ") + "." : "";
   $("status").textContent = (deal.your_turn ? "Your turn: " + (legalCards.size ? "click a card" : "click a call") + "."
                              : "Waiting for " + (deal.to_move === null ? "the table" : SEAT[deal.to_move]) + ".") + won;
+  $("hint").hidden = !deal.hint;
+  $("hint-text").textContent = "";
   const calls = deal.legal.filter(a => !a.card);
   $("actions").replaceChildren(...calls.map(a => el("button", {"class": "call", type: "button", "data-action": a.text,
                                                               text: a.text, onclick: () => move(a.text)})));
@@ -157,12 +159,20 @@ function render(t) {
   $("result").hidden = !over;
   $("felt").hidden = over; $("actions").hidden = over;
   if (over) {
+    $("hint").hidden = true; $("hint-text").textContent = "";
     renderResult(t);
     $("status").textContent = "The deal is over.";
     $("actions").replaceChildren();
   } else renderDeal(t);
   renderHistory(t);
   document.body.dataset.status = t.status;
+}
+function showHint() {
+  const hint = table && table.deal && table.deal.hint;
+  if (!hint) return;
+  $("hint-text").textContent = "the rule bot would play " + hint;
+  for (const b of document.querySelectorAll("[data-card], [data-action]"))
+    b.classList.toggle("hinted", b.dataset.card === hint || b.dataset.action === hint);
 }
 async function move(text) {
   if (document.body.dataset.busy === "1") return;
@@ -187,6 +197,7 @@ async function init() {
   $("specs").textContent = catalogue.agents.join(", ");
   $("setup-form").addEventListener("submit", sitDown);
   $("next").addEventListener("click", nextDeal);
+  $("hint").addEventListener("click", showHint);
   $("leave").addEventListener("click", leave);
   document.body.dataset.status = "setup";
   document.body.dataset.ready = "1";
