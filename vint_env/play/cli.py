@@ -75,7 +75,8 @@ def main(argv=None) -> int:
     try:
         session = make_session(args)
         print(f"vint-play: {args.game}; you are {SEAT_LETTERS[args.seat]}; "
-              + ", ".join(f"{SEAT_LETTERS[s]} {session.seating.labels[s]}" for s in range(4) if s != args.seat)
+              + ", ".join(f"{SEAT_LETTERS[s]} {label}" for s, label in sorted(session.seating.labels.items())
+                          if s != args.seat)
               + f". Seed {session.seed} (again with --seed {session.seed}). Type help for help.")
         return session.run()
     except KeyboardInterrupt:
