@@ -127,6 +127,7 @@ class TableDriver:
         self.env.reset(seed=self.seed * 1000 + self.number, options=options)
         self.recorder = TableRecorder()
         self.deal_ended = False
+        self._hinted_at = -1
         self.advance()
 
     def _announce(self) -> None:
