@@ -152,16 +152,29 @@ def test_an_open_misere_hand_is_shown_once_the_rules_lay_it_down():
     assert shown_after > 0
 
 
-def test_an_idle_table_is_cleaned_up_and_a_played_one_is_kept():
-    with TestClient(create_app(idle_timeout=0.3), raise_server_exceptions=False) as c:
+def test_an_idle_table_is_cleaned_up():
+    with TestClient(create_app(idle_timeout=0.2), raise_server_exceptions=False) as c:
+        tid = c.post("/api/tables", json={"game": "whist", "seed": 1}).json()["id"]
+        time.sleep(0.4)
+        r = c.get(f"/api/tables/{tid}")
+        assert r.status_code == 404 and "cleaned up after 0.2 s idle" in r.json()["error"]
+        assert len(c.app.state.tables) == 0
+
+
+def test_only_the_idle_table_goes_a_played_one_is_kept():
+    now = [0.0]
+    with TestClient(create_app(idle_timeout=10, clock=lambda: now[0]), raise_server_exceptions=False) as c:
         idle = c.post("/api/tables", json={"game": "whist", "seed": 1}).json()["id"]
-        busy = c.post("/api/tables", json={"game": "whist", "seed": 2}).json()["id"]
-        for _ in range(4):
-            time.sleep(0.12)
-            assert c.get(f"/api/tables/{busy}").status_code == 200
-        r = c.get(f"/api/tables/{idle}")
-        assert r.status_code == 404 and "cleaned up" in r.json()["error"]
-        assert c.app.state.tables.sweep() == [] and len(c.app.state.tables) == 1
+        busy = c.post("/api/tables", json={"game": "whist", "seed": 2}).json()
+        for _ in range(4):                      # 24 s in all, the busy table asked about every 6 s
+            now[0] += 6
+            busy = c.post(f"/api/tables/{busy['id']}/moves", json={"action": busy["deal"]["legal"][0]["text"]})
+            assert busy.status_code == 200
+            busy = busy.json()
+        assert c.get(f"/api/tables/{idle}").status_code == 404
+        assert c.get(f"/api/tables/{busy['id']}").status_code == 200 and len(c.app.state.tables) == 1
+        now[0] += 10.5
+        assert c.app.state.tables.sweep() == [busy["id"]]
 
 
 def test_a_table_that_is_left_is_gone(client):
@@ -209,6 +222,10 @@ def test_a_bad_table_request_is_a_4xx_naming_the_problem(client, body, status, w
 def test_malformed_json_unknown_tables_and_routes_get_json_errors(client):
     r = client.post("/api/tables", content=b"{not json", headers={"content-type": "application/json"})
     assert r.status_code == 400 and "not JSON" in r.json()["error"]
+    for body in (b'{"game": "vint", "seed": Infinity}', b'{"game": "vint", "seed": NaN}',
+                 b'{"game": "vint", "options": {"game_bonus": Infinity}}', b'\xff\xfe'):
+        r = client.post("/api/tables", content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 400 and r.json()["error"], body
     r = client.get("/api/tables/nope")
     assert r.status_code == 404 and "no table 'nope'" in r.json()["error"]
     assert client.post("/api/tables/nope/moves", json={"action": "SA"}).status_code == 404
@@ -313,7 +330,8 @@ def test_the_docs_example_plays_a_deal_through_the_api(client, monkeypatch, caps
     assert "scores" in breakdown
 
 
-_json = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False)
+_json = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70)
+                     | st.floats(allow_nan=False, allow_infinity=False)     # (JSON has neither)
                      | st.text(max_size=8), lambda kids: st.lists(kids, max_size=3)
                      | st.dictionaries(st.text(max_size=6), kids, max_size=3), max_leaves=6)
 _field_values = {"game": st.sampled_from(list(GAMES) + ["chess", ""]) | _json,

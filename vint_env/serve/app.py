@@ -54,9 +54,10 @@ async def _body(request: Request):
         raise RequestError(400, f"the request body is not JSON: {exc}") from None
 
 
-def create_app(idle_timeout: float = 1800.0, max_tables: int = 32) -> Starlette:
-    """The app; ``idle_timeout``: seconds after which an untouched table is dropped."""
-    tables = TableRegistry(idle_timeout, max_tables)
+def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -> Starlette:
+    """The app; ``idle_timeout``: seconds after which an untouched table is dropped (``clock``: the
+    registry's clock, default ``time.monotonic``)."""
+    tables = TableRegistry(idle_timeout, max_tables, **({"clock": clock} if clock else {}))
 
     def locked(table, job):
         # (torch's thread count is per thread: set it in the thread the agents act in)

@@ -93,22 +93,21 @@ class ServedTable:
     def state(self) -> dict:
         d = self.driver
         record = d.record
-        finished = [deal_result(d, i) for i in range(len(d.finished))]
+        me = d.seating.human
         status = "deal_over" if d.deal_ended else "your_turn" if d.human_to_move else "waiting"
-        out = {
+        return {
             "id": self.id, "game": record.name, "title": record.title, "format": record.format,
             "episode": d.episode, "seed": d.seed, "options": d.env_options,
-            "seat": d.seating.human, "seat_name": seat_names(record)[d.seating.human],
+            "seat": me, "seat_name": seat_names(record)[me],
             "labels": [d.seating.labels.get(p, "?") for p in range(players_of(record))],
             "episode_number": d.number, "status": status, "episode_over": d.over,
-            "points_unit": "points",
             "deal": None if d.deal_ended else deal_view(d),
-            "result": finished[-1] if d.deal_ended and finished else None,
-            "deals": [{"number": r["number"], "yours": r["yours"], "points": r["points"],
-                       "contract": r["details"].get("contract")} for r in finished],
-            "total": sum(r["yours"] for r in finished),
+            "result": deal_result(d, len(d.finished) - 1) if d.deal_ended and d.finished else None,
+            "deals": [{"number": i + 1, "yours": deal.points[me], "points": deal.points,
+                       "contract": details.get("contract")}
+                      for i, (deal, details) in enumerate(zip(d.finished, d.details))],
+            "total": sum(deal.points[me] for deal in d.finished),
         }
-        return out
 
     # ------------------------------------------------------------------ moves
     def move(self, body) -> None:
@@ -171,13 +170,14 @@ class ServedTable:
 class TableRegistry:
     """The tables of a server process (thread-safe)."""
 
-    def __init__(self, idle_timeout: float = 1800.0, max_tables: int = 32):
+    def __init__(self, idle_timeout: float = 1800.0, max_tables: int = 32, clock=time.monotonic):
         if not idle_timeout > 0:
             raise ValueError(f"idle_timeout must be positive seconds, got {idle_timeout!r}")
         if not isinstance(max_tables, int) or max_tables < 1:
             raise ValueError(f"max_tables must be a positive integer, got {max_tables!r}")
         self.idle_timeout = float(idle_timeout)
         self.max_tables = max_tables
+        self.clock = clock                  # seconds; a test may pass its own
         self._tables: dict[str, ServedTable] = {}
         self._lock = threading.Lock()
 
@@ -186,7 +186,7 @@ class TableRegistry:
 
     def sweep(self) -> list[str]:
         """Drop the tables idle for longer than the timeout; their ids."""
-        now = time.monotonic()
+        now = self.clock()
         with self._lock:
             gone = [k for k, t in self._tables.items() if now - t.last_used > self.idle_timeout]
             for k in gone:
@@ -200,7 +200,7 @@ class TableRegistry:
         if table is None:
             raise RequestError(404, f"no table {table_id!r} (it may have been cleaned up after "
                                     f"{self.idle_timeout:g} s idle): create one with POST /api/tables")
-        table.last_used = time.monotonic()
+        table.last_used = self.clock()
         return table
 
     def remove(self, table_id: str) -> None:
@@ -216,6 +216,7 @@ class TableRegistry:
                                         "leave one (DELETE /api/tables/ID) or wait for an idle one to be cleaned up")
         driver, partner, opponents = build_driver(body)
         table = ServedTable(secrets.token_hex(6), driver, partner, opponents)
+        table.last_used = self.clock()
         with self._lock:
             self._tables[table.id] = table
         return table
