@@ -74,6 +74,25 @@ def test_a_whole_deal_scores_as_the_rules_say(client, game):
     assert nxt["status"] == "your_turn" and nxt["episode_number"] == 2 and len(nxt["deals"]) == 1
 
 
+def test_one_server_plays_several_tables_at_once(client):
+    """Four tables, one of each game, played at the same time from four threads: each deal scores as
+    the rules say for its own seed."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    def play(game_seed):
+        game, seed = game_seed
+        state = client.post("/api/tables", json={"game": game, "seed": seed, "opponents": "random"}).json()
+        return game, seed, _play_deal(client, state)
+
+    with ThreadPoolExecutor(4) as pool:
+        done = list(pool.map(play, [(g, 20 + i) for i, g in enumerate(GAMES)]))
+    assert len({state["id"] for _, _, state in done}) == len(GAMES) == len(client.app.state.tables)
+    for game, seed, state in done:
+        assert state["game"] == game and state["seed"] == seed
+        points, _ = replay_points(game, seed, 1, state["result"]["actions"])
+        assert state["result"]["points"] == pytest.approx(points)
+
+
 def _observed_cards(record, observation) -> set[str]:
     """The cards the seat's observation holds of present hands (the leak-tested encoder's blocks)."""
     parts = record.layout.decode(observation["observation"])
