@@ -161,6 +161,11 @@ class TableDriver:
     def observation(self, seat: int | None = None) -> dict:
         return self.env.observe(self.agents[self.seating.human if seat is None else seat])
 
+    def actions_this_deal(self) -> list[tuple[int, int]]:
+        """``(seat, action)`` of every action so far in the deal being played."""
+        rec = self.recorder
+        return list(rec.deals[-1].actions) if rec.deals and rec._deal is self.raw.deal else []
+
     def legal(self) -> list[int]:
         """The person's legal actions now ([] when it is not the person's turn)."""
         if not self.human_to_move:

@@ -77,10 +77,8 @@ def deal_view(driver) -> dict:
         seats.append({"seat": s, "name": SEAT_LETTERS[s], "label": who, "controller": ctrl,
                       "cards": sorted_cards(holdings[s]) if s in visible else None,
                       "count": int(holdings[s]).bit_count(), "to_move": s == to_move})
-    calls = []
-    if driver.recorder.deals and driver.recorder._deal is deal:
-        calls = [{"seat": homes[p], "text": record.action_text(a)}
-                 for p, a in driver.recorder.deals[-1].actions if a >= NUM_CARDS]
+    calls = [{"seat": homes[p], "text": record.action_text(a)}
+             for p, a in driver.actions_this_deal() if a >= NUM_CARDS]
     details = record.deal_details(deal)
     contract = details.get("contract")
     declarer = details.get("declarer")
