@@ -171,3 +171,26 @@ def test_save_gif_writes_the_frames(tmp_path):
         assert gif.info["duration"] == 250
     with pytest.raises(ValueError, match="no frames"):
         picture.save_gif([], path)
+
+
+def test_vint_eval_video_records_a_board_as_the_match_plays_it(tmp_path, capsys):
+    from PIL import Image
+    from vint_env.evaluation.cli import main
+    from vint_env.evaluation.deals import generate_boards
+    from vint_env.evaluation.match import Table
+    gif = tmp_path / "deal.gif"
+    assert main(["video", "--game", "whist", "--a", "rule", "--b", "random", "--board", "2", "--viewer", "S",
+                 "--out", str(gif)]) == 0
+    table = Table("whist", "rule", "random", analysis=False)
+    board = generate_boards(2, seed=0)[1]
+    actions = len(table.play_board(board, 0).tables[0].deals[0].actions)
+    with Image.open(gif) as image:
+        assert image.n_frames == actions + 1 == 53          # one frame before the first card, one after each
+    png = tmp_path / "frame.png"
+    assert main(["video", "--game", "whist", "--board", "2", "--frame", "5", "--out", str(png)]) == 0
+    with Image.open(png) as image:
+        assert image.size == (picture.WIDTH, picture.HEIGHT)
+    assert main(["video", "--out", str(tmp_path / "deal.mp4")]) == 2
+    assert "writes an animated GIF (.gif) or one frame (.png)" in capsys.readouterr().err
+    assert main(["video", "--game", "whist", "--frame", "99", "--out", str(png)]) == 2
+    assert "this board has frames 1..53" in capsys.readouterr().err
