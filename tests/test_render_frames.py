@@ -183,7 +183,7 @@ def test_vint_eval_video_records_a_board_as_the_match_plays_it(tmp_path, capsys)
                  "--out", str(gif)]) == 0
     table = Table("whist", "rule", "random", analysis=False)
     board = generate_boards(2, seed=0)[1]
-    actions = len(table.play_board(board, 0).tables[0].deals[0].actions)
+    actions = len(table.play_board(board, 0).tables[0].replay[0].actions)
     with Image.open(gif) as image:
         assert image.n_frames == actions + 1 == 53          # one frame before the first card, one after each
     png = tmp_path / "frame.png"
