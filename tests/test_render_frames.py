@@ -194,3 +194,28 @@ def test_vint_eval_video_records_a_board_as_the_match_plays_it(tmp_path, capsys)
     assert "writes an animated GIF (.gif) or one frame (.png)" in capsys.readouterr().err
     assert main(["video", "--game", "whist", "--frame", "99", "--out", str(png)]) == 2
     assert "this board has frames 1..53" in capsys.readouterr().err
+
+
+def test_the_recipe_of_the_docs_writes_a_gif(tmp_path, monkeypatch, capsys):
+    import pathlib
+    import re
+    from PIL import Image
+    page = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "envs" / "index.md").read_text()
+    section = page.split("### Recording a deal to a GIF", 1)[1]
+    code = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
+    monkeypatch.chdir(tmp_path)
+    exec(compile(code, "docs/envs/index.md", "exec"), {"__name__": "__recipe__"})
+    assert capsys.readouterr().out == "53 frames\n"
+    with Image.open(tmp_path / "whist_deal.gif") as gif:
+        assert gif.n_frames == 53
+
+
+def test_the_gymnasium_wrapper_passes_the_frames_through():
+    import gymnasium as gym
+    import vint_env.wrappers  # noqa: F401  (registers the ids)
+    env = gym.make("vint_env/Vint-v0", render_mode="rgb_array")
+    assert "rgb_array" in env.metadata["render_modes"]
+    env.reset(seed=0)
+    frame = env.render()                # through Gymnasium's render checker
+    assert frame.shape == (picture.HEIGHT, picture.WIDTH, 3) and frame.dtype == np.uint8
+    env.close()
