@@ -77,9 +77,13 @@ def _env_option_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _env_options(args) -> dict:
-    """``--env-option KEY=VALUE`` pairs; integer values become ints."""
+    return env_options(args.env_option)
+
+
+def env_options(items) -> dict:
+    """``--env-option KEY=VALUE`` pairs (of `vint-eval` and `vint-play`); integer values become ints."""
     out = {}
-    for item in args.env_option:
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--env-option {item!r}: expected KEY=VALUE, e.g. way=1")
