@@ -116,8 +116,8 @@ class PlaySession:
         ctrl = deal.controllers[seat]
         if ctrl < 0:
             return f"{SEAT_LETTERS[seat]} (pile)" if deal.way in (2, 3) else f"{SEAT_LETTERS[seat]} (dummy)"
-        own = seat == deal.player_seats[ctrl]
-        return f"{SEAT_LETTERS[seat]} ({self.seat_name(ctrl)}{'' if own else ', dummy'})"
+        whose = self.name(ctrl) if seat == deal.player_seats[ctrl] else f"{self.name(ctrl)}'s dummy"
+        return f"{SEAT_LETTERS[seat]} ({whose}, {self.seating.labels.get(ctrl, '?')})"
 
     def action_name(self, action: int) -> str:
         try:
@@ -239,7 +239,8 @@ class PlaySession:
             return action
 
     def report_action(self, seat: int, action: int, deal, tricks_before: int, table_seat: int | None = None) -> None:
-        played_for = f" for {SEAT_LETTERS[table_seat]}" if table_seat is not None and table_seat != seat else ""
+        own = deal.player_seats[seat] if self.two_player else seat
+        played_for = f" for {SEAT_LETTERS[table_seat]}" if table_seat is not None and table_seat != own else ""
         self.print(f"  {self.seat_name(seat)}{played_for}: {self.action_name(action)}")
         play = getattr(deal, "play", None)
         winners = getattr(play, "trick_winners", None) if play is not None else None
@@ -268,11 +269,12 @@ class PlaySession:
                  .replace(" ()", "")]
         lines.append("Hands as dealt:")
         deal = self.raw.deal if self.raw.deal is not None and self.raw.deal.is_over else None
+        width = 30 if self.two_player else 24
         for seat in range(4):
             name = self.table_seat_name(seat, deal) if deal is not None else self.seat_name(seat)
-            lines.append(f"  {name:<24} {hand_text(record.hands[seat])}")
+            lines.append(f"  {name:<{width}} {hand_text(record.hands[seat])}")
         if self.two_player and deal is not None and deal.way == 5:
-            lines.append(f"  {'widow':<24} {hand_text(deal.widow)}")
+            lines.append(f"  {'widow':<{width}} {hand_text(deal.widow)}")
         lines += describe_deal_info(info, two_player=self.two_player)
         if record.points is not None:
             mine = record.points[me]
