@@ -96,9 +96,14 @@ def partnership_view(env, title: str, rubber_extra: str, game_lines) -> TableVie
     """The :class:`~.picture.TableView` of a `vint_v0` / `whist_v0` table (the same facts as the text)."""
     deal = env.deal
     shown, hands = _partnership_hands(env)
+    notes = [f"phase {deal.phase}" + _rubber_header(env, rubber_extra)] + game_lines(deal) + _partnership_tail(env)
+    return four_seat_view(deal, title, shown, hands, notes)
+
+
+def four_seat_view(deal, title: str, shown, hands, notes) -> TableView:
+    """The view of a table of four players ``player_0`` .. ``player_3``: hands face up in ``shown``."""
     to_move = -1 if deal.is_over else deal.current_player
     trick, note = trick_in_view(deal.play)
-    notes = [f"phase {deal.phase}" + _rubber_header(env, rubber_extra)] + game_lines(deal) + _partnership_tail(env)
     return TableView(title=title, hands=tuple(hand_view(s, f"player_{s}", hands[s], shown, s == to_move)
                                               for s in range(4)),
                      trick=trick, trick_note=note, trump=deal.play.trump if deal.play is not None else None,
@@ -207,11 +212,5 @@ def render_solo_whist(env) -> str:
 
 
 def solo_whist_view(env) -> TableView:
-    deal = env.deal
     title, shown, hands, calls, tail = _solo_whist_facts(env)
-    to_move = -1 if deal.is_over else deal.current_player
-    trick, note = trick_in_view(deal.play)
-    return TableView(title=title, hands=tuple(hand_view(s, f"player_{s}", hands[s], shown, s == to_move)
-                                              for s in range(4)),
-                     trick=trick, trick_note=note, trump=deal.play.trump if deal.play is not None else None,
-                     notes=tuple([f"phase {deal.phase}"] + calls + tail))
+    return four_seat_view(env.deal, title, shown, hands, [f"phase {env.deal.phase}"] + calls + tail)
