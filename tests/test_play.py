@@ -209,3 +209,21 @@ def test_terminal_leaves_cleanly(how, said, status):
     child.close()
     assert child.exitstatus == status
     assert "Traceback" not in child.before
+
+
+def test_terminal_whole_two_player_deal_with_the_dummy():
+    """Way 4 at the terminal: the person answers for his own hand and, after the auction, his dummy."""
+    child = _spawn("--game", "vint2p", "--env-option", "way=4", "--seed", "24", "--opponents", "random")
+    prompts = set()
+    while True:
+        if child.expect([r"Your legal actions: ([^\r\n]+)\r?\n", r"--- deal over"]) == 1:
+            break
+        first = re.split(r",? ", child.match.group(1).strip())[0]
+        child.expect(r"(player_0 \(you\)(?: for [NESW], your dummy)?)> ")
+        prompts.add(child.match.group(1))
+        child.sendline(first)
+    child.expect_exact("Points this deal:")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in child.before
+    assert "player_0 (you)" in prompts and any("your dummy" in p for p in prompts)
