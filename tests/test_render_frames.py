@@ -219,3 +219,16 @@ def test_the_gymnasium_wrapper_passes_the_frames_through():
     frame = env.render()                # through Gymnasium's render checker
     assert frame.shape == (picture.HEIGHT, picture.WIDTH, 3) and frame.dtype == np.uint8
     env.close()
+
+
+def test_human_mode_without_a_display_prints_the_text(monkeypatch, capsys):
+    """SDL's invisible fallback driver is not a window: without a display the text is printed, at full speed."""
+    pytest.importorskip("pygame")
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    env = games.get("whist").env(render_mode="human")
+    env.reset(seed=4)
+    with pytest.warns(UserWarning, match="no display"):
+        env.step(int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"])[0]))
+    assert "Whist, dealer" in capsys.readouterr().out
+    env.close()

@@ -8,7 +8,11 @@ saying why, so that a script written for a desktop still runs headless.
 
 from __future__ import annotations
 
+import os
 import warnings
+
+#: SDL video drivers that draw nowhere visible (used without a display unless asked for by SDL_VIDEODRIVER).
+HEADLESS_DRIVERS = ("offscreen", "dummy")
 
 
 class TableWindow:
@@ -23,6 +27,7 @@ class TableWindow:
         self.fallback: str | None = None          # why there is no window, once known
 
     def _open(self, size) -> None:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         try:
             import pygame
         except ImportError:
@@ -30,6 +35,11 @@ class TableWindow:
         else:
             try:
                 pygame.display.init()
+                driver = pygame.display.get_driver()
+                # SDL falls back to an invisible window without a display; only on request is that wanted
+                if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+                    pygame.display.quit()
+                    raise pygame.error(f"only SDL's {driver!r} video driver, no screen")
                 self._screen = pygame.display.set_mode(size)
             except pygame.error as exc:
                 self.fallback = f"pygame found no display ({exc})"
