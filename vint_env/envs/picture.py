@@ -172,8 +172,8 @@ TRICK_XY = {0: (CX - TRICK_W // 2, CY - TRICK_H - 14), 1: (CX + 28, CY - TRICK_H
 def draw_hand(d, hand: HandView) -> None:
     x, y = BOX_XY[hand.seat]
     label = f"{SEAT_LETTERS[hand.seat]}  {hand.label}"
-    if hand.count and hand.cards is None:
-        label += f"  ({hand.count} cards)"
+    if hand.cards is None:
+        label += f"  ({hand.count} card{'' if hand.count == 1 else 's'})"
     if hand.to_move:
         d.rounded_rectangle([x - 4, y - 2, x + BOX_W + 2, y + 18], radius=4, fill=HIGHLIGHT)
     d.text((x, y), label, font=font(13), fill=INK if hand.to_move else MUTED)
