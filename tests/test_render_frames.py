@@ -1,6 +1,7 @@
 """render_mode="rgb_array" and "human": frames of every game's table, no hidden card in a seat's view,
 the pygame window and its text fallback, the recorded GIF of a deal."""
 
+import re
 import sys
 import warnings
 
@@ -194,6 +195,11 @@ def test_vint_eval_video_records_a_board_as_the_match_plays_it(tmp_path, capsys)
     assert "writes an animated GIF (.gif) or one frame (.png)" in capsys.readouterr().err
     assert main(["video", "--game", "whist", "--frame", "99", "--out", str(png)]) == 2
     assert "this board has frames 1..53" in capsys.readouterr().err
+    rubber = tmp_path / "rubber.png"                   # a whole rubber from the board: more than one deal
+    assert main(["video", "--game", "whist", "--episode", "rubber", "--b", "random", "--out", str(rubber)]) == 0
+    assert int(re.search(r"frame (\d+) of", capsys.readouterr().out).group(1)) > 2 * 53
+    assert main(["video", "--game", "solo_whist", "--episode", "rubber", "--out", str(rubber)]) == 2
+    assert "episode must be one of" in capsys.readouterr().err
 
 
 def test_the_recipe_of_the_docs_writes_a_gif(tmp_path, monkeypatch, capsys):

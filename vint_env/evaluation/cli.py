@@ -154,7 +154,7 @@ def cmd_video(args) -> int:
         else:
             raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
     frames = record_board(args.game, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
-                          viewer=viewer, env_options=_env_options(args))
+                          viewer=viewer, episode=args.episode, env_options=_env_options(args))
     write_video(args.out, frames, args.fps, frame=args.frame)
     what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
         f"{len(frames)} frames at {args.fps:g} a second"
@@ -200,6 +200,8 @@ def build_parser() -> argparse.ArgumentParser:
     vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
     vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
     vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")
+    vd.add_argument("--episode", choices=("deal", "rubber"), default="deal",
+                    help="the board's deal, or a whole rubber from it, as `match --episode` plays it")
     vd.add_argument("--table", type=positive_int, default=1,
                     help="table of the board: 1 has team A in the first seats (N/S, player_0)")
     vd.add_argument("--deals", type=Path, default=None, help="PBN file of boards (default: generated from --seed)")
