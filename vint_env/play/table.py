@@ -28,7 +28,8 @@ from ..evaluation.replay import DealRecord, TableRecorder
 
 @dataclass
 class Seating:
-    """Who sits where: the person's seat (an env agent's index) and a bot for every other one."""
+    """Who sits where: the person's seat and a bot for every other seat (in two-player Vint: the
+    person's player number and a bot for the other player; the keys are the env's agent indices)."""
 
     human: int
     bots: dict[int, Agent]
@@ -73,7 +74,8 @@ def seat_bots(game, human: int, partner: str | None = None, opponents: str = "ru
 class TableDriver:
     """The env of one table, the bots at its seats and the record of every deal played.
 
-    ``on_action(seat, action, deal, tricks_before)`` is called after every action (the person's too),
+    ``on_action(seat, action, deal, tricks_before, table_seat)`` is called after every action (the person's
+    too; ``table_seat``: the seat it was made for, in two-player Vint maybe a dummy),
     ``on_deal_start(deal)`` before the first action of a deal, ``on_deal_end(record)`` when a deal is over.
     A ``hint_agent`` (the rule bot) acts in the person's place at every turn of theirs, so its memory
     of the deal stays right; what it would do is :attr:`suggestion`.
@@ -216,12 +218,13 @@ class TableDriver:
         deal = raw.deal
         play = getattr(deal, "play", None)
         tricks_before = len(play.trick_winners) if play is not None else 0
+        table_seat = deal.current_player
         self.env.step(action)
         self._steps += 1
         self.suggestion = None
         self.recorder.after(raw, seat, action)
         if self.on_action:
-            self.on_action(seat, action, deal, tricks_before)
+            self.on_action(seat, action, deal, tricks_before, table_seat)
         if deal.is_over:
             self.deal_ended = True
             record = self.recorder.deals[-1]
