@@ -81,6 +81,19 @@ dl.summary dt { color: #56606b; } dl.summary dd { margin: 0; }
 svg text { font-size: 11px; fill: #444; }
 """
 
+#: The DOM helper of the viewer's script, ``el(tag, {class, text, onclick, ...attributes}, ...children)``;
+#: vint-serve's page loads the same one (``/static/dom.js``).
+DOM_JS = r"""function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
+"""
+
 _JS = r"""
 "use strict";
 const DATA = JSON.parse(document.getElementById("match-data").textContent);
@@ -90,16 +103,7 @@ const SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 let state = {match: 0, board: null, step: 0, maxStep: 0, sort: {col: 0, dir: 1}};
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-function fmt(x, d) { return (x === null || x === undefined || Number.isNaN(x)) ? "-" : Number(x).toFixed(d === undefined ? 0 : d); }
+""" + DOM_JS + r"""function fmt(x, d) { return (x === null || x === undefined || Number.isNaN(x)) ? "-" : Number(x).toFixed(d === undefined ? 0 : d); }
 function signed(x, d) { const s = fmt(x, d); return x > 0 ? "+" + s : s; }
 function cardEl(text, extra, rankOnly) {
   const suit = text[0];

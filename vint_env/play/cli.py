@@ -22,7 +22,8 @@ import sys
 
 from ..agents.registry import load_agent
 from .. import games
-from .session import PlaySession, Seating, seat_number
+from .session import PlaySession, seat_number
+from .table import seat_bots
 
 
 def _positive(text: str) -> int:
@@ -73,26 +74,14 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     if not two_player and args.player is not None:
         raise ValueError(f"{args.game} has four seats: choose yours with --seat, not --player")
     human = (args.player or 0) if two_player else (2 if args.seat is None else args.seat)
-    bots, labels = {}, {human: "you"}
-    if two_player:
-        if args.partner is not None:
-            raise ValueError(f"{args.game} has no partner: --opponents plays the other player")
-        others = (1 - human,)
-    elif spec.partnership:
-        partner = args.partner or "rule"
-        bots[(human + 2) % 4] = load_agent(partner, game=args.game)
-        labels[(human + 2) % 4] = f"partner, {partner}"
-        others = ((human + 1) % 4, (human + 3) % 4)
-    else:
-        if args.partner is not None:
-            raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
-        others = tuple(s for s in range(4) if s != human)
-    for s in others:
-        bots[s] = load_agent(args.opponents, game=args.game)
-        labels[s] = args.opponents
+    if two_player and args.partner is not None:
+        raise ValueError(f"{args.game} has no partner: --opponents plays the other player")
+    if not two_player and not spec.partnership and args.partner is not None:
+        raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
+    seating = seat_bots(args.game, human, args.partner, args.opponents)
     hint = None if args.no_hint else load_agent("rule", game=args.game)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    return PlaySession(args.game, Seating(human, bots, labels), episode=args.episode, deals=args.deals, seed=seed,
+    return PlaySession(args.game, seating, episode=args.episode, deals=args.deals, seed=seed,
                        hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option))
 
 

@@ -13,19 +13,16 @@ cleanly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_cards
-from ..evaluation.deals import generate_board
 from .. import games
 from ..games import TWO_PLAYER
-from ..evaluation.games import make_env, reset_options
-from ..evaluation.replay import DealRecord, TableRecorder
+from ..evaluation.replay import DealRecord
 from .actions import action_codec
+from .table import Seating, TableDriver
 
-AGENTS = tuple(f"player_{i}" for i in range(4))
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
 
@@ -51,16 +48,6 @@ def help_text(game: str) -> str:
 
 class Quit(Exception):
     """The person asked to leave (``quit``, end of input)."""
-
-
-@dataclass
-class Seating:
-    """Who sits where: the person's seat and a bot for every other seat (in two-player Vint: the
-    person's player number and a bot for the other player; the keys are the env's agent indices)."""
-
-    human: int
-    bots: dict[int, Agent]
-    labels: dict[int, str] = field(default_factory=dict)     # seat -> "you", "partner (rule)", ...
 
 
 def seat_number(text: str) -> int:
@@ -89,10 +76,10 @@ class PlaySession:
         self.deals = deals
         self.seed = seed
         self.two_player = self.spec.format == TWO_PLAYER
-        self.env = make_env(game, episode, **(env_options or {}))
-        self.raw = self.env.unwrapped
-        if hasattr(self.raw, "viewer"):
-            self.raw.viewer = seating.human
+        self.driver = TableDriver(game, seating, episode=episode, seed=seed, env_options=env_options,
+                                  hint_agent=hint_agent, on_action=self.report_action,
+                                  on_deal_start=self.announce_deal, on_deal_end=self.show_deal_end)
+        self.env, self.raw = self.driver.env, self.driver.raw
         self.raw.render_mode = "ansi"
         self.hint_agent = hint_agent
         self.input = input_fn
@@ -148,50 +135,22 @@ class PlaySession:
         return 0
 
     def play_episode(self, number: int) -> None:
-        board = generate_board(self.seed, number)
-        options = reset_options(self.game, board)
-        if self.episode == "rubber":
-            options = {"dealer": options["dealer"]}
-        for seat, bot in self.seating.bots.items():
-            bot.reset(self.seed * 10 + seat)
-        if self.hint_agent is not None:
-            self.hint_agent.reset(self.seed)
-        env, raw = self.env, self.raw
-        env.reset(seed=self.seed * 1000 + number, options=options)
-        recorder = TableRecorder()
+        self.shown_deals = 0
         self.print(f"\n=== {self.spec.name}, " + (f"deal {number} of {self.deals}" if self.episode == "deal"
                                                    else "a rubber") + f" (seed {self.seed}) ===")
-        shown_deals = 0
-        while env.agents:
-            name = env.agent_selection
-            seat = AGENTS.index(name)            # the agent's index (two-player Vint: the player)
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
+        driver = self.driver
+        driver.start(number)
+        while not driver.over:
+            if not driver.human_to_move:
+                driver.advance()
                 continue
-            if raw.deal is not recorder._deal:
-                self.print(f"\nDealer {self.seat_name(raw.deal.dealer)}. You are {self.seat_name(self.seating.human)}."
-                           + (f" Turned card: {self.action_name(raw.deal.turned_card)}."
-                              if getattr(raw.deal, "turned_card", None) is not None else ""))
-            observation = env.observe(name)
-            suggestion = None
-            if self.hint_agent is not None and seat == self.seating.human:
-                # the shadow rule bot sees every turn of the person's seat, so its memory stays right
-                suggestion = self.hint_agent.act(observation, env if self.hint_agent.needs_env else None, name)
-            if seat == self.seating.human:
-                action = self.ask(observation, suggestion)
-            else:
-                bot = self.seating.bots[seat]
-                action = bot.act(observation, env if bot.needs_env else None, name)
-            recorder.before(raw)
-            deal = raw.deal
-            tricks_before = len(getattr(getattr(deal, "play", None), "trick_winners", ()) or ())
-            table_seat = deal.current_player      # the seat played for (two-player Vint: maybe a dummy)
-            env.step(action)
-            recorder.after(raw, seat, action)
-            self.report_action(seat, action, deal, tricks_before, table_seat)
-            if deal.is_over:
-                shown_deals += 1
-                self.show_deal_end(recorder.deals[-1], shown_deals)
+            # (the shadow rule bot has seen this turn of the person's seat: driver.suggestion)
+            driver.play(self.ask(driver.observation(), driver.suggestion))
+
+    def announce_deal(self, deal) -> None:
+        self.print(f"\nDealer {self.seat_name(deal.dealer)}. You are {self.seat_name(self.seating.human)}."
+                   + (f" Turned card: {self.action_name(deal.turned_card)}."
+                      if getattr(deal, "turned_card", None) is not None else ""))
 
     def ask(self, observation, suggestion: int | None) -> int:
         legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
@@ -262,7 +221,9 @@ class PlaySession:
             self.print(f"  -- trick {len(winners)} won by {self.seat_name(winners[-1])}; tricks: {count}")
 
     # ------------------------------------------------------------------ end of a deal
-    def show_deal_end(self, record: DealRecord, number: int) -> None:
+    def show_deal_end(self, record: DealRecord) -> None:
+        self.shown_deals += 1
+        number = self.shown_deals
         me = self.seating.human
         info = record.info.get("deal", {})
         lines = ["", f"--- deal over ({'deal ' + str(number) + ' of the rubber' if self.episode == 'rubber' else ''})"
