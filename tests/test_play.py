@@ -134,7 +134,7 @@ def test_two_player_vint_a_whole_deal_in_every_way(way):
         assert re.search(rf"^  widow +{re.escape(hand_text(deal.widow))}$", end, re.M)
     assert "player_0" in end and "N/S" not in end and "E/W" not in end
     assert re.search(r"^  dealer: player_[01]$", end, re.M)
-    mine = float(re.search(r"\(yours ([+-]?[\d.]+)\)", end).group(1))
+    mine = float(re.search(r"\(yours ([+-]?[\d.,]+)\)", end).group(1).replace(",", ""))
     assert mine == session.total == session.env.unwrapped.deal.scores[1].total - deal.scores[0].total
     assert deal.play is not None and person.turns >= 6 and "-- trick 13 won by" in text
     assert re.search(r"tricks: player_0 \d+, player_1 \d+$", text, re.M)

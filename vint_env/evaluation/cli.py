@@ -146,6 +146,7 @@ def cmd_video(args) -> int:
     from ..cards import SEAT_LETTERS
     from .video import check_output, record_board, write_video
     check_output(args.out)
+    limit_torch_threads(1)          # the board is played in this process
     boards = load_boards(args.deals) if args.deals else generate_boards(
         args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
     if args.board > len(boards):
@@ -202,7 +203,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--html", type=Path, default=None, help="the page to write (default: RESULTS with .html)")
     v.set_defaults(func=cmd_view)
     vd = sub.add_parser("video", help="record one board of a match to an animated GIF (or a frame to a PNG)")
-    vd.add_argument("--game", choices=GAMES, default="vint")
+    games.add_game_option(vd, default="vint")
     vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
     vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
     vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")
