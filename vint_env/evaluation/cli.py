@@ -25,6 +25,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
@@ -83,7 +84,19 @@ def _env_options(args) -> dict:
     return out
 
 
+def _inputs(args, specs) -> dict:
+    """The files a command reads: ``--deals`` and the checkpoints named by ``ppo:PATH`` agent specs."""
+    found = {"--deals": args.deals}
+    for spec in specs:
+        if spec.startswith("ppo:"):
+            found[f"agent {spec}"] = spec[len("ppo:"):]
+    return found
+
+
 def cmd_match(args) -> int:
+    json_path, md_path = output_paths(args.out) if args.out else (None, None)
+    check_file_roles(_inputs(args, [args.a, args.b]),
+                     {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
@@ -94,7 +107,6 @@ def cmd_match(args) -> int:
     summary["command"] = command
     written = []
     if args.out:
-        json_path, md_path = output_paths(args.out)
         written += [write_json(json_path, match_json(result, summary)), write_text(md_path, text)]
     if args.html:
         record = match_json(result, summary)
@@ -107,16 +119,19 @@ def cmd_match(args) -> int:
 
 
 def cmd_view(args) -> int:
+    out = args.html or Path(args.results).with_suffix(".html")
+    check_file_roles({"results": args.results}, {"--html": out})
     matches = load_results(args.results)
     for m in matches:
         m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
-    out = args.html or Path(args.results).with_suffix(".html")
     print(f"wrote {write_html(out, matches)}")
     return 0
 
 
 def cmd_league(args) -> int:
-    from .league import run_league, write_league
+    from .league import LEAGUE_FILES, run_league, write_league
+    check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
+                                                  for name in LEAGUE_FILES})
     boards = _boards(args)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args))

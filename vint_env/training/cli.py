@@ -113,6 +113,16 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
     return out
 
 
+def _delete_run(run_dir: Path, config) -> None:
+    """``--overwrite``: delete the run in ``run_dir``, unless the config being read lies inside it."""
+    from vint_env.file_roles import OutputOverInputError, check_file_roles
+    try:
+        check_file_roles({"--config": config}, {}, folders={"the run folder --overwrite deletes": run_dir})
+    except OutputOverInputError as e:
+        raise ConfigError(str(e)) from None
+    shutil.rmtree(run_dir)
+
+
 def run(args) -> int:
     from .evaluation import HarnessEvaluator
     from .logs import RunLogger, plot_learning_curves
@@ -143,11 +153,11 @@ def run(args) -> int:
                 if not args.overwrite:
                     raise ConfigError(f"run folder {str(run_dir)!r} already has checkpoints: pass --resume to "
                                       f"continue it, --overwrite to start again, or another --run-dir")
-                shutil.rmtree(run_dir)
+                _delete_run(run_dir, args.config)
         else:
             base = Path(cfg.runs_dir) / cfg.name
             if args.overwrite and has_checkpoints(base):
-                shutil.rmtree(base)
+                _delete_run(base, args.config)
             run_dir = fresh_run_dir(base)
     try:
         run_dir.mkdir(parents=True, exist_ok=True)
