@@ -25,6 +25,7 @@ from .config import (
     ConfigError,
     PPOConfig,
     apply_overrides,
+    code_specs,
     config_from_dict,
     load_config,
 )
@@ -96,6 +97,16 @@ def _resume_config(run_dir: Path, args) -> tuple[PPOConfig, Path]:
     if bad:
         raise ConfigError(f"--set {bad} cannot change when resuming; allowed: {', '.join(RESUME_OVERRIDABLE)}")
     cfg = config_from_dict(apply_overrides(saved.to_dict(), args.overrides))
+    # Nothing read from a checkpoint decides an import: code named by the stored config needs the user's word.
+    given = load_config(args.config).to_dict() if args.config else {}
+    overridden = {o.partition("=")[0].partition(".")[0].strip() for o in args.overrides}
+    unvouched = {k: v for k, v in code_specs(cfg).items()
+                 if k not in overridden and given.get(k) != getattr(cfg, k)}
+    if unvouched:
+        raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
+                          + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
+                          + ". A checkpoint never decides an import: pass --config with the run's config file "
+                            "(which names the same) to resume it")
     return cfg, ckpt_path
 
 

@@ -67,7 +67,7 @@ class PPOConfig:
     pool_add_every: int = 10             # updates between snapshots into the pool
 
     # --- network --------------------------------------------------------------
-    network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/learned/networks.py)
+    network: str = "mlp"                 # a registered network (vint_env/agents/learned/networks.py), never an import path
     network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
 
     # --- training rewards (vint_env/training/shaping.py; evaluation is always in real points) ---
@@ -250,6 +250,21 @@ def _check_type(key: str, value: Any) -> Any:
         raise ConfigError(f"config key {key!r} must be of type {origin.__name__}, got {value!r} "
                           f"({type(value).__name__})")
     return value
+
+
+def code_specs(cfg: PPOConfig) -> dict[str, str]:
+    """The fields of ``cfg`` that name code to import (``py:MODULE:NAME`` agent specs), by field name.
+
+    ``vint-train --resume`` reads its config from the checkpoint; those fields
+    are used only when the user's own ``--config`` or ``--set`` names them too.
+    """
+    found = {}
+    if cfg.teacher.startswith("py:"):
+        found["teacher"] = cfg.teacher
+    named = [o for o in cfg.eval_opponents if o.startswith("py:")]
+    if named:
+        found["eval_opponents"] = ", ".join(named)
+    return found
 
 
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
