@@ -8,8 +8,10 @@ each trick, the tricks taken and the running score, and at the end of each deal
 the env's score breakdown.
 
 The page reads ``#match=I&sort=C&board=N&step=K`` from its address on load
-(it clicks column C's header, then steps to K with its own Next button), so a
-replay position can be linked to.
+(it clicks column C's header, then shows step K), so a replay position can be
+linked to.  Each value must be a plain decimal integer; a step past the
+board's last is clamped to it, anything else is ignored (a crafted link
+cannot make the page loop).
 
 Build it from a match (:func:`write_html` with :func:`~vint_env.evaluation.report.match_json`
 records) or from saved results (``vint-eval view results.json``).
@@ -346,14 +348,25 @@ function showMatch(i) {
   for (const [k, btn] of document.querySelectorAll("#matches button").entries()) btn.disabled = k === i;
   renderSummary(); renderChart(); renderBoards(); renderReplay();
 }
+// A fragment value is used only if it is a plain decimal integer (at most 9 digits) in range: a crafted
+// link (step=1e309, step=50000000, sort=-1, board=x) is ignored or clamped, never looped on.
+function hashInt(p, key, lo, hi) {
+  const text = p.get(key);
+  if (text === null || !/^[0-9]{1,9}$/.test(text)) return null;
+  return Math.max(lo, Math.min(hi, Number(text)));
+}
 function applyHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  if (p.has("match")) showMatch(Number(p.get("match")));
-  if (p.has("sort")) document.querySelector('#boards th[data-col="' + Number(p.get("sort")) + '"]').click();
-  if (p.has("board")) {
-    showBoard(Number(p.get("board")));
-    const steps = Number(p.get("step") || 0);
-    for (let k = 0; k < steps; k++) document.getElementById("next").click();
+  const m = hashInt(p, "match", 0, DATA.matches.length - 1);
+  if (m !== null) showMatch(m);
+  const col = p.has("sort") && /^[0-9]{1,3}$/.test(p.get("sort")) ? p.get("sort") : null;
+  const th = col === null ? null : document.querySelector('#boards th[data-col="' + col + '"]');
+  if (th) th.click();
+  const board = hashInt(p, "board", 0, 1e9);
+  if (board !== null && findBoard(board)) {
+    showBoard(board);
+    const step = hashInt(p, "step", 0, state.maxStep);
+    if (step !== null) go(step);
   }
 }
 function init() {
