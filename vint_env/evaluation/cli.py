@@ -30,7 +30,7 @@ from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
-from .viewer import load_results, write_html
+from .viewer import load_results, render_results, write_html
 
 
 def positive_int(text: str) -> int:
@@ -122,9 +122,8 @@ def cmd_view(args) -> int:
     out = args.html or Path(args.results).with_suffix(".html")
     check_file_roles({"results": args.results}, {"--html": out})
     matches = load_results(args.results)
-    for m in matches:
-        m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
-    print(f"wrote {write_html(out, matches)}")
+    page = render_results(args.results, matches, summary_markdown)
+    print(f"wrote {write_text(out, page)}")
     return 0
 
 

@@ -466,20 +466,47 @@ def write_html(path, matches: list[dict], title: str | None = None) -> Path:
     return write_text(path, viewer_html(matches, title))
 
 
+class ResultsFileError(ValueError):
+    """A results file that is not a match results file of ``vint-eval match --out`` (or is damaged)."""
+
+
 def load_results(path) -> list[dict]:
     """Match records from a results file of ``vint-eval match --out`` (one match) or a viewer data
-    file (``{"matches": [...]}``)."""
+    file (``{"matches": [...]}``), checked for the structure the viewer reads."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"results file {path} does not exist" if not path.exists()
                                 else f"results file {path} is not a file")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ResultsFileError(f"{path} is not JSON text: {exc}") from None
+    except RecursionError:
+        raise ResultsFileError(f"{path} is nested too deeply to be a results file") from None
     matches = data.get("matches", [data]) if isinstance(data, dict) else None
-    if not matches or not all(isinstance(m, dict) and "summary" in m and "boards" in m for m in matches):
-        raise ValueError(f"{path} is not a match results file (write one with `vint-eval match ... --out FILE`)")
+    if not isinstance(matches, list) or not matches or not all(
+            isinstance(m, dict) and isinstance(m.get("summary"), dict) and isinstance(m.get("boards"), list)
+            for m in matches):
+        raise ResultsFileError(f"{path} is not a match results file (write one with `vint-eval match ... --out FILE`)")
+    for m in matches:
+        for i, b in enumerate(m["boards"]):
+            if not (isinstance(b, dict) and isinstance(b.get("tables"), list)
+                    and all(isinstance(t, dict) for t in b["tables"])):
+                raise ResultsFileError(f"{path}: board entry {i} is not a board with a list of tables")
     if not any("replay" in t for m in matches for b in m["boards"] for t in b["tables"]):
-        raise ValueError(f"{path} holds no replays (it was written by an older vint-eval); play the match again")
+        raise ResultsFileError(f"{path} holds no replays (it was written by an older vint-eval); play the match again")
     return matches
+
+
+def render_results(path, matches: list[dict], summary_markdown) -> str:
+    """The viewer page of loaded results; a field of the wrong kind anywhere is a :class:`ResultsFileError`
+    naming the file (never a traceback from deep in the page builder)."""
+    try:
+        for m in matches:
+            m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
+        s = matches[0]["summary"]
+        title = f"{s['game']}: {s['agent_a']} vs {s['agent_b']}" if len(matches) == 1 else f"{s['game']}: matches"
+        return viewer_html(matches, title)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError, RecursionError) as exc:
+        raise ResultsFileError(f"{path} is not a well-formed match results file "
+                               f"({type(exc).__name__}: {exc})") from None
