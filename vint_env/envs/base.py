@@ -21,8 +21,16 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from ..games import AGENT_SEAT, AGENTS
 from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
+from ..seeds import check_seed
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
+
+
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name the env does not have (``observe("player_9")``)."""
+
+    def __str__(self) -> str:          # KeyError would print the message in quotes
+        return str(self.args[0]) if self.args else ""
 
 
 @dataclass
@@ -128,10 +136,19 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        options = dict(options or {})
-        self._start(options)
+        seed = check_seed(seed)
+        # A reset that fails (a bad option) leaves the env as it was: its attributes and its random stream.
+        saved, rng_state = dict(self.__dict__), self._rng.bit_generator.state
+        try:
+            if seed is not None:
+                self._rng = np.random.default_rng(seed)
+            options = dict(options or {})
+            self._start(options)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            self._rng.bit_generator.state = rng_state
+            raise
         if options:
             # A warning, not an error: PettingZoo's api_test resets with a dummy option.
             warnings.warn(f"{self.metadata['name']}: ignoring unknown reset option(s) {sorted(options)}; "
@@ -210,7 +227,10 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def observe(self, agent):
-        seat = self._agent_index[agent]
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError(f"{self.metadata['name']}: no agent {agent!r}; its agents are "
+                                    f"{', '.join(self.possible_agents)}")
         deal = self.deal
         if seat != self._seat:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)

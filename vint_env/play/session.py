@@ -21,6 +21,7 @@ from ..evaluation.deals import generate_board
 from .. import games
 from ..evaluation.games import make_env, reset_options
 from ..evaluation.replay import DealRecord, TableRecorder
+from ..seeds import check_seed
 from .actions import action_codec
 
 AGENTS = tuple(f"player_{i}" for i in range(4))
@@ -81,7 +82,7 @@ class PlaySession:
         self.seating = seating
         self.episode = episode
         self.deals = deals
-        self.seed = seed
+        self.seed = check_seed(seed, allow_none=False)
         self.env = make_env(game, episode)
         self.raw = self.env.unwrapped
         if hasattr(self.raw, "viewer"):

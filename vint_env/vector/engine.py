@@ -50,7 +50,7 @@ from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError
 from ..rules.vint import check_variants
 from . import numba_backend
-from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
+from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
 from .state import COL, EngineStateError, KernelOptions, VintBatchState, check_layout
 
 #: The engine's one implementation: the numba kernel (the NumPy backend was removed, see docs/architecture.md).
@@ -112,6 +112,7 @@ class BatchEngine:
         fix the first deal of each game; otherwise they come from the seeds.
         """
         if batch_size is None and deals is not None and np.ndim(seed) == 0:
+            check_deal_list(deals)
             batch_size = len(deals)
         keys = seed_keys(seed, batch_size)
         state = VintBatchState.empty(keys.size, self.observation_size, self.num_actions, self.obs_dtype)
@@ -210,6 +211,9 @@ class BatchEngine:
         if acts.dtype.kind not in "iu":      # bool, float, object ...: not action ids
             raise MalformedActionError(f"actions must be an integer array of action ids "
                                        f"0..{self.num_actions - 1}, got dtype {acts.dtype}")
+        given = acts               # uint64 2**63 must be reported as itself, not as the int64 it casts to
+        if acts.dtype.kind == "u":
+            acts = np.minimum(acts, np.iinfo(np.int64).max)
         acts = acts.astype(np.int64, copy=False)
         bad = self._impl.illegal_games(state, acts, self.spec)
         if bad.size:
@@ -217,7 +221,7 @@ class BatchEngine:
             if outside:
                 raise MalformedActionError(
                     f"actions out of range (action ids are 0..{self.num_actions - 1}): "
-                    + ", ".join(f"game {g}: {int(acts[g])}" for g in outside[:5])
+                    + ", ".join(f"game {g}: {int(given[g])}" for g in outside[:5])
                     + (f" (and {len(outside) - 5} more games)" if len(outside) > 5 else ""))
             lines = []
             for g in bad[:5]:
