@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from pathlib import Path
 
 from .report import write_text
@@ -427,22 +426,10 @@ click a board to replay it. Points are A's, summed over the tables for the board
 """
 
 
-def _finite(o):
-    """``o`` with NaN and infinities as None (JSON has no NaN; JavaScript's parser refuses it)."""
-    if isinstance(o, float):
-        return o if math.isfinite(o) else None
-    if isinstance(o, dict):
-        return {k: _finite(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_finite(v) for v in o]
-    return o
-
-
 def _script_json(data) -> str:
     """JSON safe inside a <script> element (no ``</script>`` or ``<!--`` can end it early)."""
-    from .report import _json_default
-    text = json.dumps(_finite(json.loads(json.dumps(data, default=_json_default))), separators=(",", ":"),
-                      allow_nan=False)
+    from .report import strict_json
+    text = strict_json(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
