@@ -105,8 +105,9 @@ def _resume_config(run_dir: Path, args) -> tuple[PPOConfig, Path]:
     if unvouched:
         raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
                           + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
-                          + ". A checkpoint never decides an import: pass --config with the run's config file "
-                            "(which names the same) to resume it")
+                          + ". A checkpoint never decides an import: name it yourself to resume, with --config "
+                            "FILE (the run's config, naming the same) or, for eval_opponents, --set "
+                            "eval_opponents=[...]")
     return cfg, ckpt_path
 
 
