@@ -394,15 +394,22 @@ def take_deals(options: dict, several: bool) -> list:
 
     ``several``: whether the episode can hold more than one deal (rubber mode).
     """
-    from ..cards import parse_pbn, validate_deal
+    from ..cards import DeckError, parse_pbn, validate_deal
     deal = take_option(options, "deal", None)
     deals = take_option(options, "deals", None)
     if deal is not None and deals is not None:
         raise ValueError("give either the reset option 'deal' or 'deals', not both")
+    if deals is not None and not isinstance(deals, (list, tuple)):
+        raise DeckError(f"reset option 'deals' must be a list of deals (PBN strings or 4-tuples of hand masks)"
+                        + ("; for one PBN string use the option 'deal'" if isinstance(deals, str) else "")
+                        + f", got {type(deals).__name__} {deals!r:.40}")
     queued = [deal] if deal is not None else list(deals or [])
     if len(queued) > 1 and not several:
         raise ValueError("reset option 'deals' with more than one deal needs episode='rubber'")
-    return [parse_pbn(d) if isinstance(d, str) else validate_deal(d) for d in queued]
+    for d in queued:
+        if not isinstance(d, (str, list, tuple, np.ndarray)):
+            raise DeckError(f"a deal is a PBN string or four hand masks, got {type(d).__name__} {d!r:.40}")
+    return [parse_pbn(d) if isinstance(d, str) else validate_deal(tuple(d)) for d in queued]
 
 
 def take_dealer(options: dict, rng) -> int:

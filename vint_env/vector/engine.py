@@ -79,7 +79,11 @@ class BatchEngine:
         scale = positive_scale("reward_scale", scale)
         if backend not in BACKENDS:
             raise ValueError(f"backend must be 'numba' (the NumPy backend was removed), got {backend!r}")
-        if np.dtype(obs_dtype) not in (np.dtype(np.float32), np.dtype(np.uint8)):
+        try:
+            ok = not isinstance(obs_dtype, bool) and np.dtype(obs_dtype) in (np.dtype(np.float32), np.dtype(np.uint8))
+        except TypeError:
+            ok = False
+        if not ok:
             raise ValueError(f"obs_dtype must be float32 or uint8, got {obs_dtype!r}")
         if parallel not in (True, False):
             raise ValueError(f"parallel must be True or False, got {parallel!r}")
