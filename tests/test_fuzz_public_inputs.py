@@ -364,3 +364,25 @@ def test_vint_train_command_lines(tmp_path, capsys, monkeypatch):
         assert code in (0, 2), (argv, code, err[-800:])
         assert "Traceback" not in err
     check()
+
+
+# ------------------------------------------------------------------ the Gymnasium single-agent wrapper
+def test_single_agent_wrapper_options():
+    from vint_env.wrappers.single_agent import SingleAgentEnv
+
+    @FUZZ
+    @given(game=st.one_of(st.sampled_from(["vint_v0", "whist", "solo_whist_v0", "vint2p"]), WEIRD),
+           seats=st.one_of(st.sampled_from([0, 1, [0, 2], (1, 3)]), WEIRD),
+           opponents=st.one_of(st.sampled_from(["random", "rule", "py:json:nope"]), WEIRD),
+           illegal_action=st.one_of(st.sampled_from(["terminate", "raise", "random"]), WEIRD),
+           illegal_reward=WEIRD, seed=SEEDS)
+    def check(game, seats, opponents, illegal_action, illegal_reward, seed):
+        holder = {}
+        built = outcome(lambda: holder.setdefault("env", SingleAgentEnv(
+            game, seats, opponents, illegal_action=illegal_action, illegal_reward=illegal_reward)))
+        if built is None:
+            env = holder["env"]
+            if outcome(lambda: env.reset(seed=seed)) is None:
+                obs, _ = env.reset(seed=0)
+                assert outcome(lambda: env.step(int(np.flatnonzero(obs["action_mask"])[0]))) is None
+    check()
