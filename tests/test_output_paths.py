@@ -87,3 +87,13 @@ def test_distinct_paths_pass(tmp_path):
     check_file_roles({"--deals": tmp_path / "a"}, {"--out": tmp_path / "b", "--html": tmp_path / "c"})
     with pytest.raises(OutputOverInputError):
         check_file_roles({}, {"--out": tmp_path / "b", "--html": tmp_path / "sub" / ".." / "b"})
+
+
+def test_video_out_over_the_deal_file_is_refused(boards, capsys):
+    before = boards.read_bytes()
+    gif = boards.with_suffix(".gif")
+    boards.rename(gif)                               # a deal file that happens to be named .gif
+    assert eval_main(["video", "--a", "rule", "--b", "random", "--board", "1", "--deals", str(gif),
+                      "--out", str(gif)]) == 2
+    assert "is the same file as --deals" in capsys.readouterr().err
+    assert gif.read_bytes() == before

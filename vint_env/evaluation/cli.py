@@ -154,6 +154,7 @@ def cmd_video(args) -> int:
     from ..cards import SEAT_LETTERS
     from .video import check_output, record_board, write_video
     check_output(args.out)
+    check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
     boards = load_boards(args.deals) if args.deals else generate_boards(
         args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
     if args.board > len(boards):
