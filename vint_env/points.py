@@ -20,13 +20,20 @@ digits, and never fewer than the whole points (a whole number prints whole).
 '+0.17 [+0.04, +0.29]'
 >>> format_ci(-143.2, -238.6, -47.9)
 '-143 [-239, -48]'
+>>> format_ci(12.5, None, float("nan"))
+'+12.5 [n/a, n/a]'
 """
 
 from __future__ import annotations
 
 import math
+import numbers
 
 MAX_DECIMALS = 2
+
+
+def _finite(x) -> bool:
+    return isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)
 
 
 def decimals_for(magnitude: float) -> int:
@@ -40,9 +47,9 @@ def decimals_for(magnitude: float) -> int:
 def format_points(value: float, decimals: int | None = None, sign: bool = True) -> str:
     """``value`` in points with thousands separators; ``decimals`` default: about three significant
     digits (whole points from 100 up); ``sign``: a + before positive figures (margins)."""
+    if not _finite(value):
+        return "n/a"                      # no figure: None (strict JSON) or NaN (one board has no interval)
     value = float(value)
-    if not math.isfinite(value):
-        return str(value)
     if decimals is None:
         decimals = 0 if value.is_integer() else decimals_for(value / 10)
     if round(value, decimals) == 0:
@@ -52,7 +59,7 @@ def format_points(value: float, decimals: int | None = None, sign: bool = True) 
 
 def ci_parts(mean: float, low: float, high: float, sign: bool = True) -> tuple[str, str, str]:
     """``mean``, ``low`` and ``high`` all rounded alike, to what the interval's half-width warrants."""
-    half = (float(high) - float(low)) / 2
+    half = (float(high) - float(low)) / 2 if _finite(low) and _finite(high) else math.nan
     decimals = decimals_for(half) if math.isfinite(half) and half > 0 else None
     return tuple(format_points(x, decimals, sign) for x in (mean, low, high))
 

@@ -27,11 +27,12 @@ import sys
 from pathlib import Path
 
 from ..agents.learned.threads import limit_torch_threads
+from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
 from .. import games
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
-from .viewer import load_results, write_html
+from .viewer import load_results, render_results, write_html
 
 
 def positive_int(text: str) -> int:
@@ -96,7 +97,19 @@ def env_options(items) -> dict:
     return out
 
 
+def _inputs(args, specs) -> dict:
+    """The files a command reads: ``--deals`` and the checkpoints named by ``ppo:PATH`` agent specs."""
+    found = {"--deals": args.deals}
+    for spec in specs:
+        if spec.startswith("ppo:"):
+            found[f"agent {spec}"] = spec[len("ppo:"):]
+    return found
+
+
 def cmd_match(args) -> int:
+    json_path, md_path = output_paths(args.out) if args.out else (None, None)
+    check_file_roles(_inputs(args, [args.a, args.b]),
+                     {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     limit_torch_threads(args.threads)           # this process plays too (--workers 1) and loads the agents
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
@@ -108,7 +121,6 @@ def cmd_match(args) -> int:
     summary["command"] = command
     written = []
     if args.out:
-        json_path, md_path = output_paths(args.out)
         written += [write_json(json_path, match_json(result, summary)), write_text(md_path, text)]
     if args.html:
         record = match_json(result, summary)
@@ -121,16 +133,18 @@ def cmd_match(args) -> int:
 
 
 def cmd_view(args) -> int:
-    matches = load_results(args.results)
-    for m in matches:
-        m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
     out = args.html or Path(args.results).with_suffix(".html")
-    print(f"wrote {write_html(out, matches)}")
+    check_file_roles({"results": args.results}, {"--html": out})
+    matches = load_results(args.results)
+    page = render_results(args.results, matches, summary_markdown)
+    print(f"wrote {write_text(out, page)}")
     return 0
 
 
 def cmd_league(args) -> int:
-    from .league import run_league, write_league
+    from .league import LEAGUE_FILES, run_league, write_league
+    check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
+                                                  for name in LEAGUE_FILES})
     boards = _boards(args)
     limit_torch_threads(args.threads)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
@@ -147,6 +161,7 @@ def cmd_video(args) -> int:
     from .video import check_output, record_board, write_video
     check_output(args.out)
     limit_torch_threads(1)          # the board is played in this process
+    check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
     boards = load_boards(args.deals) if args.deals else generate_boards(
         args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
     if args.board > len(boards):

@@ -27,6 +27,7 @@ from .. import games
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
+from ..seeds import check_seed
 from .deals import Board
 from .games import PARTNERSHIP, TWO_PLAYER, make_env, reset_options, table_details
 from .replay import DealRecord, TableRecorder
@@ -224,6 +225,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     in this process, whose threads are the caller's (``vint-eval --threads`` sets them).
     """
     record = games.get(game)
+    check_seed(seed, allow_none=False)
     if episode not in record.episodes:
         raise ValueError(f"{game}: episode must be one of {record.episodes}, got {episode!r}")
     if not boards:
