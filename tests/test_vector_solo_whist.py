@@ -203,3 +203,18 @@ def test_uint8_observations_equal_float32():
         assert np.array_equal(states[0].observation, states[1].observation.astype(np.float32))
         a = random_legal_actions(states[0].legal_action_mask, rng)
         states = [e.step(s, a) for e, s in zip(engines, states)]
+
+
+def test_solo_whist_self_play_adapter_credits_each_seat_its_payment():
+    from vint_env.vector import SelfPlayVecEnv
+    env = SelfPlayVecEnv(num_envs=8, seed=0, game="solo_whist")
+    step = env.reset()
+    assert step.obs.shape == (8, D) and step.mask.shape == (8, NUM_ACTIONS)
+    rng = np.random.default_rng(0)
+    done = 0
+    for _ in range(300):
+        step = env.step(random_legal_actions(step.mask, rng))
+        done += int(step.done.sum())
+        assert np.allclose(step.seat_rewards.sum(axis=1), 0)       # payments are zero-sum
+        assert not step.seat_rewards[~step.done].any()
+    assert done >= 8
