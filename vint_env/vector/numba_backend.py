@@ -478,34 +478,35 @@ def _solo_may_call(small, b, s, eldest):
 
 
 @njit(cache=True, inline="always")
+def _solo_call_legal(small, b, a):
+    """Whether call ``a`` (52..64) is legal for the player to move (rules.solo_whist.SoloWhistDeal._legal_calls):
+    the trump suits after an abondance; else pass, acceptance of a standing proposal, or a higher bid."""
+    phase = small[b, _PHASE]
+    if phase == TRUMP:
+        return a >= SOLO_TRUMP_BASE
+    if phase != AUCTION or a >= SOLO_TRUMP_BASE:
+        return False
+    if a == SOLO_PASS:
+        return True
+    if small[b, _MUST_RAISE] == 1:          # an unaccepted proposal: bid higher (no trump abondance) or pass
+        return a > SOLO_ACCEPT and a != SOLO_TRUMP_ABONDANCE
+    seat = np.int64(small[b, _CUR])
+    if (np.int64(small[b, _PASSED]) >> seat) & 1:      # eldest hand after passing: accept or pass
+        return a == SOLO_ACCEPT
+    if a == SOLO_ACCEPT:
+        return _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]
+    h = np.int64(small[b, _HIGHEST])
+    if h >= 0 and SOLO_BID_INDEX[a - SOLO_CALL_BASE] <= SOLO_BID_INDEX[h - SOLO_CALL_BASE]:
+        return False
+    return a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE    # not without the lower game first
+
+
+@njit(cache=True, inline="always")
 def _legal_solo_calls(small, b, out):
     """The calls of the player to move (auction), or the four trump suits (an abondance's trump choice)."""
-    if small[b, _PHASE] == TRUMP:
-        for s in range(4):
-            out[b, SOLO_TRUMP_BASE + s] = 1
-        return
-    if small[b, _PHASE] != AUCTION:
-        return
-    seat = np.int64(small[b, _CUR])
-    out[b, SOLO_PASS] = 1
-    if small[b, _MUST_RAISE] == 1:          # an unaccepted proposal: bid higher (no trump abondance) or pass
-        for a in range(SOLO_CALL_BASE + 2, SOLO_DECLAREE + 1):
-            if a != SOLO_TRUMP_ABONDANCE:
-                out[b, a] = 1
-        return
-    if (np.int64(small[b, _PASSED]) >> seat) & 1:      # eldest hand after passing: accept or pass
-        out[b, SOLO_ACCEPT] = 1
-        return
-    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
-        out[b, SOLO_ACCEPT] = 1
-    h = np.int64(small[b, _HIGHEST])
-    above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] + 1 if h >= 0 else 0
-    for a in range(SOLO_CALL_BASE, SOLO_DECLAREE + 1):
-        if a == SOLO_ACCEPT or SOLO_BID_INDEX[a - SOLO_CALL_BASE] < above:
-            continue
-        if a == SOLO_TRUMP_ABONDANCE and h != SOLO_ABONDANCE:    # not without the lower game first
-            continue
-        out[b, a] = 1
+    for a in range(SOLO_PASS, SOLO_TRUMP_BASE + 4):
+        if _solo_call_legal(small, b, a):
+            out[b, a] = 1
 
 
 @njit(cache=True)
