@@ -41,6 +41,7 @@ WHIST_TRICK_POINTS = TRICK_POINTS
 WHIST_SLAM_12, WHIST_SLAM_13 = SLAM_POINTS[12], SLAM_POINTS[13]
 
 # Solo Whist (docs/rules/solo_whist.md): observation offsets, call actions, the payment terms.
+SOLO_OBS_SIZE, SOLO_NUM_ACTIONS = solo_whist.GAME.observation_size, solo_whist.GAME.num_actions
 S = solo_whist.GAME.layout.offset
 S_PHASE, S_DEALER, S_TO_MOVE, S_HAND = S["phase"], S["dealer"], S["to_move"], S["hand"]
 S_TURNED_CARD, S_TURNED_HOLDER, S_CALLS, S_PASSED = S["turned_card"], S["turned_holder"], S["calls"], S["passed"]
