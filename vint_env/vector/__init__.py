@@ -12,7 +12,7 @@
 
 from .engine import BACKENDS, BatchEngine, SoloWhistEngine, VintEngine, WhistEngine
 from .selfplay import SelfPlayStep, SelfPlayVecEnv, seat_gae
-from .state import VintBatchState
+from .state import EngineStateError, VintBatchState
 
-__all__ = ["VintEngine", "WhistEngine", "SoloWhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep",
-           "seat_gae", "BACKENDS"]
+__all__ = ["VintEngine", "WhistEngine", "SoloWhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv",
+           "SelfPlayStep", "seat_gae", "BACKENDS", "EngineStateError"]
