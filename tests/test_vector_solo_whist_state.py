@@ -1,15 +1,11 @@
 """Solo Whist in the engine's state checks (issue 23 item 1) and its early end on lead (item 21).
 
-As tests/test_engine_state_checks.py does for Vint and Whist: a state another engine made, or with
-values no engine makes, is refused with :class:`EngineStateError` before any kernel runs, and the
-reproductions run in a subprocess so that an abort would fail the test rather than kill pytest.
+As tests/test_engine_state_checks.py does for Vint and Whist (its random-garbage test runs the Solo
+Whist engine too): a state another engine made, or with values no engine makes, is refused with
+:class:`EngineStateError` before any kernel runs.
 """
 
 from __future__ import annotations
-
-import subprocess
-import sys
-import textwrap
 
 import numpy as np
 import pytest
@@ -19,10 +15,6 @@ from vint_env.rules.solo_whist import SoloWhistDeal
 from vint_env.rules.solo_whist_calls import MISERE, PASS
 from vint_env.vector import EngineStateError, SoloWhistEngine, VintEngine, WhistEngine
 from vint_env.vector.state import COL
-
-
-def run_isolated(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.parametrize("maker, stepper", [(VintEngine, SoloWhistEngine), (WhistEngine, SoloWhistEngine),
@@ -50,35 +42,6 @@ def test_solo_whist_values_out_of_range_are_refused(column, value, message):
         engine.step(state, np.full(2, PASS))
     with pytest.raises(EngineStateError):
         engine.observe(state, np.zeros(2, dtype=np.int8))
-
-
-def test_random_garbage_in_a_solo_whist_state_is_refused_never_aborts():
-    done = run_isolated("""
-        import numpy as np
-        from vint_env.vector import EngineStateError, SoloWhistEngine
-        rng = np.random.default_rng(0)
-        engine = SoloWhistEngine()
-        refused = 0
-        for trial in range(300):
-            state = engine.init(seed=trial, batch_size=2)
-            for _ in range(int(rng.integers(0, 30))):
-                engine.step(state, engine.random_actions(state, rng))
-            cols = rng.integers(0, state.small.shape[1], size=int(rng.integers(1, 4)))
-            state.small[0, cols] = rng.integers(-128, 128, size=cols.size)
-            if rng.random() < 0.3:
-                state.words[1, int(rng.integers(0, 13))] = np.uint64(rng.integers(0, 2**63)) << np.uint64(1)
-            try:
-                for _ in range(60):
-                    engine.step(state, engine.random_actions(state, rng))
-                    engine.observe(state, np.zeros(2, dtype=np.int8))
-            except EngineStateError:
-                refused += 1
-            except ValueError as e:   # an illegal action: the mask no longer matches the state
-                assert "illegal" in str(e) or "out of range" in str(e), e
-        print(refused)
-    """)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert int(done.stdout) > 100
 
 
 def test_eldest_hands_certain_misere_ends_before_the_first_card_in_the_engine():
