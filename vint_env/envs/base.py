@@ -412,10 +412,12 @@ def take_turned_card(options: dict) -> int | None:
 
 
 def random_turned_card(rng, hand: int) -> int:
-    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md)."""
+    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md).
+
+    Drawn with ``rng.choice`` over the cards (the same draw as ``integers(len(cards))``), so that the
+    draw names the card itself (the OpenSpiel games make it a chance node whose outcomes are the cards)."""
     from ..cards import hand_cards
-    cards = hand_cards(hand)
-    return cards[int(rng.integers(len(cards)))]
+    return int(rng.choice(hand_cards(hand)))
 
 
 def random_deal_for(queued: list, rng):
