@@ -148,6 +148,8 @@ class CardGameEnv(AECEnv):
         self._skip_agent_selection = None
         self._views.invalidate()
         self._rewards_set = self._infos_set = False
+        #: The actions applied since ``reset``, in order (what replays the episode from its deal).
+        self.action_history: list[int] = []
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -163,6 +165,7 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         deal, seat = self.deal, self._seat
         outcome = self._apply(a)
+        self.action_history.append(a)
         agents = self.possible_agents
         if outcome is NOTHING:
             # The common step, kept lean: no reward, no info, the same episode goes on.

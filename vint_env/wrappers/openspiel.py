@@ -94,10 +94,16 @@ def game_parameters(game: Game | str) -> dict:
 class NeedChance(Exception):
     """Raised by :class:`ChanceScript` when the env draws beyond the outcomes given so far."""
 
-    def __init__(self, choices: list[int], permutation: list[int] | None = None):
+    def __init__(self, choices: list[int], permutation: list[int] | None = None, total: int = 0):
         super().__init__(f"a chance node with {len(choices)} outcomes")
         self.choices = choices
         self.permutation = permutation       # the items still to place when inside a permutation
+        self.total = total                   # ... of how many (52: the shuffled deck)
+
+    @property
+    def place(self) -> int:
+        """Inside a permutation: the place this node fills (0 for the first)."""
+        return self.total - len(self.permutation)
 
 
 class ChanceScript:
@@ -116,9 +122,9 @@ class ChanceScript:
         self.pos = 0
         self.log: list[tuple[str, int, int]] = []
 
-    def _next(self, choices, permutation=None) -> int:
+    def _next(self, choices, permutation=None, total=0) -> int:
         if self.pos >= len(self.outcomes):
-            raise NeedChance(list(choices), permutation)
+            raise NeedChance(list(choices), None if permutation is None else list(permutation), total)
         value = self.outcomes[self.pos]
         if value not in choices:
             raise ValueError(f"chance outcome {value} is not one of {sorted(choices)}")
@@ -143,9 +149,9 @@ class ChanceScript:
         left = list(range(int(items))) if np.ndim(items) == 0 else [int(x) for x in items]
         if len(set(left)) != len(left) or not all(0 <= x < NUM_CARDS for x in left):
             raise ValueError("ChanceScript.permutation shuffles distinct cards only")
-        start, order = self.pos, []
+        start, order, total = self.pos, [], len(left)
         while len(left) > 1:
-            value = self._next(left, left)
+            value = self._next(left, left, total)
             left.remove(value)
             order.append(value)
         order += left
@@ -175,6 +181,7 @@ class _Core:
         self.pending = pending
         self.log = log
         self.actions: list[int] = []
+        self.resampling: dict = {}         # player -> what resample() draws from (not copied: per state)
 
     def __getstate__(self):
         """Pickled as its game's name and parameters and the outcomes and actions (replayed when loaded)."""
@@ -193,9 +200,10 @@ class _Core:
         new.__dict__.update(self.__dict__)
         new.chance = self.chance[:]
         new.actions = self.actions[:]
+        new.resampling = {}
         if self.pending is not None:
-            new.pending = NeedChance(self.pending.choices[:], None if self.pending.permutation is None
-                                     else self.pending.permutation[:])
+            p = self.pending
+            new.pending = NeedChance(p.choices[:], None if p.permutation is None else p.permutation[:], p.total)
         if self.env.deal is not None:
             new.env = copy.copy(self.env)
             new.env.deal = self.env.deal.copy()
@@ -319,7 +327,7 @@ class VintSpielState(pyspiel.State):
             core.chance.append(action)
             if need.permutation is not None and len(need.permutation) > 2:
                 left = [c for c in need.permutation if c != action]
-                core.pending = NeedChance(left, left)    # still inside the shuffle: no need to restart
+                core.pending = NeedChance(left, left, need.total)    # still inside the shuffle: no restart
             else:
                 game = core.game
                 self.core = _start(game.template, core.chance)
@@ -413,11 +421,12 @@ def resample(state: VintSpielState, player: int, sampler=None) -> VintSpielState
     if deck is None:
         raise ValueError(f"{short_name(game.record)}: no shuffled deck among the chance outcomes")
     start, n = deck
-    knowledge, now = _knowledge(state, player)
-    dealt_now = core.env.deal.dealt if hasattr(core.env.deal, "dealt") else core.env.deal.hands
-    away = [dealt_now[s] & ~now[s] for s in range(4)]          # cards each seat has played (or put away)
-    target = state.observation_of(player)
-    draws = DealSampler(knowledge)
+    if player not in core.resampling:          # ISMCTS resamples one state many times: count the deals once
+        knowledge, now = _knowledge(state, player)
+        dealt_now = core.env.deal.dealt if hasattr(core.env.deal, "dealt") else core.env.deal.hands
+        away = [dealt_now[s] & ~now[s] for s in range(4)]          # cards each seat has played (or put away)
+        core.resampling[player] = (DealSampler(knowledge), away, state.observation_of(player))
+    draws, away, target = core.resampling[player]
     rng = np.random.default_rng(_seed_from(sampler))
     for _ in range(RESAMPLE_TRIES):
         hands = draws.draw(rng)
