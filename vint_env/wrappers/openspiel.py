@@ -340,6 +340,8 @@ class VintSpielState(pyspiel.State):
                              f"({env.action_text(action)}) by player {env._current_seat()}; legal: {legal}")
         env._apply(action)
         core.actions.append(action)
+        if core.resampling:
+            core.resampling = {}           # counted for the position before this action
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:
