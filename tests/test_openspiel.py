@@ -237,3 +237,26 @@ def test_ismcts_plays_a_duplicate_match_against_the_rule_bot():
     assert summary["boards"] == 1
     for table in result.boards[0].tables:
         assert len(table.replay[0].actions) == 52 and sum(table.points) == 0     # a whole deal, zero-sum
+
+
+def test_ismcts_decision_depends_on_its_seed_not_on_hidden_cards():
+    """Same seed, same choice, whichever way the cards the player cannot see lie."""
+    from vint_env.cards import card_text, deal_to_pbn, hand_cards, random_deal
+    record = games.get("whist")
+    hands = list(random_deal(np.random.default_rng(4)))
+    dealer, leader = 3, 0                                   # North leads; East's and South's cards are hidden
+    turned = hand_cards(hands[dealer])[0]
+    east, south = hand_cards(hands[1])[0], hand_cards(hands[2])[-1]
+    swapped = hands[:]
+    swapped[1] ^= (1 << east) | (1 << south)
+    swapped[2] ^= (1 << east) | (1 << south)
+    choices, views = [], []
+    for deal in (hands, hands, swapped):
+        env = record.raw_env()
+        env.reset(seed=1, options={"deal": deal_to_pbn(deal), "dealer": dealer, "turned_card": card_text(turned)})
+        assert env.agent_selection == f"player_{leader}"
+        views.append(env.observe("player_0")["observation"])
+        agent = load_agent("openspiel:ismcts:sims=30", game="whist", seed=5)
+        choices.append(agent.act(env.observe("player_0"), env, "player_0"))
+    assert np.array_equal(views[0], views[2])
+    assert choices[0] == choices[1] == choices[2]

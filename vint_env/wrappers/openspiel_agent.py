@@ -94,6 +94,9 @@ class ISMCTSAgent(Agent):
         self.bot = ismcts.ISMCTSBot(
             self.game, mcts.RandomRolloutEvaluator(self.rollouts, rs), self.uct / scale, self.sims,
             max_world_samples=self.worlds or ismcts.UNLIMITED_NUM_WORLD_SAMPLES, random_state=rs)
+        # The bot's own resampler draws from an unseeded OpenSpiel sampler: seed every draw from rs instead,
+        # so that a match replays from its seed.
+        self.bot.set_resampler(lambda state, player: state.resample_from_infostate(player, int(rs.randint(2**31))))
         self._mirror: VintSpielState | None = None
         self._deal = None
 
