@@ -260,3 +260,16 @@ def test_ismcts_decision_depends_on_its_seed_not_on_hidden_cards():
         choices.append(agent.act(env.observe("player_0"), env, "player_0"))
     assert np.array_equal(views[0], views[2])
     assert choices[0] == choices[1] == choices[2]
+
+
+def test_the_integrations_page_recipes_run():
+    import pathlib
+    import re
+    page = (pathlib.Path(__file__).resolve().parents[1] / "docs" / "integrations.md").read_text()
+    section = page[page.index("## OpenSpiel"):page.index("## What did not work")]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert len(blocks) == 2
+    exec(blocks[0], {})
+    namespace: dict = {}
+    exec(blocks[1].replace("max_simulations=100", "max_simulations=4"), namespace)   # a whole deal, cheaply
+    assert namespace["state"].is_terminal() and sum(namespace["state"].returns()) == 0
