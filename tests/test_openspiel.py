@@ -34,6 +34,15 @@ def random_state(game, rng, decisions: int):
     return state
 
 
+def live_states(game, seed: int, trials: int, decisions: int):
+    """Up to ``trials`` states of ``game`` still being played, after 0..``decisions`` random actions."""
+    rng = np.random.default_rng(seed)
+    for _ in range(trials):
+        state = random_state(game, rng, int(rng.integers(0, decisions)))
+        if not state.is_terminal():
+            yield state, rng
+
+
 def test_every_game_is_registered_under_its_name():
     registered = set(pyspiel.registered_names())
     for record in games.all_games():
@@ -160,12 +169,8 @@ def _hidden_same_suit_pair(state, player, rng):
 @pytest.mark.parametrize("name", GAMES)
 def test_information_state_tensor_never_depends_on_hidden_cards(name):
     game = pyspiel.load_game(f"python_{name}")
-    rng = np.random.default_rng(7)
     checked = 0
-    for trial in range(80):
-        state = random_state(game, rng, int(rng.integers(0, 30)))
-        if state.is_terminal():
-            continue
+    for state, rng in live_states(game, 7, 80, 30):
         player = int(rng.integers(game.num_players()))
         pair = _hidden_same_suit_pair(state, player, rng)
         if pair is None:
@@ -189,12 +194,8 @@ def test_information_state_tensor_never_depends_on_hidden_cards(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_resample_keeps_what_the_player_knows(name):
     game = pyspiel.load_game(f"python_{name}")
-    rng = np.random.default_rng(11)
     changed = 0
-    for trial in range(12):
-        state = random_state(game, rng, int(rng.integers(0, 40)))
-        if state.is_terminal():
-            continue
+    for state, _ in live_states(game, 11, 12, 40):
         player = state.current_player()
         other = state.resample_from_infostate(player, pyspiel.UniformProbabilitySampler(0., 1.))
         assert other.information_state_string(player) == state.information_state_string(player)
@@ -273,3 +274,13 @@ def test_the_integrations_page_recipes_run():
     namespace: dict = {}
     exec(blocks[1].replace("max_simulations=100", "max_simulations=4"), namespace)   # a whole deal, cheaply
     assert namespace["state"].is_terminal() and sum(namespace["state"].returns()) == 0
+
+
+def test_ismcts_agent_plays_the_options_the_env_plays():
+    env = games.get("vint2p").raw_env(way=1)
+    env.reset(seed=2)
+    agent = load_agent("openspiel:ismcts:sims=2", game="vint2p", seed=1)
+    state = agent.state_of(env)
+    assert agent.game.options["way"] == 1 and state.core.env.way == 1
+    assert np.array_equal(state.observation_tensor(0), env.observe("player_0")["observation"])
+    assert env.action_space(env.agent_selection).contains(agent.act(env.observe(env.agent_selection), env))

@@ -31,7 +31,7 @@ import numpy as np
 
 from .. import games
 from ..agents.base import Agent
-from .openspiel import VintSpielState, deck_order, load_game
+from .openspiel import VintSpielState, deck_order, game_parameters, load_game
 
 DEFAULT_SIMS = 100
 BOTS = ("ismcts",)
@@ -82,14 +82,19 @@ class ISMCTSAgent(Agent):
         if not uct > 0:
             raise ValueError(f"openspiel:ismcts uct must be positive, got {uct!r}")
         self.record = games.get(game)
+        self.params = game_parameters(self.record)          # the env's options: its defaults until it is seen
         self.game = load_game(self.record)
         self.sims, self.worlds, self.rollouts, self.uct = sims, worlds, rollouts, uct
         self.name = f"openspiel:ismcts:sims={sims}" + (f",worlds={worlds}" if worlds else "")
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
+        self.rs = np.random.RandomState(None if seed is None else seed % 2**32)
+        self._new_bot()
+
+    def _new_bot(self) -> None:
         from open_spiel.python.algorithms import ismcts, mcts
-        rs = np.random.RandomState(None if seed is None else seed % 2**32)
+        rs = self.rs
         scale = self.record.reward_scale / self.record.points_scale      # points -> the env's scaled reward
         self.bot = ismcts.ISMCTSBot(
             self.game, mcts.RandomRolloutEvaluator(self.rollouts, rs), self.uct / scale, self.sims,
@@ -111,6 +116,10 @@ class ISMCTSAgent(Agent):
 
     def state_of(self, raw) -> VintSpielState:
         """The OpenSpiel state of the raw env's deal, kept up to date from its action history."""
+        params = {name: getattr(raw, name, default) for name, default in self.params.items()}
+        if params != self.game.options:                   # the env plays other options (way=1 ...)
+            self.game = load_game(self.record, **params)
+            self._new_bot()
         done = self._mirror.core.actions if self._mirror is not None else None
         history = raw.action_history
         if raw.deal is not self._deal or done is None or history[:len(done)] != done:
