@@ -241,9 +241,7 @@ class VintSpielGame(pyspiel.Game):
                              f"known: {sorted(defaults)}")
         options = {**defaults, **params}
         super().__init__(_game_type(self.record), _game_info(self.record), params)
-        kwargs = dict(options)
-        if "episode" in inspect.signature(self.record.env_module().raw_env.__init__).parameters:
-            kwargs["episode"] = "deal"
+        kwargs = {**options, "episode": "deal"} if len(self.record.episodes) > 1 else dict(options)
         self.options = options
         self.template = self.record.raw_env(**kwargs)    # a bad option fails here, with the env's message
 
@@ -256,7 +254,6 @@ class VintSpielGame(pyspiel.Game):
 
 def _game_type(record: Game) -> pyspiel.GameType:
     players = len(record.env_module().raw_env.AGENT_NAMES)
-    parameters = {k: v for k, v in game_parameters(record).items()}
     return pyspiel.GameType(
         short_name=short_name(record),
         long_name=f"Python {record.title} (vint-env)",
@@ -268,7 +265,7 @@ def _game_type(record: Game) -> pyspiel.GameType:
         max_num_players=players, min_num_players=players,
         provides_information_state_string=True, provides_information_state_tensor=True,
         provides_observation_string=True, provides_observation_tensor=True,
-        parameter_specification=parameters)
+        parameter_specification=game_parameters(record))
 
 
 #: An upper bound on the points of one deal in any of the games (in points): OpenSpiel asks for
