@@ -21,8 +21,16 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from ..games import AGENT_SEAT, AGENTS
 from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
+from ..seeds import check_seed
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
+
+
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name the env does not have (``observe("player_9")``)."""
+
+    def __str__(self) -> str:          # KeyError would print the message in quotes
+        return str(self.args[0]) if self.args else ""
 
 
 @dataclass
@@ -101,6 +109,7 @@ class CardGameEnv(AECEnv):
                              f"got {render_mode!r}")
         reward_scale = positive_scale("reward_scale", reward_scale)
         self.render_mode = render_mode
+        self._window = None
         self.reward_scale = float(reward_scale)
         agents = self.AGENT_NAMES
         self._agent_index = {a: i for i, a in enumerate(agents)}
@@ -128,10 +137,19 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        options = dict(options or {})
-        self._start(options)
+        seed = check_seed(seed)
+        # A reset that fails (a bad option) leaves the env as it was: its attributes and its random stream.
+        saved, rng_state = dict(self.__dict__), self._rng.bit_generator.state
+        try:
+            if seed is not None:
+                self._rng = np.random.default_rng(seed)
+            options = dict(options or {})
+            self._start(options)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            self._rng.bit_generator.state = rng_state
+            raise
         if options:
             # A warning, not an error: PettingZoo's api_test resets with a dummy option.
             warnings.warn(f"{self.metadata['name']}: ignoring unknown reset option(s) {sorted(options)}; "
@@ -213,7 +231,10 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def observe(self, agent):
-        seat = self._agent_index[agent]
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError(f"{self.metadata['name']}: no agent {agent!r}; its agents are "
+                                    f"{', '.join(self.possible_agents)}")
         deal = self.deal
         if seat != self._seat:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
@@ -228,18 +249,36 @@ class CardGameEnv(AECEnv):
         return self._encode_state()
 
     def render(self):
+        """``"ansi"``: the table as text; ``"rgb_array"``: its frame, an ``(H, W, 3)`` uint8 array
+        (:mod:`.picture`); ``"human"``: the frame in a pygame window (:mod:`.window`; without pygame
+        or a display the text is printed). Hands are shown as ``viewer`` may see them."""
         if self.render_mode is None:
             import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; "
+                                  "pass render_mode='ansi', 'rgb_array' or 'human'")
             return None
-        text = self._render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        if self.render_mode == "ansi":
+            return self._render_text()
+        frame = self.render_frame()
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            from .window import TableWindow
+            self._window = TableWindow(self.metadata["name"], self.metadata["render_fps"])
+        self._window.show(frame, self._render_text)
+        return None
+
+    def render_frame(self) -> np.ndarray:
+        """The table's RGB frame (whatever the ``render_mode``), as ``render_mode="rgb_array"`` renders it."""
+        from .picture import TableView, draw
+        if self.deal is None:
+            return draw(TableView(title=f"{self.metadata['name']}: not reset", hands=()))
+        return draw(self._table_view())
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # helpers ----------------------------------------------------------------
     @property
@@ -307,6 +346,10 @@ class CardGameEnv(AECEnv):
         raise NotImplementedError
 
     def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _table_view(self):
+        """What the table shows, as a :class:`~.picture.TableView` (hands as ``viewer`` may see them)."""
         raise NotImplementedError
 
     def action_text(self, action: int) -> str:
@@ -377,15 +420,22 @@ def take_deals(options: dict, several: bool) -> list:
 
     ``several``: whether the episode can hold more than one deal (rubber mode).
     """
-    from ..cards import parse_pbn, validate_deal
+    from ..cards import DeckError, parse_pbn, validate_deal
     deal = take_option(options, "deal", None)
     deals = take_option(options, "deals", None)
     if deal is not None and deals is not None:
         raise ValueError("give either the reset option 'deal' or 'deals', not both")
+    if deals is not None and not isinstance(deals, (list, tuple)):
+        raise DeckError(f"reset option 'deals' must be a list of deals (PBN strings or 4-tuples of hand masks)"
+                        + ("; for one PBN string use the option 'deal'" if isinstance(deals, str) else "")
+                        + f", got {type(deals).__name__} {deals!r:.40}")
     queued = [deal] if deal is not None else list(deals or [])
     if len(queued) > 1 and not several:
         raise ValueError("reset option 'deals' with more than one deal needs episode='rubber'")
-    return [parse_pbn(d) if isinstance(d, str) else validate_deal(d) for d in queued]
+    for d in queued:
+        if not isinstance(d, (str, list, tuple, np.ndarray)):
+            raise DeckError(f"a deal is a PBN string or four hand masks, got {type(d).__name__} {d!r:.40}")
+    return [parse_pbn(d) if isinstance(d, str) else validate_deal(tuple(d)) for d in queued]
 
 
 def take_dealer(options: dict, rng) -> int:

@@ -11,6 +11,7 @@ Examples::
     vint-eval match --game vint2p --env-option way=1 --a rule --b random --boards 1000
     vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
+    vint-eval video --game vint --a rule --b random --board 1 --viewer S --out deal.gif   # a board as a GIF
 
 Agents are spec strings: random, rule, dd, pimc, ppo:PATH, baseline (the trained agent shipped
 for the game), human, py:MODULE:NAME.
@@ -25,11 +26,12 @@ import shlex
 import sys
 from pathlib import Path
 
+from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
-from .viewer import load_results, write_html
+from .viewer import load_results, render_results, write_html
 
 
 def positive_int(text: str) -> int:
@@ -67,14 +69,22 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     p.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _env_option_argument(p)
+
+
+def _env_option_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the game's env, repeatable (two-player Vint: way=1 ... way=5)")
 
 
 def _env_options(args) -> dict:
-    """``--env-option KEY=VALUE`` pairs; integer values become ints."""
+    return env_options(args.env_option)
+
+
+def env_options(items) -> dict:
+    """``--env-option KEY=VALUE`` pairs (of `vint-eval` and `vint-play`); integer values become ints."""
     out = {}
-    for item in args.env_option:
+    for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--env-option {item!r}: expected KEY=VALUE, e.g. way=1")
@@ -83,7 +93,19 @@ def _env_options(args) -> dict:
     return out
 
 
+def _inputs(args, specs) -> dict:
+    """The files a command reads: ``--deals`` and the checkpoints named by ``ppo:PATH`` agent specs."""
+    found = {"--deals": args.deals}
+    for spec in specs:
+        if spec.startswith("ppo:"):
+            found[f"agent {spec}"] = spec[len("ppo:"):]
+    return found
+
+
 def cmd_match(args) -> int:
+    json_path, md_path = output_paths(args.out) if args.out else (None, None)
+    check_file_roles(_inputs(args, [args.a, args.b]),
+                     {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
@@ -94,7 +116,6 @@ def cmd_match(args) -> int:
     summary["command"] = command
     written = []
     if args.out:
-        json_path, md_path = output_paths(args.out)
         written += [write_json(json_path, match_json(result, summary)), write_text(md_path, text)]
     if args.html:
         record = match_json(result, summary)
@@ -107,16 +128,18 @@ def cmd_match(args) -> int:
 
 
 def cmd_view(args) -> int:
-    matches = load_results(args.results)
-    for m in matches:
-        m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
     out = args.html or Path(args.results).with_suffix(".html")
-    print(f"wrote {write_html(out, matches)}")
+    check_file_roles({"results": args.results}, {"--html": out})
+    matches = load_results(args.results)
+    page = render_results(args.results, matches, summary_markdown)
+    print(f"wrote {write_text(out, page)}")
     return 0
 
 
 def cmd_league(args) -> int:
-    from .league import run_league, write_league
+    from .league import LEAGUE_FILES, run_league, write_league
+    check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
+                                                  for name in LEAGUE_FILES})
     boards = _boards(args)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args))
@@ -124,6 +147,34 @@ def cmd_league(args) -> int:
     paths = write_league(league, args.out_dir, command)
     print(paths["markdown"].read_text())
     print("wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def cmd_video(args) -> int:
+    from ..cards import SEAT_LETTERS
+    from .video import check_output, record_board, write_video
+    check_output(args.out)
+    check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
+    boards = load_boards(args.deals) if args.deals else generate_boards(
+        args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
+    if args.board > len(boards):
+        raise ValueError(f"--board {args.board}: {args.deals} holds {len(boards)} boards")
+    viewer = None
+    if args.viewer is not None:
+        text = args.viewer.strip().upper()
+        if len(text) == 1 and text in SEAT_LETTERS:
+            viewer = SEAT_LETTERS.index(text)
+        elif text in ("0", "1", "2", "3"):
+            viewer = int(text)
+        else:
+            raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
+    frames = record_board(args.game, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
+                          viewer=viewer, episode=args.episode, env_options=_env_options(args))
+    write_video(args.out, frames, args.fps, frame=args.frame)
+    what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
+        f"{len(frames)} frames at {args.fps:g} a second"
+    print(f"wrote {args.out}: {what} "
+          f"(board {args.board}, table {args.table}, {'all hands' if viewer is None else 'seen by ' + args.viewer})")
     return 0
 
 
@@ -159,6 +210,27 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("results", type=Path, help="results JSON written by `vint-eval match --out`")
     v.add_argument("--html", type=Path, default=None, help="the page to write (default: RESULTS with .html)")
     v.set_defaults(func=cmd_view)
+    vd = sub.add_parser("video", help="record one board of a match to an animated GIF (or a frame to a PNG)")
+    vd.add_argument("--game", choices=GAMES, default="vint")
+    vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
+    vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
+    vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")
+    vd.add_argument("--episode", choices=("deal", "rubber"), default="deal",
+                    help="the board's deal, or a whole rubber from it, as `match --episode` plays it")
+    vd.add_argument("--table", type=positive_int, default=1,
+                    help="table of the board: 1 has team A in the first seats (N/S, player_0)")
+    vd.add_argument("--deals", type=Path, default=None, help="PBN file of boards (default: generated from --seed)")
+    vd.add_argument("--seed", type=int, default=0, help="match seed, as in `vint-eval match`")
+    vd.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
+    vd.add_argument("--viewer", default=None,
+                    help="show only what this seat sees (N E S W or 0-3; two-player Vint: player 0 or 1)")
+    vd.add_argument("--fps", type=float, default=2.0, help="frames a second (default 2)")
+    vd.add_argument("--frame", type=positive_int, default=None,
+                    help="with --out FILE.png: the frame to write (1 = before the first call; default the last)")
+    _env_option_argument(vd)
+    vd.add_argument("--out", type=Path, required=True, help="the GIF (the whole board) or PNG (one frame) to write")
+    vd.set_defaults(func=cmd_video)
+
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
     d.add_argument("--boards", type=positive_int, default=1000)
     d.add_argument("--seed", type=int, default=0)

@@ -21,6 +21,8 @@ given by :meth:`SingleAgentEnv.action_masks` and in ``info["action_mask"]``.
 
 from __future__ import annotations
 
+import math
+from numbers import Real
 from typing import Any, Callable, Mapping, Sequence
 
 import gymnasium
@@ -47,9 +49,14 @@ def make_aec_env(game: str, **env_kwargs):
 class UnsupportedRenderModeError(ValueError, TypeError):
     """A render mode the game cannot render.
 
-    Also a ``TypeError``: Stable-Baselines3's ``make_vec_env`` asks every env for
-    ``render_mode="rgb_array"`` and retries without it on a ``TypeError``.
+    Also a ``TypeError``: Stable-Baselines3's ``make_vec_env`` retries without a render
+    mode on a ``TypeError`` (it asks every env for ``render_mode="rgb_array"``, which the
+    games now draw).
     """
+
+
+class WrapperOptionError(ValueError, TypeError):
+    """An option of :class:`SingleAgentEnv` of the wrong type or value (also a ``TypeError``, as it was)."""
 
 
 class PolicyAgent(Agent):
@@ -57,7 +64,7 @@ class PolicyAgent(Agent):
 
     def __init__(self, policy: Callable[[dict], int], name: str | None = None):
         if not callable(policy):
-            raise TypeError(f"a policy must be callable, got {policy!r}")
+            raise WrapperOptionError(f"a policy must be callable, got {policy!r}")
         self.policy = policy
         self.name = name or getattr(policy, "__name__", "policy")
 
@@ -75,7 +82,8 @@ def as_agent(spec, game: str = "vint_v0") -> Agent:
         return load_agent(spec, game=games.get(game).name)
     if callable(spec):
         return PolicyAgent(spec)
-    raise TypeError(f"an opponent must be an Agent, an agent spec string or a callable policy, got {spec!r}")
+    raise WrapperOptionError(f"an opponent must be an Agent, an agent spec string or a callable policy, "
+                             f"got {spec!r}")
 
 
 def parse_seats(seats) -> tuple[int, ...] | None:
@@ -118,7 +126,8 @@ class SingleAgentEnv(gymnasium.Env):
             set (Gymnasium's API and plain, unmasked PPO need every action of the space
             to be steppable); ``"raise"``: raise the env's ``IllegalActionError``.
         illegal_reward: the reward of an illegal action in ``"terminate"`` mode.
-        render_mode: ``"ansi"`` or ``"human"`` (the AEC env's text rendering).
+        render_mode: ``"ansi"`` (text), ``"rgb_array"`` (an RGB frame, for Gymnasium's
+            ``RecordVideo``) or ``"human"`` (a window): the AEC env's rendering.
         **env_kwargs: passed to the game's ``raw_env`` (e.g. ``episode="rubber"``,
             ``reward_scale=...``).
 
@@ -130,7 +139,7 @@ class SingleAgentEnv(gymnasium.Env):
     to the AEC env; the same seed replays the same deal, opponents' moves included.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
     def __init__(self, game="vint_v0", seats=0, opponents="random", *,
                  illegal_action: str = "terminate", illegal_reward: float = -1.0,
@@ -145,7 +154,7 @@ class SingleAgentEnv(gymnasium.Env):
                 raise ValueError(f"env keyword arguments {sorted(env_kwargs)} need a game name, "
                                  "not an env instance")
             if not hasattr(game, "observe") or not hasattr(game, "possible_agents"):
-                raise TypeError(f"game must be a game name or a raw AEC env of vint_env, got {game!r}")
+                raise WrapperOptionError(f"game must be a game name or a raw AEC env of vint_env, got {game!r}")
             self.aec = game.unwrapped
             if render_mode is not None and render_mode != self.aec.render_mode:
                 raise ValueError("give render_mode to the AEC env you pass, not to SingleAgentEnv")
@@ -155,6 +164,9 @@ class SingleAgentEnv(gymnasium.Env):
                          "name": self.aec.metadata["name"]}
         self.render_mode = self.aec.render_mode
         self.illegal_action = illegal_action
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, Real) \
+                or not math.isfinite(illegal_reward):
+            raise WrapperOptionError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self.agent_names = list(self.aec.possible_agents)
         self._fixed_seats = parse_seats(seats)
