@@ -102,6 +102,7 @@ class Recorder:
 
     def __init__(self, seed):
         self.rng = np.random.default_rng(seed)
+        self.bit_generator = self.rng.bit_generator
         self.outcomes: list[int] = []
 
     def integers(self, *args, **kwargs):

@@ -122,6 +122,19 @@ class ChanceScript:
         self.pos = 0
         self.log: list[tuple[str, int, int]] = []
 
+    @property
+    def bit_generator(self) -> "ChanceScript":
+        """The env saves and restores ``bit_generator.state`` around a reset that fails: here, the position."""
+        return self
+
+    @property
+    def state(self) -> int:
+        return self.pos
+
+    @state.setter
+    def state(self, pos: int) -> None:
+        self.pos = pos
+
     def _next(self, choices, permutation=None, total=0) -> int:
         if self.pos >= len(self.outcomes):
             raise NeedChance(list(choices), None if permutation is None else list(permutation), total)
