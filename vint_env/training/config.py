@@ -1,8 +1,22 @@
-"""Every hyper-parameter of a PPO run, in one dataclass, loaded from YAML.
+"""Every hyper-parameter of a PPO run, loaded from YAML in sections.
 
-``load_config("configs/vint_ppo.yaml", ["ppo.lr=1e-4"])`` reads the YAML
-file, applies ``--set key=value`` overrides, and checks every key and type:
-an unknown or mistyped key is an error naming the key and the known ones.
+``load_config("configs/vint_ppo.yaml", ["ppo.learning_rate=1e-4"])`` reads the
+YAML file, applies ``--set key=value`` overrides, and checks every key and
+type: an unknown or mistyped key is an error naming the nearest known key.
+
+A config file is nested by job (:data:`SECTIONS`: ``run``, ``collection``,
+``opponents``, ``model``, ``shaping``, ``ppo``, ``warm_start``,
+``evaluation``)::
+
+    run: {name: quick, game: vint_v0, seed: 1}
+    ppo: {learning_rate: 0.0001, clip_coef: 0.1}
+
+Every key has one name, the same inside its section and alone, so the flat
+files of earlier releases (``learning_rate: 0.0001`` at the top) and
+``--set learning_rate=...`` keep working; a key given twice (flat and in its
+section) is an error.  The resolved :class:`PPOConfig` is flat (``cfg.learning_rate``);
+:meth:`PPOConfig.to_nested` gives the sectioned form a run writes to its
+``config.yaml``.
 """
 
 from __future__ import annotations
@@ -210,17 +224,76 @@ class PPOConfig:
         return self.num_envs * self.num_steps
 
     def to_dict(self) -> dict:
+        """Flat: key -> value (what checkpoints store and runs compare)."""
         return dataclasses.asdict(self)
+
+    def to_nested(self) -> dict:
+        """Sectioned, as a config file is written: section -> key -> value."""
+        flat = self.to_dict()
+        return {section: {k: flat[k] for k in keys} for section, keys in SECTIONS.items()}
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(PPOConfig)}
 _HINTS = typing.get_type_hints(PPOConfig)
 
+#: The sections of a config file, each the keys of one job of the trainer (the module that reads them).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "run": ("name", "game", "env_kwargs", "seed", "total_timesteps", "max_minutes", "torch_threads", "runs_dir"),
+    "collection": ("env_source", "num_envs", "num_steps"),                         # sources.py, selfplay.py
+    "opponents": ("opponent_mix", "pool_size", "pool_add_every"),                   # pool.py
+    "model": ("network", "network_kwargs", "central_critic", "critic_hidden_sizes"),  # agents/learned/networks.py
+    "shaping": ("shaping_trick_reward", "shaping_exclude_items", "shaping_deal_transform",
+                "shaping_deal_scale"),                                              # shaping.py
+    "ppo": ("learning_rate", "anneal_lr", "gamma", "gae_lambda", "num_minibatches", "update_epochs", "norm_adv",
+            "clip_coef", "clip_coef_final", "clip_vloss", "ent_coef", "ent_coef_final", "vf_coef",
+            "max_grad_norm", "target_kl"),                                          # ppo.py
+    "warm_start": ("teacher", "teacher_deals", "teacher_workers", "teacher_cache", "bc_epochs", "bc_batch_size",
+                   "bc_learning_rate", "bc_value_coef", "teacher_values", "bc_value_scale", "bc_value_unit",
+                   "bc_teacher_bonus", "residual_base", "residual_margin", "residual_actions", "bc_holdout",
+                   "kl_coef", "kl_decay"),                                          # warm_start.py
+    "evaluation": ("eval_every", "eval_deals", "final_eval_deals", "eval_opponents", "checkpoint_every",
+                   "keep_checkpoints"),                                             # eval_schedule.py, checkpoints.py
+}
+SECTION_OF = {key: section for section, keys in SECTIONS.items() for key in keys}
+assert sorted(SECTION_OF) == sorted(FIELDS), set(FIELDS) ^ set(SECTION_OF)   # every key in exactly one section
+QUALIFIED = [f"{SECTION_OF[k]}.{k}" for k in FIELDS]
 
-def _unknown_key(key: str) -> ConfigError:
-    close = difflib.get_close_matches(key, FIELDS, n=1)
+
+def _unknown_key(key: str, section: str | None = None) -> ConfigError:
+    """The error for an unknown key (``section``: the section it was given in), naming the nearest key."""
+    name = f"{section}.{key}" if section else key
+    if section is None and key in SECTIONS:
+        return ConfigError(f"config section {key!r} must be a mapping of its keys: {', '.join(SECTIONS[key])}")
+    if section is not None and key in SECTION_OF:
+        return ConfigError(f"config key {key!r} is not in section {section!r}: it is {SECTION_OF[key]}.{key}")
+    close = difflib.get_close_matches(name, QUALIFIED if section else list(FIELDS) + list(SECTIONS), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return ConfigError(f"unknown config key {key!r}{hint}; known keys: {', '.join(FIELDS)}")
+    listing = (f"keys of {section}: {', '.join(SECTIONS[section])}" if section in SECTIONS
+               else f"sections: {', '.join(SECTIONS)}; keys: {', '.join(FIELDS)}")
+    return ConfigError(f"unknown config key {name!r}{hint}; {listing}")
+
+
+def flatten(data: dict) -> dict:
+    """A config mapping, sectioned or flat (or a mix), as flat keys; unknown or doubled keys are errors."""
+    flat: dict = {}
+    def put(key, value):
+        if key in flat:
+            raise ConfigError(f"config key {key!r} is given twice (alone and as {SECTION_OF[key]}.{key})")
+        flat[key] = value
+    for key, value in data.items():
+        key = str(key)
+        if key in SECTIONS and key not in FIELDS:
+            if not isinstance(value, dict):
+                raise _unknown_key(key)
+            for sub, v in value.items():
+                if str(sub) not in SECTIONS[key]:
+                    raise _unknown_key(str(sub), key)
+                put(str(sub), v)
+        elif key in FIELDS:
+            put(key, value)
+        else:
+            raise _unknown_key(key)
+    return flat
 
 
 def _check_type(key: str, value: Any) -> Any:
@@ -255,18 +328,15 @@ def _check_type(key: str, value: Any) -> Any:
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of config keys, got {type(data).__name__}")
-    values = {}
-    for key, value in data.items():
-        if key not in FIELDS:
-            raise _unknown_key(str(key))
-        values[key] = _check_type(key, value)
+    values = {key: _check_type(key, value) for key, value in flatten(data).items()}
     return PPOConfig(**values).validate()
 
 
 def parse_override(text: str) -> tuple[str, Any]:
     """``"key=value"`` -> ``(key, value)``, the value read as YAML (``3e-4``, ``true``, ``[64, 64]``).
 
-    A dotted key sets one entry of a mapping field: ``opponent_mix.self=0.6``.
+    A key may name its section (``ppo.learning_rate=1e-4``) or not (``learning_rate=1e-4``); a
+    further dotted part sets one entry of a mapping key: ``opponent_mix.self=0.6``.
     """
     if "=" not in text:
         raise ConfigError(f"--set expects key=value, got {text!r}")
@@ -285,12 +355,25 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
+def override_key(text: str) -> str:
+    """The config key an override ``[section.]key[.entry]=value`` sets (``ppo.learning_rate=1`` -> ``learning_rate``)."""
+    top, _, rest = text.partition("=")[0].strip().partition(".")
+    return rest.partition(".")[0] if top in SECTIONS and top not in FIELDS else top
+
+
 def apply_overrides(data: dict, overrides: list[str]) -> dict:
-    data = dict(data)
+    """``data`` (sectioned or flat) as flat keys with the ``key=value`` overrides applied."""
+    data = flatten(data)
     for text in overrides:
         key, value = parse_override(text)
         top, _, sub = key.partition(".")
-        if top not in FIELDS:
+        if top in SECTIONS and top not in FIELDS:
+            if not sub:
+                raise _unknown_key(top)
+            top, _, sub = sub.partition(".")
+            if top not in SECTIONS[key.partition(".")[0]]:
+                raise _unknown_key(top, key.partition(".")[0])
+        elif top not in FIELDS:
             raise _unknown_key(top)
         if sub:
             factory = FIELDS[top].default_factory
