@@ -15,9 +15,9 @@ import numpy as np
 
 
 @numba.njit(cache=True, nogil=True)
-def _count_active(obs: np.ndarray) -> int:
+def _count_active(obs: np.ndarray, rows: np.ndarray) -> int:
     most = 0
-    for i in range(obs.shape[0]):
+    for i in rows:
         k = 0
         for d in range(obs.shape[1]):
             if obs[i, d] != 0:
@@ -27,20 +27,23 @@ def _count_active(obs: np.ndarray) -> int:
 
 
 @numba.njit(cache=True, nogil=True)
-def _fill_active(obs: np.ndarray, index: np.ndarray, weight: np.ndarray) -> None:
-    for i in range(obs.shape[0]):
+def _fill_active(obs: np.ndarray, rows: np.ndarray, index: np.ndarray, weight: np.ndarray) -> None:
+    for r in range(rows.shape[0]):
+        i = rows[r]
         k = 0
         for d in range(obs.shape[1]):
             x = obs[i, d]
             if x != 0:
-                index[i, k] = d
-                weight[i, k] = x
+                index[r, k] = d
+                weight[r, k] = x
                 k += 1
 
 
-def active_entries(obs: np.ndarray, width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(index [B, K] int64, weight [B, K] float32)`` of the non-zero entries of ``obs [B, D]``, in entry
-    order, padded with (0, 0.0); ``K`` = ``width`` or the most active entries of a row.
+def active_entries(obs: np.ndarray, width: int | None = None, rows: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """``(index [B, K] int64, weight [B, K] float32)`` of the non-zero entries of ``obs [B, D]`` (of its rows
+    ``rows`` only, when given), in entry order, padded with (0, 0.0); ``K`` = ``width`` or the most active
+    entries of a row.
 
     >>> index, weight = active_entries(np.array([[0, 1, 0, 2], [1, 0, 0, 0]], dtype=np.float32))
     >>> index.tolist(), weight.tolist()
@@ -49,13 +52,14 @@ def active_entries(obs: np.ndarray, width: int | None = None) -> tuple[np.ndarra
     obs = np.ascontiguousarray(obs)
     if obs.ndim != 2:
         raise ValueError(f"expected observations [B, D], got shape {obs.shape}")
-    most = _count_active(obs)
+    rows = np.arange(obs.shape[0]) if rows is None else np.asarray(rows, dtype=np.int64)
+    most = _count_active(obs, rows)
     k = most if width is None else int(width)
     if k < most:
         raise ValueError(f"a row has {most} active entries, more than width {k}")
-    index = np.zeros((obs.shape[0], max(k, 1)), dtype=np.int64)
-    weight = np.zeros((obs.shape[0], max(k, 1)), dtype=np.float32)
-    _fill_active(obs, index, weight)
+    index = np.zeros((rows.shape[0], max(k, 1)), dtype=np.int64)
+    weight = np.zeros((rows.shape[0], max(k, 1)), dtype=np.float32)
+    _fill_active(obs, rows, index, weight)
     return index, weight
 
 
