@@ -38,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true",
                    help="start afresh in the run folder, deleting the run it holds")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (one line per evaluation instead)")
+    p.add_argument("--collectors", type=int, metavar="N",
+                   help="collect in N processes beside the learner (sets collectors; 0: in the learner)")
+    p.add_argument("--ray-address", metavar="ADDRESS",
+                   help="run the collectors as Ray actors on this cluster ('local': start a Ray here; 'auto': the "
+                        "running one); sets ray_address, and collectors=2 unless given")
     return p
 
 
@@ -69,6 +74,12 @@ def fresh_run_dir(base: Path) -> Path:
 
 
 def run(args) -> int:
+    if args.collectors is not None:
+        args.overrides.append(f"collectors={args.collectors}")
+    if args.ray_address:
+        args.overrides.append(f"ray_address={args.ray_address}")
+        if args.collectors is None and args.resume is None:
+            args.overrides.append("collectors=2")
     if args.resume is not None:
         if isinstance(args.resume, str):
             run_dir = Path(args.resume)

@@ -44,7 +44,7 @@ OPPONENT_KINDS = ("self", "pool", "random", "rule")
 #: schedule from the checkpoint on (so the run then differs from an uninterrupted one), and a new
 #: ``torch_threads`` may change float rounding.
 RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
-                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads")
+                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads", "ray_address")
 
 
 class ConfigError(ValueError):
@@ -71,6 +71,11 @@ class PPOConfig:
     env_source: str = "aec"              # aec: a Python loop over PettingZoo AEC envs; vector: vint_env.vector
     num_envs: int = 32                   # games played side by side (one batched forward pass per step)
     num_steps: int = 128                 # env steps per game per rollout; the deal in progress is then finished
+    collectors: int = 0                  # 0: collect in the learner, then update; N >= 1: N collector processes
+                                         # (or Ray actors) of num_envs games each, collecting while the learner
+                                         # updates (one update of policy lag; vint_env/training/collectors.py)
+    ray_address: str = ""                # with collectors >= 1: run them as Ray actors on this cluster
+                                         # ("local": a Ray started here; "auto": the running one)
 
     # --- self-play opponents --------------------------------------------------
     # Probability of each kind of opponent partnership for a game of the rollout:
@@ -164,6 +169,11 @@ class PPOConfig:
                     "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
                     "teacher_workers", "bc_batch_size"):
             need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
+        need(self.collectors >= 0, f"collectors must be >= 0, got {self.collectors!r}")
+        need(not self.ray_address or self.collectors >= 1,
+             f"ray_address={self.ray_address!r} runs the collectors on Ray: it needs collectors >= 1")
+        need(not (self.central_critic and self.collectors),
+             "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
         for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
                     "ent_coef", "vf_coef", "target_kl", "bc_epochs", "bc_value_coef", "kl_coef"):
             need(getattr(self, key) >= 0, f"{key} must be >= 0, got {getattr(self, key)!r}")
@@ -239,7 +249,8 @@ _HINTS = typing.get_type_hints(PPOConfig)
 #: The sections of a config file, each the keys of one job of the trainer (the module that reads them).
 SECTIONS: dict[str, tuple[str, ...]] = {
     "run": ("name", "game", "env_kwargs", "seed", "total_timesteps", "max_minutes", "torch_threads", "runs_dir"),
-    "collection": ("env_source", "num_envs", "num_steps"),                         # sources.py, selfplay.py
+    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address"),  # sources.py, selfplay.py,
+                                                                                         # collectors.py
     "opponents": ("opponent_mix", "pool_size", "pool_add_every"),                   # pool.py
     "model": ("network", "network_kwargs", "central_critic", "critic_hidden_sizes"),  # agents/learned/networks.py
     "shaping": ("shaping_trick_reward", "shaping_exclude_items", "shaping_deal_transform",

@@ -208,6 +208,7 @@ class Trainer:
         self.evaluate = evaluate
         self.logger = logger
         self.last_eval: dict = {}
+        self.behaviour: dict | None = None   # with collectors: {"model", "pool"} that play the next rollout
 
     @property
     def pool_weights(self) -> list[dict]:
@@ -225,6 +226,7 @@ class Trainer:
                 "pool": self.pool.state(),
                 "reference": None if self.reference is None else self.reference.state_dict(),
                 "critic": None if self.critic is None else self.critic.state_dict(),
+                "behaviour": self.behaviour,
                 "last_eval": self.last_eval,
             },
         }
@@ -248,6 +250,7 @@ class Trainer:
             self.reference = warm_start.frozen_copy(self.net)
             self.reference.load_state_dict(t["reference"])
         self.last_eval = dict(t.get("last_eval") or {})
+        self.behaviour = t.get("behaviour")
 
     # -- the other jobs, in their modules ---------------------------------------
     def pretrain(self, seconds=None) -> list[dict]:
@@ -393,5 +396,50 @@ class Trainer:
     def updates(self):
         """The run's updates, one scalars dict each, until the budget is spent (the clock is the caller's:
         it sets ``state.train_seconds`` after each)."""
+        if self.cfg.collectors:
+            yield from self.overlapped_updates()
+            return
         while not self.budget_spent():
             yield self.update_once()
+
+    def overlapped_updates(self):
+        """Updates with collection beside them (``collectors.py``): while update ``u`` learns from rollout
+        ``u``, the collectors play rollout ``u + 1`` with the weights from before the update."""
+        from .collectors import gather, make_collectors
+        cfg, st = self.cfg, self.state
+        if self.budget_spent():
+            return
+        collectors = make_collectors(cfg)
+        try:
+            def behaviour() -> dict:
+                return {"model": {k: v.detach().clone() for k, v in self.net.state_dict().items()},
+                        "pool": list(self.pool.state())}
+            if self.behaviour is None:
+                self.behaviour = behaviour()
+            pool_sent = None
+
+            def request(update: int) -> None:   # the pool travels only when it changed
+                nonlocal pool_sent
+                pool = self.behaviour["pool"]
+                fresh = pool_sent is None or len(pool) != len(pool_sent) or any(a is not b for a, b in
+                                                                                zip(pool, pool_sent))
+                collectors.request(update, self.behaviour["model"], pool if fresh else None)
+                pool_sent = pool
+            request(st.update)
+            t_last = time.perf_counter()
+            while not self.budget_spent():
+                parts, collect_seconds = collectors.receive()
+                rollout = gather(parts)
+                self.behaviour = behaviour()     # plays rollout u + 1, collected during this update
+                if st.global_step + rollout.env_steps < cfg.total_timesteps or cfg.max_minutes:
+                    request(st.update + 1)
+                coefs = self.coefficients()
+                self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
+                rng, _ = _seeded(cfg.seed, st.update, 1000)
+                t1 = time.perf_counter()
+                losses = self.learn(rollout, coefs, rng)
+                t2 = time.perf_counter()
+                yield self.account(rollout, {**coefs, **losses}, collect_seconds, t2 - t1, wall_seconds=t2 - t_last)
+                t_last = time.perf_counter()
+        finally:
+            collectors.close()
