@@ -52,6 +52,12 @@ def test_active_entries_round_trip():
     assert torch.equal(both.to_dense(), torch.from_numpy(obs)) and len(both[3:7]) == 4
 
 
+def test_the_fast_tanh_is_tanh():
+    from vint_env.agents.learned.networks import Tanh
+    x = torch.linspace(-12, 12, 10001)
+    torch.testing.assert_close(Tanh()(x), torch.tanh(x), rtol=0, atol=1e-6)
+
+
 def test_sparse_network_is_the_dense_trunk_with_shared_heads():
     rng = np.random.default_rng(0)
     net = build_network("sparse", 120, 30, {"hidden_sizes": [32, 16]})

@@ -41,7 +41,7 @@ def _fill_active(obs: np.ndarray, rows: np.ndarray, index: np.ndarray, weight: n
 
 def active_entries(obs: np.ndarray, width: int | None = None, rows: np.ndarray | None = None
                    ) -> tuple[np.ndarray, np.ndarray]:
-    """``(index [B, K] int64, weight [B, K] float32)`` of the non-zero entries of ``obs [B, D]`` (of its rows
+    """``(index [B, K] int32, weight [B, K] float32)`` of the non-zero entries of ``obs [B, D]`` (of its rows
     ``rows`` only, when given), in entry order, padded with (0, 0.0); ``K`` = ``width`` or the most active
     entries of a row.
 
@@ -57,7 +57,7 @@ def active_entries(obs: np.ndarray, width: int | None = None, rows: np.ndarray |
     k = most if width is None else int(width)
     if k < most:
         raise ValueError(f"a row has {most} active entries, more than width {k}")
-    index = np.zeros((rows.shape[0], max(k, 1)), dtype=np.int64)
+    index = np.zeros((rows.shape[0], max(k, 1)), dtype=np.int32)
     weight = np.zeros((rows.shape[0], max(k, 1)), dtype=np.float32)
     _fill_active(obs, rows, index, weight)
     return index, weight
