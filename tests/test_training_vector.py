@@ -48,9 +48,14 @@ def dense(obs):
     return obs.to_dense() if hasattr(obs, "to_dense") else obs
 
 
-@pytest.mark.parametrize("game,env_kwargs", [("vint_v0", {}), ("whist_v0", {}), ("whist_v0", {"no_trump": True}),
-                                             ("whist_v0", {"ten_is_honour": True})],
-                         ids=["vint", "whist", "whist-no-trump", "whist-ten-honour"])
+from vint_env import games
+
+ENGINE_GAMES = [(games.get(g).env_name, {}) for g in games.engine_games()]   # every game the engine plays
+
+
+@pytest.mark.parametrize("game,env_kwargs", ENGINE_GAMES + [("whist_v0", {"no_trump": True}),
+                                                           ("whist_v0", {"ten_is_honour": True})],
+                         ids=[g for g, _ in ENGINE_GAMES] + ["whist-no-trump", "whist-ten-honour"])
 @pytest.mark.parametrize("network", ["mlp", "sparse"])
 def test_engine_rollouts_equal_aec_rollouts_for_every_engine_game(game, env_kwargs, network):
     mix = {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}
