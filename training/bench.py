@@ -3,8 +3,9 @@
     python -m training.bench                       # every game of the batched engine, everything below
     python -m training.bench --games whist --updates 4 --sb3-steps 4096
 
-For each game the fast trainer runs its shipped config (``configs/<game>_ppo.yaml``: batched engine,
-sparse network, a collector process beside the learner) in pure self-play, without evaluation or
+For each game the fast trainer runs its shipped config (``configs/<game>_ppo.yaml``) on the fast path
+(batched engine, sparse network, a collector process beside the learner: ``env_source=vector``,
+``network=sparse``, ``collectors=1`` whatever the file says) in pure self-play, without evaluation or
 files, and the bench prints (medians over ``--updates`` updates, the first left out: it compiles and
 warms caches):
 
@@ -79,7 +80,8 @@ def config_file(game) -> str:
 
 def self_play(game, overrides: list[str], tmp: str):
     from vint_env.training.config import load_config
-    return load_config(config_file(game), ["opponent_mix={self: 1.0}", "eval_opponents=[]",
+    return load_config(config_file(game), ["env_source=vector", "network=sparse", "collectors=1",
+                                           "opponent_mix={self: 1.0}", "eval_opponents=[]",
                                            "total_timesteps=1000000000000", "max_minutes=0", f"runs_dir={tmp}",
                                            *overrides])
 
