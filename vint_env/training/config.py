@@ -115,6 +115,8 @@ class PPOConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
+    fused_adam: bool = False             # torch's fused Adam kernel (the same algorithm, 4x faster a step on CPU;
+                                         # floats differ in the last bits from the default, so off by default)
 
     # --- imitation warm start (vint_env/training/imitation.py); off while teacher is "" --
     # The teacher plays teacher_deals deals in all four seats (auction and play); the policy first clones
@@ -257,7 +259,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
                 "shaping_deal_scale"),                                              # shaping.py
     "ppo": ("learning_rate", "anneal_lr", "gamma", "gae_lambda", "num_minibatches", "update_epochs", "norm_adv",
             "clip_coef", "clip_coef_final", "clip_vloss", "ent_coef", "ent_coef_final", "vf_coef",
-            "max_grad_norm", "target_kl"),                                          # ppo.py
+            "max_grad_norm", "target_kl", "fused_adam"),                            # ppo.py
     "warm_start": ("teacher", "teacher_deals", "teacher_workers", "teacher_cache", "bc_epochs", "bc_batch_size",
                    "bc_learning_rate", "bc_value_coef", "teacher_values", "bc_value_scale", "bc_value_unit",
                    "bc_teacher_bonus", "residual_base", "residual_margin", "residual_actions", "bc_holdout",

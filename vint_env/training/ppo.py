@@ -192,7 +192,12 @@ class Trainer:
                                  f"state_space), not env_source {cfg.env_source!r}")
             self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
             params += list(self.critic.parameters())
-        self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5)
+        try:
+            self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5,
+                                              **({"fused": True} if cfg.fused_adam else {}))
+        except (RuntimeError, TypeError) as e:
+            raise ValueError(f"fused_adam: this torch ({torch.__version__}) has no fused Adam on CPU ({e}); "
+                             f"set fused_adam: false") from None
         self.pool = OpponentPool(cfg.pool_size)
         make_bot = make_bot or default_bot_factory(cfg.game)
         for kind in ("random", "rule"):
