@@ -17,6 +17,7 @@ uninterrupted run would.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 
@@ -376,7 +377,21 @@ class Trainer:
             st.train_seconds = seconds()   # teacher data and cloning are in the budget
             if cfg.eval_every and self.evaluate is not None and not self.budget_spent():
                 self.say(f"the clone: {margins(self.run_evaluation(cfg.eval_deals))}")   # where PPO starts
-        for scalars in self.updates():
+        with contextlib.closing(self.updates()) as updates:   # closing stops the collectors, whatever happens
+            self._loop(updates, seconds, progress)
+        stopped_early = st.global_step < cfg.total_timesteps
+        if st.final_eval_update == st.update:
+            final = {**self.last_eval, "already_finished": True}
+        else:
+            final = self.run_evaluation(cfg.final_eval_deals, final=True)
+            self.save()
+        final["stopped_early"] = stopped_early
+        return final
+
+    def _loop(self, updates, seconds, progress) -> None:
+        """After each update: log, evaluate when due, report progress, checkpoint."""
+        cfg, st = self.cfg, self.state
+        for scalars in updates:
             st.train_seconds = seconds()
             scalars["elapsed_minutes"] = st.train_seconds / 60
             scalars["process_cpu_minutes"] = time.process_time() / 60   # this process, this session
@@ -389,14 +404,6 @@ class Trainer:
                 progress(st, scalars, self.last_eval)
             if last or st.update % cfg.checkpoint_every == 0:
                 self.save()
-        stopped_early = st.global_step < cfg.total_timesteps
-        if st.final_eval_update == st.update:
-            final = {**self.last_eval, "already_finished": True}
-        else:
-            final = self.run_evaluation(cfg.final_eval_deals, final=True)
-            self.save()
-        final["stopped_early"] = stopped_early
-        return final
 
     def updates(self):
         """The run's updates, one scalars dict each, until the budget is spent (the clock is the caller's:
