@@ -73,6 +73,11 @@ def test_sparse_network_is_the_dense_trunk_with_shared_heads():
     torch.testing.assert_close(logits, logits2)
     with pytest.raises(ValueError, match="expected observations"):
         net(torch.zeros(2, 7))
+    apart = build_network("sparse", 120, 30, {"hidden_sizes": [32, 16], "shared": False})
+    _, value = apart(obs)
+    hv = apart.value_trunk(torch.tanh(obs @ apart.value_first.weight + apart.value_first.bias))
+    torch.testing.assert_close(value, apart.value_head(hv).squeeze(-1), rtol=1e-5, atol=1e-6)
+    assert apart.multiply_adds(10) > net.multiply_adds(10)
     with pytest.raises(ValueError, match="hidden_sizes"):
         build_network("sparse", 120, 30, {"hidden_sizes": []})
 

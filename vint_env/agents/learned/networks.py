@@ -252,7 +252,8 @@ def _fast_mlp(n_in: int, hidden_sizes) -> nn.Sequential:
 
 
 class SparseActorCritic(nn.Module):
-    """One trunk shared by the policy and value heads, whose first layer reads only the non-zero entries.
+    """One trunk shared by the policy and value heads, whose first layer reads only the non-zero entries
+    (``shared: false``: a value trunk of its own, as ``mlp`` has, at twice the trunk's cost).
 
     ``hidden_sizes``: widths of the trunk's layers (tanh); the first is a :class:`SparseInput` (the same
     function as a dense layer), the others dense.  A forward pass costs about
@@ -260,28 +261,41 @@ class SparseActorCritic(nn.Module):
     network's ``2 * (D * h1 + h1 * h2 + ...) + h_last * (A + 1)``: about 6 times fewer at 256x256 on
     Whist.  Orthogonal initialisation as in CleanRL (policy head gain 0.01, value head gain 1)."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden_sizes=(256, 256)):
+    def __init__(self, obs_size: int, num_actions: int, hidden_sizes=(256, 256), shared: bool = True):
         super().__init__()
         if not hidden_sizes or any(int(h) <= 0 for h in hidden_sizes):
             raise ValueError(f"hidden_sizes must be a non-empty list of positive widths, got {hidden_sizes!r}")
         self.obs_size, self.num_actions = obs_size, num_actions
         self.sparse_input = True    # takes a SparseObs as well as a dense batch (the collectors hand it one)
         self.hidden_sizes = [int(h) for h in hidden_sizes]
+        self.shared = bool(shared)
         self.first = SparseInput(obs_size, self.hidden_sizes[0])
         self.first_activation = Tanh()
         self.trunk = _fast_mlp(self.hidden_sizes[0], self.hidden_sizes[1:])
+        if not self.shared:          # a value trunk of its own, as the mlp network has
+            self.value_first = SparseInput(obs_size, self.hidden_sizes[0])
+            self.value_trunk = _fast_mlp(self.hidden_sizes[0], self.hidden_sizes[1:])
         width = self.hidden_sizes[-1]
         self.policy_head = _init(nn.Linear(width, num_actions), gain=0.01)
         self.value_head = _init(nn.Linear(width, 1), gain=1.0)
 
     def forward(self, obs) -> tuple[torch.Tensor, torch.Tensor]:
+        if not isinstance(obs, SparseObs):
+            obs = SparseObs.from_dense(self._dense(obs))   # once for both trunks
         h = self.trunk(self.first_activation(self.first(obs)))
-        return self.policy_head(h), self.value_head(h).squeeze(-1)
+        hv = h if self.shared else self.value_trunk(self.first_activation(self.value_first(obs)))
+        return self.policy_head(h), self.value_head(hv).squeeze(-1)
+
+    def _dense(self, obs: torch.Tensor) -> torch.Tensor:
+        if obs.dim() != 2 or obs.shape[1] != self.obs_size:
+            raise ValueError(f"expected observations [B, {self.obs_size}], got {tuple(obs.shape)}")
+        return obs.float()
 
     def multiply_adds(self, active: float) -> float:
         """Multiply-adds of one forward pass on an observation with ``active`` non-zero entries."""
         sizes = self.hidden_sizes
-        return active * sizes[0] + sum(a * b for a, b in zip(sizes, sizes[1:])) + sizes[-1] * (self.num_actions + 1)
+        trunk = active * sizes[0] + sum(a * b for a, b in zip(sizes, sizes[1:]))
+        return trunk * (1 if self.shared else 2) + sizes[-1] * (self.num_actions + 1)
 
 
 def multiply_adds(net: nn.Module, active: float) -> float:
