@@ -191,7 +191,7 @@ class RayCollectors:
         try:
             import ray
         except ImportError:
-            raise ValueError("ray_address needs Ray: pip install 'vint-env[rllib]' (or pip install ray)") from None
+            raise ValueError("ray_address needs Ray: pip install 'vint-env[ray]' (or the rllib extra)") from None
         self.ray = ray
         if not ray.is_initialized():
             if address == "local":
