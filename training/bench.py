@@ -187,7 +187,8 @@ def bench_game(game, args, tmp: str, rate: float) -> dict:
     out["network"] = f"{cfg.network} {cfg.network_kwargs.get('hidden_sizes')}"
     say(f"fast trainer {fmt(out['e2e'])} learner samples/s end to end")
     if args.old:
-        old = trainer_figures(self_play(game, ["env_source=aec", "network=mlp", "num_envs=64", "num_minibatches=4",
+        old = trainer_figures(self_play(game, ["env_source=aec", "network=mlp", "network_kwargs={hidden_sizes: [256, 256]}",
+                                               "num_envs=64", "num_minibatches=4", "fused_adam=false",
                                                "collectors=0"], tmp), max(2, args.updates // 2), tmp)
         out["old"] = old["e2e"]
         say(f"old trainer {fmt(out['old'])} learner samples/s")
