@@ -16,4 +16,4 @@ def test_the_bench_prints_every_figure(capsys):
                    "vs MaskablePPO", "matrix rate"):
         assert column in out
     row = next(line for line in out.splitlines() if line.startswith("| whist |"))
-    assert "sparse [256, 256]" in row and row.count("|") == 17
+    assert "sparse hidden_sizes=[256, 256]" in row and row.count("|") == 17

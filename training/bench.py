@@ -184,7 +184,7 @@ def bench_game(game, args, tmp: str, rate: float) -> dict:
     out["inference"], forward, out["active"] = inference_and_macs(fast["trainer"])
     out["macs"] = forward * (1 + 3 * cfg.update_epochs)
     out["share"] = out["macs"] * out["e2e"] / rate
-    out["network"] = f"{cfg.network} {cfg.network_kwargs.get('hidden_sizes')}"
+    out["network"] = f"{cfg.network} " + ", ".join(f"{k}={v}" for k, v in cfg.network_kwargs.items())
     say(f"fast trainer {fmt(out['e2e'])} learner samples/s end to end")
     if args.old:
         old = trainer_figures(self_play(game, ["env_source=aec", "network=mlp", "network_kwargs={hidden_sizes: [256, 256]}",
