@@ -13,7 +13,7 @@ def test_the_bench_prints_every_figure(capsys):
     out = capsys.readouterr().out
     for column in ("engine env steps/s", "collection env steps/s", "inference samples/s", "update samples/s",
                    "end-to-end learner samples/s", "multiply-adds / sample", "share of the limit", "MaskablePPO",
-                   "vs MaskablePPO", "matrix rate"):
+                   "vs MaskablePPO", "matrix rate", "shared trunk: end-to-end"):
         assert column in out
     row = next(line for line in out.splitlines() if line.startswith("| whist |"))
-    assert "sparse hidden_sizes=[256, 256]" in row and row.count("|") == 17
+    assert "sparse hidden_sizes=[256, 256]" in row and row.count("|") == 19

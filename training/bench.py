@@ -21,6 +21,8 @@ warms caches):
   per epoch);
 - the machine's matrix rate: multiply-adds/s of a 1024x965 @ 965x256 float32 product on one thread,
   and the share of it the trainer reaches: multiply-adds per sample x end-to-end samples/s / rate;
+- the same with one trunk shared by the policy and value heads (``shared: true``: faster, and on
+  Whist it learnt less against the rule bot at equal samples, docs/training.md), unless ``--no-shared``;
 - the old trainer (the PettingZoo envs, the dense ``mlp`` network, 64 games, collection then update)
   on the same game, and sb3-contrib ``MaskablePPO`` on the package's Gymnasium env (seat 0 against
   random opponents, 256x256 actor and critic, 3 epochs, 4 envs x 512 steps), and RLlib PPO where Ray
@@ -186,6 +188,12 @@ def bench_game(game, args, tmp: str, rate: float) -> dict:
     out["share"] = out["macs"] * out["e2e"] / rate
     out["network"] = f"{cfg.network} " + ", ".join(f"{k}={v}" for k, v in cfg.network_kwargs.items())
     say(f"fast trainer {fmt(out['e2e'])} learner samples/s end to end")
+    if args.shared and cfg.network == "sparse" and not cfg.network_kwargs.get("shared", True):
+        sizes = cfg.network_kwargs.get("hidden_sizes", [256, 256])
+        shared = trainer_figures(self_play(game, [*args.overrides, f"network_kwargs={{hidden_sizes: {list(sizes)}, "
+                                                                   f"shared: true}}"], tmp), args.updates, tmp)
+        out["shared"] = shared["e2e"]
+        say(f"fast trainer, one shared trunk: {fmt(out['shared'])} learner samples/s end to end")
     if args.old:
         old = trainer_figures(self_play(game, ["env_source=aec", "network=mlp", "network_kwargs={hidden_sizes: [256, 256]}",
                                                "num_envs=64", "num_minibatches=4", "fused_adam=false",
@@ -210,6 +218,8 @@ def main(argv=None) -> int:
     p.add_argument("--no-sb3", dest="sb3", action="store_false", help="leave out MaskablePPO")
     p.add_argument("--no-rllib", dest="rllib", action="store_false", help="leave out RLlib")
     p.add_argument("--no-old", dest="old", action="store_false", help="leave out the old trainer")
+    p.add_argument("--no-shared", dest="shared", action="store_false",
+                   help="leave out the fast trainer with one trunk shared by the policy and value heads")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a key of the fast trainer's configs")
     args = p.parse_args(argv)
@@ -232,13 +242,15 @@ def main(argv=None) -> int:
     print()
     print("| game | network | engine env steps/s | collection env steps/s | inference samples/s | update samples/s "
           "| **end-to-end learner samples/s** | active entries | multiply-adds / sample | share of the limit "
-          "| old trainer | MaskablePPO | RLlib PPO | vs old | vs MaskablePPO | vs RLlib |")
-    print("|" + "---|" * 16)
+          "| old trainer | MaskablePPO | RLlib PPO | vs old | vs MaskablePPO | vs RLlib "
+          "| shared trunk: end-to-end | shared trunk vs MaskablePPO |")
+    print("|" + "---|" * 18)
     for r in results:
         print(f"| {r['game']} | {r['network']} | {fmt(r['engine'])} | {fmt(r['collect'])} | {fmt(r['inference'])} "
               f"| {fmt(r['update'])} | **{fmt(r['e2e'])}** | {r['active']:.0f} | {r['macs'] / 1e6:.2f} M "
               f"| {100 * r['share']:.0f}% | {fmt(r.get('old', 'skipped'))} | {fmt(r['sb3'])} | {fmt(r['rllib'])} "
-              f"| {ratio(r['e2e'], r.get('old'))} | {ratio(r['e2e'], r['sb3'])} | {ratio(r['e2e'], r['rllib'])} |")
+              f"| {ratio(r['e2e'], r.get('old'))} | {ratio(r['e2e'], r['sb3'])} | {ratio(r['e2e'], r['rllib'])} "
+              f"| {fmt(r.get('shared', '-'))} | {ratio(r['shared'], r['sb3']) if 'shared' in r else '-'} |")
     print(f"\nmatrix rate at the end {rate_end / 1e9:.1f} G multiply-adds/s; load average at the end "
           f"{os.getloadavg() if hasattr(os, 'getloadavg') else None}. Share of the limit = multiply-adds a sample "
           f"x end-to-end samples/s / the matrix rate at the start (one core: the learner's).")
