@@ -18,6 +18,10 @@ spec                  agent
                       ``python -m training.baseline --game GAME``; see
                       :mod:`vint_env.agents.learned.baseline`)
 ``human``             a person at the terminal
+``openspiel:ismcts``  OpenSpiel's information-set MCTS with random rollouts
+``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
+                      openspiel extra); options
+                      ``sims=N,worlds=N,rollouts=N,uct=X,seed=N``
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
 
@@ -34,12 +38,20 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human", "py:MODULE:NAME")
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human",
+         "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
+#: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
+#: (as the game records name their bots), ``factory(game, arg, seed)``.
+ABOVE = {"openspiel": "vint_env.wrappers.openspiel_agent:make_agent"}
 
 
 def rule_agent(game: str = "vint") -> Agent:
     """The rule bot of ``game`` (named by the game's record)."""
     return games.get(game).rule_agent()
+
+
+class AgentSpecError(ValueError, TypeError):
+    """An agent spec that names no agent: unknown kind, a module that does not import, a factory that fails."""
 
 
 def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
@@ -79,17 +91,37 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     elif kind == "human" and not arg:
         from .human import HumanAgent
         agent = HumanAgent(game)
+    elif kind in ABOVE:
+        if not arg:
+            raise ValueError(f"agent spec {kind!r} needs a bot: '{kind}:ismcts'")
+        module_name, _, attr = ABOVE[kind].partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ImportError(f"agent spec {spec!r} needs OpenSpiel: pip install 'vint-env[openspiel]' ({exc})") \
+                from exc
+        agent = getattr(module, attr)(game, arg, seed)
     elif kind == "py":
         module_name, _, attr = arg.partition(":")
         if not module_name or not attr:
-            raise ValueError(f"agent spec {spec!r}: expected 'py:MODULE:NAME'")
-        factory = getattr(importlib.import_module(module_name), attr)
-        agent = factory(game=game)
+            raise AgentSpecError(f"agent spec {spec!r}: expected 'py:MODULE:NAME'")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc})") from None
+        factory = getattr(module, attr, None)
+        if not callable(factory):
+            raise AgentSpecError(f"agent spec {spec!r}: module {module_name!r} has no callable {attr!r}")
+        try:
+            agent = factory(game=game)
+        except Exception as exc:       # the user's factory: say which call failed, not only how
+            raise AgentSpecError(f"agent spec {spec!r}: {attr}(game={game!r}) failed: "
+                                 f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(agent, Agent):
-            raise TypeError(f"agent spec {spec!r}: {attr}(game=...) returned {type(agent).__name__}, "
-                            "not a vint_env.agents.Agent")
+            raise AgentSpecError(f"agent spec {spec!r}: {attr}(game=...) returned {type(agent).__name__}, "
+                                 "not a vint_env.agents.Agent")
     else:
-        raise ValueError(f"unknown agent spec {spec!r}; known: {', '.join(SPECS)}")
+        raise AgentSpecError(f"unknown agent spec {spec!r}; known: {', '.join(SPECS)}")
     if seed is not None:
         agent.reset(seed)
     return agent

@@ -21,8 +21,16 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from ..games import AGENT_SEAT, AGENTS
 from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
+from ..seeds import check_seed
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
+
+
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name the env does not have (``observe("player_9")``)."""
+
+    def __str__(self) -> str:          # KeyError would print the message in quotes
+        return str(self.args[0]) if self.args else ""
 
 
 @dataclass
@@ -129,10 +137,19 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        options = dict(options or {})
-        self._start(options)
+        seed = check_seed(seed)
+        # A reset that fails (a bad option) leaves the env as it was: its attributes and its random stream.
+        saved, rng_state = dict(self.__dict__), self._rng.bit_generator.state
+        try:
+            if seed is not None:
+                self._rng = np.random.default_rng(seed)
+            options = dict(options or {})
+            self._start(options)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            self._rng.bit_generator.state = rng_state
+            raise
         if options:
             # A warning, not an error: PettingZoo's api_test resets with a dummy option.
             warnings.warn(f"{self.metadata['name']}: ignoring unknown reset option(s) {sorted(options)}; "
@@ -149,6 +166,8 @@ class CardGameEnv(AECEnv):
         self._skip_agent_selection = None
         self._views.invalidate()
         self._rewards_set = self._infos_set = False
+        #: The actions applied since ``reset``, in order (what replays the episode from its deal).
+        self.action_history: list[int] = []
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -164,6 +183,7 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         deal, seat = self.deal, self._seat
         outcome = self._apply(a)
+        self.action_history.append(a)
         agents = self.possible_agents
         if outcome is NOTHING:
             # The common step, kept lean: no reward, no info, the same episode goes on.
@@ -211,7 +231,10 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def observe(self, agent):
-        seat = self._agent_index[agent]
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError(f"{self.metadata['name']}: no agent {agent!r}; its agents are "
+                                    f"{', '.join(self.possible_agents)}")
         deal = self.deal
         if seat != self._seat:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
@@ -397,15 +420,22 @@ def take_deals(options: dict, several: bool) -> list:
 
     ``several``: whether the episode can hold more than one deal (rubber mode).
     """
-    from ..cards import parse_pbn, validate_deal
+    from ..cards import DeckError, parse_pbn, validate_deal
     deal = take_option(options, "deal", None)
     deals = take_option(options, "deals", None)
     if deal is not None and deals is not None:
         raise ValueError("give either the reset option 'deal' or 'deals', not both")
+    if deals is not None and not isinstance(deals, (list, tuple)):
+        raise DeckError(f"reset option 'deals' must be a list of deals (PBN strings or 4-tuples of hand masks)"
+                        + ("; for one PBN string use the option 'deal'" if isinstance(deals, str) else "")
+                        + f", got {type(deals).__name__} {deals!r:.40}")
     queued = [deal] if deal is not None else list(deals or [])
     if len(queued) > 1 and not several:
         raise ValueError("reset option 'deals' with more than one deal needs episode='rubber'")
-    return [parse_pbn(d) if isinstance(d, str) else validate_deal(d) for d in queued]
+    for d in queued:
+        if not isinstance(d, (str, list, tuple, np.ndarray)):
+            raise DeckError(f"a deal is a PBN string or four hand masks, got {type(d).__name__} {d!r:.40}")
+    return [parse_pbn(d) if isinstance(d, str) else validate_deal(tuple(d)) for d in queued]
 
 
 def take_dealer(options: dict, rng) -> int:
@@ -435,10 +465,12 @@ def take_turned_card(options: dict) -> int | None:
 
 
 def random_turned_card(rng, hand: int) -> int:
-    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md)."""
+    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md).
+
+    Drawn with ``rng.choice`` over the cards (the same draw as ``integers(len(cards))``), so that the
+    draw names the card itself (the OpenSpiel games make it a chance node whose outcomes are the cards)."""
     from ..cards import hand_cards
-    cards = hand_cards(hand)
-    return cards[int(rng.integers(len(cards)))]
+    return int(rng.choice(hand_cards(hand)))
 
 
 def random_deal_for(queued: list, rng):

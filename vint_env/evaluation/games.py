@@ -7,6 +7,8 @@ into reset options, and reads the per-table details the reports use
 
 from __future__ import annotations
 
+import inspect
+
 from .. import games
 from ..cards import card_text
 from ..games import PARTNERSHIP, SOLO, TWO_PLAYER, Game  # noqa: F401  (re-exported: the match formats)
@@ -16,12 +18,25 @@ from .deals import Board
 GAMES = games.names()
 
 
-def make_env(game: Game | str, episode: str = "deal", **options):
+class EnvOptionError(ValueError):
+    """An env option (``--env-option KEY=VALUE``, ``env_options=``) the game's env does not take."""
+
+
+def make_env(game: Game | str, episode: str = "deal", /, **options):
     """The raw env of ``game`` for an ``episode`` kind, its rewards in points (not scaled);
     ``options``: further options of the env (two-player Vint: ``way=1``)."""
     game = games.get(game)
     if episode not in game.episodes:
         raise ValueError(f"{game.name}: episode must be one of {game.episodes}, got {episode!r}")
+    if "episode" in options:
+        raise EnvOptionError(f"{game.name}: the episode kind is not an env option here; choose it with "
+                             f"--episode ({' or '.join(game.episodes)})")
+    accepted = [n for n in inspect.signature(game.env_module().raw_env).parameters
+                if n not in ("self", "render_mode", "episode")]
+    unknown = sorted(k for k in options if k not in accepted)
+    if unknown:
+        raise EnvOptionError(f"{game.name}: unknown env option{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(map(repr, unknown))}; its options: {', '.join(accepted)}")
     kwargs = {**options, "reward_scale": game.points_scale}
     if len(game.episodes) > 1:
         kwargs["episode"] = episode

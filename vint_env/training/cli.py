@@ -73,6 +73,16 @@ def fresh_run_dir(base: Path) -> Path:
     return base.with_name(f"{base.name}-{k}")
 
 
+def _delete_run(run_dir: Path, config) -> None:
+    """``--overwrite``: delete the run in ``run_dir``, unless the config being read lies inside it."""
+    from vint_env.file_roles import OutputOverInputError, check_file_roles
+    try:
+        check_file_roles({"--config": config}, {}, folders={"the run folder --overwrite deletes": run_dir})
+    except OutputOverInputError as e:
+        raise ConfigError(str(e)) from None
+    shutil.rmtree(run_dir)
+
+
 def run(args) -> int:
     if args.collectors is not None:
         args.overrides.append(f"collectors={args.collectors}")
@@ -105,11 +115,11 @@ def run(args) -> int:
                 if not args.overwrite:
                     raise ConfigError(f"run folder {str(run_dir)!r} already has checkpoints: pass --resume to "
                                       f"continue it, --overwrite to start again, or another --run-dir")
-                shutil.rmtree(run_dir)
+                _delete_run(run_dir, args.config)
         else:
             base = Path(cfg.runs_dir) / cfg.name
             if args.overwrite and has_checkpoints(base):
-                shutil.rmtree(base)
+                _delete_run(base, args.config)
             run_dir = fresh_run_dir(base)
     return run_training(cfg, run_dir, ckpt_path, show_progress=not args.no_progress)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import yaml
 
-from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, config_from_dict, load_config,
-                     override_key)
+from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, code_specs, config_from_dict,
+                     load_config, override_key)
 
 
 def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | None = None) -> tuple[PPOConfig, Path]:
@@ -39,6 +39,17 @@ def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | N
     if bad:
         raise ConfigError(f"--set {bad} cannot change when resuming; allowed: {', '.join(RESUME_OVERRIDABLE)}")
     cfg = config_from_dict(apply_overrides(saved.to_dict(), list(overrides)))
+    # Nothing read from a checkpoint decides an import: code named by the stored config needs the user's word.
+    given = load_config(config_file).to_dict() if config_file else {}
+    overridden = {override_key(o) for o in overrides}
+    unvouched = {k: v for k, v in code_specs(cfg).items()
+                 if k not in overridden and given.get(k) != getattr(cfg, k)}
+    if unvouched:
+        raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
+                          + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
+                          + ". A checkpoint never decides an import: name it yourself to resume, with --config "
+                            "FILE (the run's config, naming the same) or, for eval_opponents, --set "
+                            "eval_opponents=[...]")
     return cfg, ckpt_path
 
 
