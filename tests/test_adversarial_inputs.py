@@ -147,7 +147,7 @@ def test_checkpoint_cannot_make_the_loader_import_a_module(tmp_path):
     path, _ = _checkpoint(tmp_path, {"name": "this:Whatever", "kwargs": {}})
     from vint_env.agents.learned.policy import CheckpointError, PPOAgent
     sys.modules.pop("this", None)
-    with pytest.raises(CheckpointError, match=r"unknown network 'this:Whatever'.*\['cards', 'mlp'\]"):
+    with pytest.raises(CheckpointError, match=r"unknown network 'this:Whatever'.*\['cards', 'mlp', 'sparse'\]"):
         PPOAgent.load(path, game="vint")
     assert "this" not in sys.modules
 
