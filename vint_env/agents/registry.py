@@ -18,6 +18,10 @@ spec                  agent
                       ``python -m training.baseline --game GAME``; see
                       :mod:`vint_env.agents.learned.baseline`)
 ``human``             a person at the terminal
+``openspiel:ismcts``  OpenSpiel's information-set MCTS with random rollouts
+``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
+                      openspiel extra); options
+                      ``sims=N,worlds=N,rollouts=N,uct=X,seed=N``
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
 
@@ -34,7 +38,11 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human", "py:MODULE:NAME")
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human",
+         "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
+#: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
+#: (as the game records name their bots), ``factory(game, arg, seed)``.
+ABOVE = {"openspiel": "vint_env.wrappers.openspiel_agent:make_agent"}
 
 
 def rule_agent(game: str = "vint") -> Agent:
@@ -100,6 +108,16 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     elif kind == "human" and not arg:
         from .human import HumanAgent
         agent = HumanAgent(game)
+    elif kind in ABOVE:
+        if not arg:
+            raise ValueError(f"agent spec {kind!r} needs a bot: '{kind}:ismcts'")
+        module_name, _, attr = ABOVE[kind].partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ImportError(f"agent spec {spec!r} needs OpenSpiel: pip install 'vint-env[openspiel]' ({exc})") \
+                from exc
+        agent = getattr(module, attr)(game, arg, seed)
     elif kind == "py":
         module_name, _, attr = arg.partition(":")
         if not module_name or not attr:

@@ -131,6 +131,7 @@ GAME = Game(
     new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
+    engine="vint_env.vector.engine:SoloWhistEngine", engine_code=2,
 )
 
 __all__ = ["GAME", "SOLO_WHIST_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_seat_tricks",
