@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 from vint_env import games
+from vint_env.points import format_ci
 from vint_env.atomic import atomic_write
 
 from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
@@ -52,13 +53,17 @@ OPPONENTS = ("random", "rule")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _ci(m: dict) -> dict:
+    return {"mean": m["mean"], "low": m["low"], "high": m["high"]}
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.baseline",
         description="Train the baseline agent of a game, measure it in duplicate against the random and rule "
                     "bots on fresh boards, and write its checkpoint and manifest (resumes after a stop).",
         epilog="example: python -m training.baseline --game whist --minutes 25 --boards 500")
-    p.add_argument("--game", required=True, choices=games.names())
+    games.add_game_option(p, required=True)
     p.add_argument("--config", help="training config (default configs/baseline_<game>.yaml)")
     p.add_argument("--minutes", type=float, help="wall-clock training budget (sets max_minutes)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
@@ -352,8 +357,7 @@ def run(args, argv: list[str]) -> int:
         return code
     results = measure(args, cfg, run_dir, say)
     ship(args, config_file, run_dir, out, results, history, started, say)
-    say("done: " + "; ".join(f"vs {o}: {r['margin_per_board']['mean']:+.2f} [{r['margin_per_board']['low']:+.2f}, "
-                             f"{r['margin_per_board']['high']:+.2f}] over {r['boards']} boards"
+    say("done: " + "; ".join(f"vs {o}: {format_ci(**_ci(r['margin_per_board']))} over {r['boards']} boards"
                              for o, r in results.items()))
     return 0
 

@@ -50,6 +50,23 @@ def rule_agent(game: str = "vint") -> Agent:
     return games.get(game).rule_agent()
 
 
+def short_spec(spec: str) -> str:
+    """A spec as a seat's label shows it: a checkpoint by its run and file name, not its whole path.
+
+    >>> short_spec("ppo:runs/quick/checkpoints/latest.pt")
+    'ppo:quick/latest.pt'
+    >>> short_spec("ppo:/tmp/my_agent.pt"), short_spec("rule")
+    ('ppo:my_agent.pt', 'rule')
+    """
+    kind, sep, arg = str(spec).strip().partition(":")
+    if kind != "ppo" or not arg:
+        return spec
+    parts = arg.replace("\\", "/").rstrip("/").split("/")
+    if len(parts) >= 3 and parts[-2] == "checkpoints":
+        return f"ppo:{parts[-3]}/{parts[-1]}"
+    return f"ppo:{parts[-1]}"
+
+
 class AgentSpecError(ValueError, TypeError):
     """An agent spec that names no agent: unknown kind, a module that does not import, a factory that fails."""
 

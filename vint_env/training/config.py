@@ -57,7 +57,7 @@ class PPOConfig:
 
     # --- run ----------------------------------------------------------------
     name: str = "vint_ppo"               # run name: folder runs/<name> and log titles
-    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0
+    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0 (or vint, whist ...)
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
     total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops
@@ -156,7 +156,9 @@ class PPOConfig:
         def need(cond: bool, msg: str):
             if not cond:
                 raise ConfigError(msg)
-        need(self.game in GAMES, f"game must be one of {GAMES}, got {self.game!r}")
+        if isinstance(self.game, str) and self.game in _games.names():
+            self.game = _games.get(self.game).env_name      # "whist" is whist_v0, as in every CLI
+        need(self.game in GAMES, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
         if isinstance(self.env_kwargs, dict) and "reward_scale" in self.env_kwargs:
             from vint_env.games.checks import positive_scale
             try:

@@ -10,6 +10,7 @@ that, so ``--resume`` after a kill in between plays it again and its row is neit
 from __future__ import annotations
 
 from vint_env.agents.learned.policy import save_checkpoint
+from vint_env.points import format_points
 
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
 
@@ -17,7 +18,7 @@ BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network'
 def margins(scalars: dict) -> str:
     """``vs random +11,141, vs rule -141,952 points a board`` from an evaluation's ``eval/...`` scalars."""
     opps = [k[len("eval/"):-len("/mean")] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
-    return ", ".join(f"vs {o} {scalars[f'eval/{o}/mean']:+,.0f}" for o in opps) + " points a board (duplicate)"
+    return ", ".join(f"vs {o} {format_points(scalars[f'eval/{o}/mean'])}" for o in opps) + " points a board (duplicate)"
 
 
 def due(cfg, update: int) -> bool:

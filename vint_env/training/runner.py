@@ -14,6 +14,8 @@ from pathlib import Path
 
 import yaml
 
+from vint_env.points import format_points
+
 from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, code_specs, config_from_dict,
                      load_config, override_key)
 
@@ -62,7 +64,7 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
     for opp in opponents:
         v = last_eval.get(f"eval/{opp}/mean")
         if v is not None:
-            out[f"eval_{opp}"] = f"{v:+.0f}"
+            out[f"eval_{opp}"] = format_points(v)
     out["ent"] = f"{scalars.get('entropy', 0):.2f}"
     return out
 
@@ -141,7 +143,8 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
           f"in {st.train_seconds / 60:.1f} min"
           + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"
              if final.get("stopped_early") else ""))
-    print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'}")
+    print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'} (the same weights as "
+          f"update_{st.update:06d}.pt, the name the evaluation and the match viewer show)")
     if evaluator is not None:
         print(f"\nfinal evaluation of the trained agent (A) through the harness: "
               f"{cfg.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
