@@ -19,7 +19,7 @@ from typing import Callable, Optional
 import numpy as np
 
 from ...games.vint import VINT_LAYOUT
-from ...rules.vint import BID_BASE, PASS, bid_action
+from ...rules.vint import BID_BASE, PASS, Contract, bid_action
 from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
@@ -51,12 +51,11 @@ class AuctionView:
 
     @property
     def level(self) -> int:
-        return 0 if self.highest is None else (self.highest - BID_BASE) // 5 + 1
+        return 0 if self.highest is None else Contract.from_action(self.highest).level
 
     def bids_of(self, seat: int) -> list[tuple[int, int]]:
         """(level, strain) of the bids a relative seat made, in order."""
-        return [((a - BID_BASE) // 5 + 1, (a - BID_BASE) % 5) for s, a in self.calls
-                if s == seat and a >= BID_BASE]
+        return [tuple(Contract.from_action(a)) for s, a in self.calls if s == seat and a >= BID_BASE]
 
     @property
     def my_first_call(self) -> bool:
@@ -158,7 +157,7 @@ def keep_partners_game(a: AuctionView) -> Optional[int]:
     """
     if a.highest_by != 2:
         return None
-    level, strain = a.level, (a.highest - BID_BASE) % 5
+    level, strain = Contract.from_action(a.highest)
     if strain == NT:
         support = aces(a.hand) + 0.5 * sum(1 for s in range(4) if 11 in suit_ranks(a.hand, s))
         enough_support = support >= 2
@@ -340,11 +339,12 @@ class VintRuleAgent(Agent):
     def play_view(self, o: dict) -> PlayView:
         seen = observed_play(o, self.memory)
         declarer = int(np.argmax(o["declarer"])) if o["declarer"].any() else None
-        level = int(np.argmax(o["contract"])) // 5 + 1 if o["contract"].any() else 0
+        level = Contract.from_index(np.argmax(o["contract"])).level if o["contract"].any() else 0
         named = [set(), set(), set(), set()]
         for r, b in zip(*np.nonzero(o["bids"])):
-            if b % 5 != NT:
-                named[int(r)].add(int(b % 5))
+            strain = Contract.from_index(b).strain
+            if strain != NT:
+                named[int(r)].add(strain)
         return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game="vint",
                         named=named, partner_won_leads=self.memory.partner_won_leads({2}))
 

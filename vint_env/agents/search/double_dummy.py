@@ -30,7 +30,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
 from ...cards import hand_to_pbn
 from ...games import AGENT_SEAT
 from ...rules.tricks import NO_TRUMP, TrickPlay
-from ...rules.vint import AUCTION, BID_BASE, PASS
+from ...rules.vint import AUCTION, BID_BASE, PASS, Contract
 from ...rules.vint_scoring import score_contract
 from ..base import Agent, legal_actions
 
@@ -146,7 +146,7 @@ class VintParGame:
     def __init__(self, hands):
         self.hands = tuple(hands)
         self.table = dd_table(self.hands)
-        self.score = [[vint_contract_value(self.hands, self.table, b // 5 + 1, b % 5, d) for d in range(4)]
+        self.score = [[vint_contract_value(self.hands, self.table, *Contract.from_index(b), d) for d in range(4)]
                       for b in range(35)]
         # value[b][d]: bid b by seat d stands, the other side to decide
         self.value = [[0] * 4 for _ in range(35)]
@@ -214,7 +214,7 @@ def vint_par(hands, dealer: int) -> dict:
     (N/S minus E/W points, deal mode with pass-out marks)."""
     game = VintParGame(hands)
     value, b, d = game.par(dealer)
-    contract = None if b is None else f"{b // 5 + 1}{('S', 'C', 'D', 'H', 'NT')[b % 5]}"
+    contract = None if b is None else str(Contract.from_index(b))
     return {"value": value, "contract": contract, "declarer": d, "table": game.table}
 
 

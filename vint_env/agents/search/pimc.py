@@ -66,6 +66,8 @@ from typing import Callable
 import numpy as np
 
 from ...cards import SUIT_MASK
+from ...rules.vint import Contract
+from ...rules.vint_scoring import NT
 from ..base import Agent, legal_actions
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
@@ -155,7 +157,7 @@ def vint_position(o: dict, memory: TrickMemory) -> Position:
             return a.total - b.total
     else:
         bid = int(o["contract"].argmax())
-        level, strain = bid // 5 + 1, bid % 5
+        level, strain = Contract.from_index(bid)
         declarer = int(o["declarer"].argmax())
         no_hands = (0, 0, 0, 0)         # honours and coronets: constant over the play, left out
 
@@ -164,8 +166,9 @@ def vint_position(o: dict, memory: TrickMemory) -> Position:
             return a.total - b.total
     min_length = {}
     for seat, b in zip(*np.nonzero(o["bids"])):
-        if b % 5 != 4:
-            min_length[(int(seat), int(b % 5))] = 4
+        strain = Contract.from_index(b).strain
+        if strain != NT:
+            min_length[(int(seat), strain)] = 4
     return Position(**common, points=points, min_length=min_length)
 
 
@@ -302,7 +305,7 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
     view = VintRuleAgent.auction_view(o)
     strains = {strain for seat in (0, 2) for _, strain in view.bids_of(seat)}
     if rule_call >= BID_BASE:
-        strains.add((rule_call - BID_BASE) % 5)
+        strains.add(Contract.from_action(rule_call).strain)
     if not strains:
         return rule_call
     candidates = {rule_call}
@@ -310,11 +313,11 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
         for level in range(view.min_level(strain), 8):
             candidates.add(bid_action(level, strain))
     if view.highest is not None:
-        strains.add((view.highest - BID_BASE) % 5)
+        strains.add(Contract.from_action(view.highest).strain)
     k = Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13])
     for seat in (1, 2, 3):
         for _, strain in view.bids_of(seat):
-            if strain != 4:
+            if strain != NT:
                 k.at_least(seat, strain, 4)
     try:
         sampler = DealSampler(k)
@@ -333,7 +336,7 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
                 action, declarer = view.highest, view.highest_by
             else:
                 action, declarer = call, 0
-            level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+            level, strain = Contract.from_action(action)
             t = tricks[int(_ep_denom(strain))][declarer]
             ours = t if declarer % 2 == 0 else 13 - t
             a, b = score_contract(hands, level, strain, declarer, (ours, 13 - ours))

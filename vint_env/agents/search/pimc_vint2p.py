@@ -43,6 +43,7 @@ over sampled widows (:func:`dd_widow`), each give-away with every card seen
 from __future__ import annotations
 
 from ...cards import FULL_DECK
+from ...rules.vint import Contract
 from .pimc import Position
 from ..rule.play_view import TrickMemory, current_trick, mask_of
 
@@ -61,7 +62,7 @@ def deal_points(o: dict):
             return a.total - b.total
         return points
     bid = int(o["contract"].argmax())
-    level, strain = bid // 5 + 1, bid % 5
+    level, strain = Contract.from_index(bid)
     declarer = 0 if o["declarer"][0] else 1       # side 0 is the player
 
     def points(ours: int) -> int:
@@ -126,7 +127,7 @@ def _contract_values(hands, leader: int, actions) -> dict[int, int]:
     seat = (leader + 3) % 4                       # the seat of our side whose left-hand opponent leads
     out = {}
     for action in actions:
-        level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+        level, strain = Contract.from_action(action)
         tricks = table[strain][seat]
         a, b = score_contract(hands, level, strain, 0, (tricks, 13 - tricks))
         out[action] = a.total - b.total
