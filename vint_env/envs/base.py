@@ -20,6 +20,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..games import AGENT_SEAT, AGENTS
 from ..games.checks import positive_scale
+from ..rules.phase import Phase
 from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
@@ -214,7 +215,7 @@ class CardGameEnv(AECEnv):
         deal = self.deal
         if seat != self._seat:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
-        elif deal.phase == "play":
+        elif deal.phase == Phase.PLAY:
             mask = _bits_mask(deal.play.legal_mask(), self.NUM_ACTIONS)
         else:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)

@@ -12,6 +12,7 @@ Four seats play to every trick (clockwise), or only the seats given in
 from __future__ import annotations
 
 from ..cards import NO_TRUMP, SUIT_MASK, card_text, hand_cards  # noqa: F401  (NO_TRUMP re-exported)
+from .phase import Phase
 
 
 class IllegalActionError(ValueError):
@@ -46,7 +47,7 @@ def check_action(action, num_actions: int, who: str = "action") -> int:
 
 def illegal_action(state, action: int, action_text) -> IllegalActionError:
     """The error for ``action`` in a game state (``phase``, ``current_player``, ``legal_actions()``)."""
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         return IllegalActionError(f"action {action!r}: the deal is over")
     try:
         what = action_text(action)

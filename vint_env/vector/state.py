@@ -28,12 +28,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..games import vint, whist
+from ..rules.phase import Phase
 
 D = vint.GAME.observation_size
 NUM_ACTIONS = vint.GAME.num_actions
 
-# Phases.
-AUCTION, PLAY, OVER = 0, 1, 2
+# Phases: the rules' enum, by its kernel number.
+AUCTION, PLAY, OVER = Phase.AUCTION.code, Phase.PLAY.code, Phase.OVER.code
 
 # The games' numbers inside the kernel (from their records).
 VINT, WHIST = vint.GAME.engine_code, whist.GAME.engine_code
