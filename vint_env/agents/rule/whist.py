@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...cards import Rank
 from ...games.whist import WHIST_LAYOUT
 from . import card_play as cp
 from ..base import Agent, legal_actions
@@ -25,10 +26,10 @@ def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
     if v.position != 2 or v.trick[0][0] != 2:
         return None
     led = v.trick[0][1]
-    if led % 13 != cp.QUEEN or v.winning()[0] != 2 or v.tricks_played >= 9:
+    if led % 13 != Rank.QUEEN or v.winning()[0] != 2 or v.tricks_played >= 9:
         return None
     cards = v.cards(v.led_suit)
-    if cards[0] % 13 != cp.ACE:
+    if cards[0] % 13 != Rank.ACE:
         return None
     return cp.lowest(cards)
 
@@ -44,9 +45,9 @@ def queen_from_ace_queen_over_the_leader(v: PlayView) -> Optional[int]:
         return None
     suit = v.led_suit
     ranks = [c % 13 for c in v.cards(suit)]
-    if cp.ACE not in ranks or cp.QUEEN not in ranks or v.played >> (suit * 13 + cp.KING) & 1:
+    if Rank.ACE not in ranks or Rank.QUEEN not in ranks or v.played >> (suit * 13 + Rank.KING) & 1:
         return None
-    queen = suit * 13 + cp.QUEEN
+    queen = suit * 13 + Rank.QUEEN
     return queen if v.can_win_with([queen]) else None
 
 
