@@ -49,3 +49,20 @@ def alias_package(old: str, new: str) -> None:
         return target if importlib.util.find_spec(target) is not None else None
 
     sys.meta_path.append(_AliasFinder(resolve))
+
+
+def renamed_attributes(module: str, renames: dict[str, str]):
+    """A module ``__getattr__`` (PEP 562) that keeps renamed or moved names of ``module`` for one release.
+
+    ``renames``: old attribute name -> the new one's full dotted path (``"vint_env.games.AGENTS"``).  Reading
+    an old name warns (``DeprecationWarning``) and gives the object at the new path itself.
+    """
+    def __getattr__(name):
+        new = renames.get(name)
+        if new is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(f"{module}.{name} is now {new}; the old name is deprecated and goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        owner, _, attr = new.rpartition(".")
+        return getattr(importlib.import_module(owner), attr)
+    return __getattr__

@@ -19,11 +19,11 @@ from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_cards
 from ..evaluation.deals import generate_board
 from .. import games
+from ..games import AGENTS
 from ..evaluation.games import make_env, reset_options
-from ..evaluation.replay import DealRecord, TableRecorder
+from ..evaluation.replay import DealReplay, TableRecorder
 from .actions import action_codec
 
-AGENTS = tuple(f"player_{i}" for i in range(4))
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
 
@@ -225,7 +225,7 @@ class PlaySession:
             self.print(f"  -- trick {len(winners)} won by {self.seat_name(winners[-1])}; tricks: {count}")
 
     # ------------------------------------------------------------------ end of a deal
-    def show_deal_end(self, record: DealRecord, number: int) -> None:
+    def show_deal_end(self, record: DealReplay, number: int) -> None:
         me = self.seating.human
         info = record.info.get("deal", {})
         lines = ["", f"--- deal over ({'deal ' + str(number) + ' of the rubber' if self.episode == 'rubber' else ''})"

@@ -16,8 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from vint_env.cards import random_deal
-
-AGENTS = tuple(f"player_{i}" for i in range(4))
+from vint_env.games import AGENTS
 SUPPORTED_KWARGS = ("reward_scale", "passout", "honours", "game_race", "episode", "backend")
 
 
