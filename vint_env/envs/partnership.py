@@ -10,11 +10,9 @@ what its deal info and score items are.
 
 from __future__ import annotations
 
-from ..games.checks import positive_int, seat_or_none
 from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
 from ..games.obs_blocks import encode_side_tricks
 
-EPISODES = ("deal", "rubber")
 SIDE_NAMES = ("NS", "EW")
 
 
@@ -30,10 +28,7 @@ class PartnershipEnv(CardGameEnv):
 
     def __init__(self, episode: str, reward_scale: float, max_deals: int, viewer: int | None,
                  render_mode: str | None):
-        if episode not in EPISODES:
-            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
-        max_deals = positive_int("max_deals", max_deals)
-        viewer = seat_or_none("viewer", viewer)
+        # the options come checked by the game's declared parameters (each env's GAME.check_options)
         super().__init__(render_mode=render_mode, reward_scale=reward_scale)
         self.episode = episode
         self.max_deals = max_deals

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .layout import Layout
+from .params import Parameter, check_options, parse_options
 
 @dataclass(frozen=True)
 class DealResult:
@@ -79,6 +80,8 @@ class Game:
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game_name)``
     pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game_name, options, seed)``
     version: int = 0                            #: the env's version suffix (``_v0``)
+    parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)
+    check_combination: Callable[[dict], None] | None = None   #: OptionError for options invalid together
 
     # ------------------------------------------------------------------ names
     @property
@@ -182,6 +185,35 @@ class Game:
             return self.action_text(action)
         except (ValueError, TypeError):
             return "out of range"
+
+    # ------------------------------------------------------------------ options
+    @property
+    def defaults(self) -> dict:
+        """Every option's default: ``{"episode": "deal", "game_bonus": 100, ...}``."""
+        return {p.name: p.default for p in self.parameters}
+
+    def parameter(self, name: str) -> Parameter:
+        """The declared option ``name`` (OptionError naming the nearest one if it has none)."""
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        check_options(self.env_name, self.parameters, {name: None})
+        raise AssertionError("unreachable")
+
+    def check_options(self, options: dict | None = None, defaults: bool = True, **kwargs) -> dict:
+        """The options checked by their declarations (OptionError naming the option), with every
+        default filled in (``defaults=False``: only those given)."""
+        given = {} if options is None else options
+        if not isinstance(given, dict):
+            check_options(self.env_name, self.parameters, given)
+        checked = check_options(self.env_name, self.parameters, {**given, **kwargs}, defaults)
+        if defaults and self.check_combination is not None:
+            self.check_combination(checked)
+        return checked
+
+    def parse_options(self, items) -> dict:
+        """``KEY=VALUE`` texts (``vint-eval --env-option``) parsed and checked by their declarations."""
+        return parse_options(self.env_name, self.parameters, items)
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.num_actions} actions, observation {self.layout.size}>"
