@@ -25,6 +25,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from .. import games
 from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
@@ -72,15 +73,11 @@ def _common(p: argparse.ArgumentParser) -> None:
 
 
 def _env_options(args) -> dict:
-    """``--env-option KEY=VALUE`` pairs; integer values become ints."""
-    out = {}
-    for item in args.env_option:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--env-option {item!r}: expected KEY=VALUE, e.g. way=1")
-        value = value.strip()
-        out[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
-    return out
+    """``--env-option KEY=VALUE`` pairs, parsed and checked by the game's declared parameters."""
+    try:
+        return games.get(args.game).parse_options(args.env_option)
+    except ValueError as e:
+        raise ValueError(f"--env-option: {e}") from None
 
 
 def cmd_match(args) -> int:

@@ -16,12 +16,16 @@ from .deals import Board
 GAMES = games.names()
 
 
-def make_env(game: Game | str, episode: str = "deal", **options):
+def make_env(game: Game | str, episode: str = "deal", /, **options):
     """The raw env of ``game`` for an ``episode`` kind, its rewards in points (not scaled);
     ``options``: further options of the env (two-player Vint: ``way=1``)."""
     game = games.get(game)
     if episode not in game.episodes:
         raise ValueError(f"{game.name}: episode must be one of {game.episodes}, got {episode!r}")
+    for fixed, why in (("reward_scale", "the harness scores in points"), ("episode", "use --episode, or run_match's episode=")):
+        if fixed in options:
+            raise ValueError(f"env option {fixed!r} is not one a match sets ({why}), got {options[fixed]!r}")
+    game.check_options(options, defaults=False)   # an unknown option or a bad value: OptionError naming it
     kwargs = {**options, "reward_scale": game.points_scale}
     if len(game.episodes) > 1:
         kwargs["episode"] = episode

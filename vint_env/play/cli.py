@@ -55,11 +55,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=_positive, default=1, help="deals to play in deal mode (default 1)")
     p.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a new one, printed)")
     p.add_argument("--no-hint", action="store_true", help="no rule bot in the background for `hint`")
+    p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of the game, repeatable (two-player Vint: way=1; Vint: game_bonus=1000)")
     return p
 
 
 def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     spec = games.get(args.game)
+    env_options = spec.parse_options(args.env_option)
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
     human = args.seat
@@ -79,7 +82,7 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     hint = None if args.no_hint else load_agent("rule", game=args.game)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     return PlaySession(args.game, Seating(human, bots, labels), episode=args.episode, deals=args.deals, seed=seed,
-                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn)
+                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options)
 
 
 def main(argv=None) -> int:

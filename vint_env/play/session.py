@@ -75,14 +75,14 @@ class PlaySession:
 
     def __init__(self, game: str, seating: Seating, episode: str = "deal", deals: int = 1, seed: int = 0,
                  hint_agent: Agent | None = None, input_fn: Callable[[str], str] = input,
-                 print_fn: Callable[..., None] = print):
+                 print_fn: Callable[..., None] = print, env_options: dict | None = None):
         self.spec = games.get(game)
         self.game = game
         self.seating = seating
         self.episode = episode
         self.deals = deals
         self.seed = seed
-        self.env = make_env(game, episode)
+        self.env = make_env(game, episode, **(env_options or {}))   # options: the game's declared parameters
         self.raw = self.env.unwrapped
         if hasattr(self.raw, "viewer"):
             self.raw.viewer = seating.human

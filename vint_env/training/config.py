@@ -136,12 +136,14 @@ class PPOConfig:
             if not cond:
                 raise ConfigError(msg)
         need(self.game in GAMES, f"game must be one of {GAMES}, got {self.game!r}")
-        if isinstance(self.env_kwargs, dict) and "reward_scale" in self.env_kwargs:
-            from vint_env.games.checks import positive_scale
-            try:
-                positive_scale("env_kwargs.reward_scale", self.env_kwargs["reward_scale"])
-            except ValueError as e:
-                need(False, str(e))
+        if isinstance(self.env_kwargs, dict):
+            from vint_env import games     # the game's declared options check the values they declare
+            declared = {p.name: p for p in games.get(self.game).parameters}
+            for key, value in self.env_kwargs.items():
+                try:
+                    declared[key].check(value) if key in declared else None
+                except ValueError as e:
+                    need(False, f"env_kwargs.{e}")
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
         need(self.total_timesteps >= 1 or (self.total_timesteps == 0 and self.teacher and self.bc_epochs > 0),
              f"total_timesteps must be >= 1 (0 only for a run that clones a teacher and stops: "

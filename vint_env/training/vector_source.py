@@ -35,11 +35,7 @@ class VectorGameBatch:
                              f"it takes {SUPPORTED_KWARGS}")
         if kwargs.pop("episode", "deal") != "deal":
             raise ValueError("env_source 'vector' plays deal episodes only (episode='deal')")
-        self.engine = VintEngine(passout=kwargs.get("passout", "mark"),
-                                 honours=kwargs.get("honours", "majority"),
-                                 game_race=kwargs.get("game_race", "first"),
-                                 reward_scale=kwargs.get("reward_scale", 0.001),
-                                 backend=kwargs.get("backend", "numba"), auto_reset=False)
+        self.engine = VintEngine(**kwargs, auto_reset=False)     # the engine's defaults are the game's
         self.game = game
         self.num_envs = int(num_envs)
         self.obs_size = int(self.engine.observation_size)
