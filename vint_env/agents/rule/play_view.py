@@ -236,6 +236,27 @@ class TrickMemory:
         return {suit for leader, suit, winner in self.leads if leader in partners and winner in partners}
 
 
+class SeatMemories:
+    """A bot's :class:`TrickMemory` per agent it acts for, so that one instance is safe at every seat.
+
+    A memory is seat-relative (voids of "my left", "my partner"), so two seats must never share one:
+    ``of(agent)`` gives the agent's own (``None``, when ``act`` is not told the agent, is one more
+    key); ``reset()`` forgets them all (at the start of each episode).
+    """
+
+    def __init__(self):
+        self._by_agent: dict = {}
+
+    def of(self, agent) -> TrickMemory:
+        memory = self._by_agent.get(agent)
+        if memory is None:
+            memory = self._by_agent[agent] = TrickMemory()
+        return memory
+
+    def reset(self) -> None:
+        self._by_agent.clear()
+
+
 def mask_of(bits) -> int:
     """Card mask from a 0/1 vector of 52 entries."""
     mask = 0

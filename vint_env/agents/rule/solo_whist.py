@@ -32,7 +32,7 @@ from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN
 from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import NT, lowness, suit_length, sure_tricks
-from .play_view import PlayView, TrickMemory, mask_of, observed_play
+from .play_view import PlayView, SeatMemories, mask_of, observed_play
 
 #: Sure tricks a hand needs, with the turned trump, for each contract.
 PROPOSAL_TRICKS = 4.0       # Collection: "верных четыре взятки, учитывая козырную масть"
@@ -161,12 +161,15 @@ class SoloWhistRuleAgent(Agent):
     game = "solo_whist"
 
     def __init__(self, seed: int | None = None):
-        self.memory = TrickMemory()
+        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
+        self.memory = self.memories.of(None)
 
     def reset(self, seed: int | None = None) -> None:
-        self.memory.reset()
+        self.memories.reset()
+        self.memory = self.memories.of(None)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.memory = self.memories.of(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = SOLO_WHIST_LAYOUT.decode(observation["observation"])
         phase = int(np.argmax(o["phase"])) if o["phase"].any() else -1

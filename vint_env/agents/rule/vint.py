@@ -24,7 +24,7 @@ from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)
-from .play_view import PlayView, TrickMemory, mask_of, observed_play
+from .play_view import PlayView, SeatMemories, mask_of, observed_play
 
 #: Tricks a partner's bid promises (club rules: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
@@ -299,12 +299,15 @@ class VintRuleAgent(Agent):
     game = "vint"
 
     def __init__(self, seed: int | None = None):
-        self.memory = TrickMemory()
+        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
+        self.memory = self.memories.of(None)
 
     def reset(self, seed: int | None = None) -> None:
-        self.memory.reset()
+        self.memories.reset()
+        self.memory = self.memories.of(None)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.memory = self.memories.of(agent)
         legal = legal_actions(observation)
         o = VINT_LAYOUT.decode(observation["observation"])
         if o["phase"][0]:

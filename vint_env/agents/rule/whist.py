@@ -15,7 +15,7 @@ from ...cards import Rank
 from ...games.whist import WHIST_LAYOUT
 from . import card_play as cp
 from ..base import Agent, legal_actions
-from .play_view import PlayView, TrickMemory, observed_play
+from .play_view import PlayView, SeatMemories, observed_play
 
 
 def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
@@ -62,10 +62,12 @@ class WhistRuleAgent(Agent):
     game = "whist"
 
     def __init__(self, seed: int | None = None):
-        self.memory = TrickMemory()
+        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
+        self.memory = self.memories.of(None)
 
     def reset(self, seed: int | None = None) -> None:
-        self.memory.reset()
+        self.memories.reset()
+        self.memory = self.memories.of(None)
 
     def play_view(self, o: dict) -> PlayView:
         seen = observed_play(o, self.memory)
@@ -73,6 +75,7 @@ class WhistRuleAgent(Agent):
                         partner_won_leads=self.memory.partner_won_leads({2}))
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.memory = self.memories.of(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = WHIST_LAYOUT.decode(observation["observation"])
         if int(o["played"].sum()) == 0:

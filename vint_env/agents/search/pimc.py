@@ -71,7 +71,7 @@ from ...rules.vint_scoring import NT
 from ..base import Agent, legal_actions
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
-from ..rule.play_view import TrickMemory, current_trick, mask_of
+from ..rule.play_view import SeatMemories, TrickMemory, current_trick, mask_of
 
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
@@ -411,7 +411,8 @@ class PIMCAgent(Agent):
         self.auction = auction
         self.seed = seed
         self.rng = np.random.default_rng(seed)
-        self.memory = TrickMemory()
+        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
+        self.memory = self.memories.of(None)
         if game == "vint2p":
             from ...games.vint2p import VINT2P_LAYOUT
             from .pimc_vint2p import vint2p_position
@@ -439,16 +440,18 @@ class PIMCAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        self.memory.reset()
+        self.memories.reset()
+        self.memory = self.memories.of(None)
         if self.bidder is not None:
             self.bidder.reset(seed)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.memory = self.memories.of(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = self.layout.decode(observation["observation"])
         if self.game == "vint" and o["phase"][0]:
             self.memory.reset()
-            call = self.bidder.act(observation)
+            call = self.bidder.act(observation, agent=agent)
             if self.bid == "dd":
                 call = sampled_dd_call(o, call, self.rng, self.samples)
                 if call not in legal:
@@ -460,14 +463,14 @@ class PIMCAgent(Agent):
                 call = self._way5_decision(o, legal)
                 if call is not None:
                     return call
-            return self.bidder.act(observation)
+            return self.bidder.act(observation, agent=agent)
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
         start, cpu = _time.perf_counter(), _time.process_time()
         pos = self.position_of(o, self.memory)
         if not pos.solvable:
             self.stats["rule_cards"] += 1
-            return self.bidder.act(observation)
+            return self.bidder.act(observation, agent=agent)
         decision = decide(pos, legal, self.rng, self.samples, self.budget, self.auction)
         self.last = decision
         s = self.stats
