@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
-
+from ...rules.tricks import beats  # noqa: F401  (the rules' one rule of which card wins, re-exported)
 
 
 def card_suit(card: int) -> int:
@@ -20,13 +20,6 @@ def card_suit(card: int) -> int:
 
 def card_rank(card: int) -> int:
     return card % 13
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """True if ``card`` beats the trick's current best card ``best``."""
-    if card // 13 == best // 13:
-        return card > best
-    return card // 13 == trump
 
 
 @dataclass
