@@ -79,9 +79,11 @@ class Game:
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game_name)``
     pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game_name, options, seed)``
+    pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
     version: int = 0                            #: the env's version suffix (``_v0``)
     parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)
     check_combination: Callable[[dict], None] | None = None   #: OptionError for options invalid together
+    calls_help: str = "the call's name, as listed in your legal actions"   #: what a person types to call (vint-play)
 
     # ------------------------------------------------------------------ names
     @property
@@ -170,6 +172,14 @@ class Game:
             raise ValueError(f"the PIMC agent does not play {self.name!r}; it plays "
                              f"{', '.join(g.name for g in _games_with('pimc_agent'))}")
         return _load(self.pimc_agent)
+
+    def pimc_plan(self):
+        """The game's PIMC plan (``vint_env.agents.search.pimc_games.PimcPlan``: its position builder and
+        the agent of its other decisions); ValueError naming the games that have one."""
+        if self.pimc is None:
+            raise ValueError(f"the PIMC agent does not play {self.name!r}; it plays "
+                             f"{', '.join(g.name for g in _games_with('pimc'))}")
+        return _load(self.pimc)
 
     def summary_sections(self, match) -> dict:
         """The game's own sections of a match summary (contracts declared and made ...), or {}."""

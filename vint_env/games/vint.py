@@ -115,9 +115,10 @@ GAME = Game(
     rule_bot="vint_env.agents.rule.vint:VintRuleAgent",
     summary="vint_env.evaluation.report:vint_contract_sections",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
-    pimc_agent="vint_env.agents.search.pimc:make_pimc",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:VINT",
     engine="vint_env.vector.engine:VintEngine", engine_code=0,
     analysis="vint_env.evaluation.vint_analysis:add_dd_analysis",
+    calls_help="pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT (level and strain S C D H NT)",
     parameters=(params.episode(EPISODES), *params.vint_variants(), params.reward_scale(REWARD_SCALE),
                 params.max_deals(), params.viewer()),
 )

@@ -233,7 +233,9 @@ GAME = Game(
     new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
     rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
-    pimc_agent="vint_env.agents.search.pimc:make_pimc",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",
+    calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT; keep / exchange (ways 2, 3: keep the hand or "
+                "exchange it; stop exchanging); widow-hand / widow-dummy (way 5)"),
     parameters=(
         params.Parameter("way", int, 4, "the way of playing of the books (1..5)", allowed=WAYS),
         params.Parameter("auction", str, "alternating", "way 1 only: the players call in turn until the auction "

@@ -92,8 +92,9 @@ GAME = Game(
     new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
-    pimc_agent="vint_env.agents.search.pimc:make_pimc",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:WHIST",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,
+    calls_help="none: Whist has no auction, you only play cards",
     parameters=(
         params.episode(EPISODES),
         params.Parameter("ten_is_honour", bool, False, "the trump ten is a fifth honour"),
