@@ -12,6 +12,7 @@ cleanly.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -27,17 +28,20 @@ from .actions import action_codec
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
 
-CALL_HELP = {
-    "vint": "pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT (level and strain S C D H NT)",
-    "whist": "none: Whist has no auction, you only play cards",
-    "solo_whist": ("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "
-                   "declaree;\n            after an abondance, the trump: trump S / trump C / trump D / trump H"),
-}
+
+
+def __getattr__(name):
+    """``CALL_HELP`` (deprecated, for one release): each game's record says it, ``games.get(name).calls_help``."""
+    if name == "CALL_HELP":
+        warnings.warn("vint_env.play.session.CALL_HELP is now each game record's calls_help; the old name is "
+                      "deprecated and goes in the next release", DeprecationWarning, stacklevel=2)
+        return {g.name: g.calls_help for g in games.all_games()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def help_text(game: str) -> str:
     return f"""Type a call or a card by name, or a command.
-  calls:    {CALL_HELP.get(game, "the call's name, as listed in your legal actions")}
+  calls:    {games.get(game).calls_help}
   cards:    suit letter S C D H and rank 2-10, J, Q, K, A: SA, h10 (or hT), c2  (any case)
   commands: hint   what the rule bot would do in your place
             hand   show the table again        legal  list your legal actions

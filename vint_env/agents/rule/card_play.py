@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Callable, Optional
 
 from ...cards import NO_TRUMP, Rank
-from .play_view import PlayView, beats
+from .play_view import Book, PlayView, beats
 
 Rule = Callable[[PlayView], Optional[int]]
 
@@ -52,12 +52,12 @@ def lead_trumps_to_draw_them(v: PlayView) -> Optional[int]:
     if v.trump == NO_TRUMP or not v.length(v.trump) or not v.opponents_may_hold_trumps():
         return None
     n = v.length(v.trump)
-    if v.game == "vint":
+    if v.game == Book.VINT:
         if not v.declaring:
             return None
         if v.declarer != 0 and (v.level < 3 or n < 3):
             return None
-    elif v.game == "whist":
+    elif v.game == Book.WHIST:
         if n < 4:                       # W-LSUIT-3: never with three or fewer
             return None
     else:  # solo whist: the declaring side (solo, proposal, abondance) draws trumps
@@ -199,15 +199,15 @@ def _lead_priority(v: PlayView, suit: int) -> float:
         p += 30
     if eff and eff[0] == Rank.ACE and n >= 4:
         p += 10
-    if v.game == "vint" and eff and eff[0] == Rank.KING and n in (2, 3):
+    if v.game == Book.VINT and eff and eff[0] == Rank.KING and n in (2, 3):
         p -= 50                                     # Ukrainian rules: not from K-x, K-x-x
     if _has(eff, Rank.ACE, Rank.QUEEN) and Rank.KING not in eff:
         p -= 40                                     # Whist book: wait with A-Q
-    if n == 1 and (v.game == "whist" or (eff and eff[0] < Rank.ACE)):
+    if n == 1 and (v.game == Book.WHIST or (eff and eff[0] < Rank.ACE)):
         p -= 40                                     # Whist book: no singleton leads
-    if v.game == "vint" and suit in v.named[3]:
+    if v.game == Book.VINT and suit in v.named[3]:
         p -= 80                                     # Ukrainian rules: not the right-hand opponent's suit
-    if v.game == "vint" and v.declaring is False and v.declarer is not None and suit in v.named[v.declarer]:
+    if v.game == Book.VINT and v.declaring is False and v.declarer is not None and suit in v.named[v.declarer]:
         p -= 30
     for partner in v.partners:
         if v.first_discard[partner] == suit:
@@ -242,7 +242,7 @@ def table_card(v: PlayView, suit: int) -> int:
     """
     cards = v.cards(suit)
     eff = v.effective_ranks(suit)
-    whist = v.game in ("whist", "solo_whist")
+    whist = v.game in (Book.WHIST, Book.SOLO_WHIST)
     if _has(eff, Rank.ACE, Rank.KING, Rank.QUEEN):
         return cards[eff.index(Rank.QUEEN if whist else Rank.KING)]
     if _has(eff, Rank.ACE, Rank.KING):
@@ -315,7 +315,7 @@ def second_hand_ace_in_big_games(v: PlayView) -> Optional[int]:
     (against a contract of four or more, second hand plays the ace even on
     a small card).  docs/play_advice.md: V-SECOND-6 (big = level 4 and up
     here)."""
-    if v.position != 1 or v.game != "vint" or v.level < 4 or v.declaring:
+    if v.position != 1 or v.game != Book.VINT or v.level < 4 or v.declaring:
         return None
     cards = v.cards(v.led_suit)
     return cards[0] if cards[0] % 13 == Rank.ACE else None

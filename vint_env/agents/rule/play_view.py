@@ -9,9 +9,20 @@ the Ukrainian rules).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
 from ...rules.tricks import beats  # noqa: F401  (the rules' one rule of which card wins, re-exported)
+
+
+class Book(str, Enum):
+    """Whose play advice a rule bot follows (docs/play_advice.md): the Vint book's (four-player and
+    two-player Vint), the Whist book's, or Solo Whist's (the Whist book's, with its own goals).
+    A string, so ``PlayView(game="whist")`` still reads."""
+
+    VINT = "vint"
+    WHIST = "whist"
+    SOLO_WHIST = "solo_whist"
 
 
 def card_suit(card: int) -> int:
@@ -42,7 +53,7 @@ class PlayView:
     partners: frozenset[int]
     declarer: int | None = None
     level: int = 0
-    game: str = "vint"
+    game: Book = Book.VINT            # whose play advice applies (not the game played: vint2p plays by the Vint book)
     goal: str = "tricks"
     tricks_played: int = 0
     named: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])

@@ -32,7 +32,7 @@ from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN
 from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import NT, lowness, suit_length, sure_tricks
-from .play_view import PlayView, SeatMemories, mask_of, observed_play
+from .play_view import Book, PlayView, SeatMemories, mask_of, observed_play
 
 #: Sure tricks a hand needs, with the turned trump, for each contract.
 PROPOSAL_TRICKS = 4.0       # Collection: "верных четыре взятки, учитывая козырную масть"
@@ -199,5 +199,5 @@ class SoloWhistRuleAgent(Agent):
             goal = "misere" if declarer == 0 else "misere_defence"
         else:
             goal = "tricks"
-        return PlayView(**seen, partners=partners, declarer=declarer, game="solo_whist", goal=goal,
+        return PlayView(**seen, partners=partners, declarer=declarer, game=Book.SOLO_WHIST, goal=goal,
                         partner_won_leads=self.memory.partner_won_leads(partners))

@@ -24,7 +24,7 @@ from ..base import Agent, legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)
-from .play_view import PlayView, SeatMemories, mask_of, observed_play
+from .play_view import Book, PlayView, SeatMemories, mask_of, observed_play
 
 #: Tricks a partner's bid promises (club rules: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
@@ -348,7 +348,7 @@ class VintRuleAgent(Agent):
             strain = Contract.from_index(b).strain
             if strain != NT:
                 named[int(r)].add(strain)
-        return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game="vint",
+        return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game=Book.VINT,
                         named=named, partner_won_leads=self.memory.partner_won_leads({2}))
 
     def play(self, o: dict, legal: list[int]) -> int:

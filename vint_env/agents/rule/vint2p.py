@@ -34,7 +34,7 @@ from ...rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
 from ..base import Agent, legal_actions
 from .card_play import choose_card, lowest
 from .hand_eval import NT, honours_in, suit_length, sure_tricks
-from .play_view import PlayView, TrickMemory, mask_of, observed_play
+from .play_view import Book, PlayView, TrickMemory, mask_of, observed_play
 
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}
 #: Tricks over the count of sure tricks that a second hand (a dummy) adds on
@@ -147,7 +147,7 @@ class Vint2pRuleAgent(Agent):
             opp = [r for r in range(4) if roles[r][2]][0]
             declarer = own if o["declarer"][0] else opp
         level = Contract.from_index(np.argmax(o["contract"])).level if o["contract"].any() else 0
-        v = PlayView(**seen, partners=partners, declarer=declarer, level=level, game="vint")
+        v = PlayView(**seen, partners=partners, declarer=declarer, level=level, game=Book.VINT)
         return choose_card(v, legal)
 
     def two_hand_card(self, o, legal) -> int:

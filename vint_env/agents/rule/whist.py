@@ -15,7 +15,7 @@ from ...cards import Rank
 from ...games.whist import WHIST_LAYOUT
 from . import card_play as cp
 from ..base import Agent, legal_actions
-from .play_view import PlayView, SeatMemories, observed_play
+from .play_view import Book, PlayView, SeatMemories, observed_play
 
 
 def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
@@ -71,7 +71,7 @@ class WhistRuleAgent(Agent):
 
     def play_view(self, o: dict) -> PlayView:
         seen = observed_play(o, self.memory)
-        return PlayView(**seen, partners=frozenset({2}), declarer=None, game="whist",
+        return PlayView(**seen, partners=frozenset({2}), declarer=None, game=Book.WHIST,
                         partner_won_leads=self.memory.partner_won_leads({2}))
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:

@@ -28,6 +28,7 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
 from ...cards import hand_to_pbn
+from ... import games
 from ...games import AGENT_SEAT
 from ...rules.tricks import NO_TRUMP, TrickPlay
 from ...rules.vint import AUCTION, BID_BASE, PASS, Contract
@@ -220,6 +221,16 @@ def vint_par(hands, dealer: int) -> dict:
 
 # ----------------------------------------------------------------- the agent
 
+def _check_game(game, agent_class: str) -> str:
+    """The name of ``game`` if its record names ``agent_class`` (of this package's search bots) as its
+    double-dummy agent; ValueError naming the games that do."""
+    record = games.get(game)
+    having = [g.name for g in games.all_games() if (g.dd_agent or "").endswith(":" + agent_class)]
+    if record.name not in having:
+        raise ValueError(f"{agent_class} plays {' or '.join(map(repr, having))}, not {game!r}")
+    return record.name
+
+
 class DoubleDummyAgent(Agent):
     """Cheating reference: sees every hand through the env (``needs_env``).
 
@@ -233,9 +244,7 @@ class DoubleDummyAgent(Agent):
     needs_env = True
 
     def __init__(self, game: str = "vint", seed: int | None = None):
-        if game not in ("vint", "whist"):     # the four-hand trick games with their own DD search here
-            raise ValueError(f"DoubleDummyAgent plays 'vint' or 'whist', not {game!r}")
-        self.game = game
+        self.game = _check_game(game, "DoubleDummyAgent")    # the four-hand games whose records name it
         self._par_cache: dict = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -248,7 +257,7 @@ class DoubleDummyAgent(Agent):
         legal = legal_actions(observation)
         raw = env.unwrapped
         deal = raw.deal
-        if self.game == "vint" and deal.phase == AUCTION:
+        if deal.phase == AUCTION:             # Vint's auction (Whist has none)
             seat = AGENT_SEAT[agent] if agent is not None else raw.current_seat
             action = self.vint_call(deal, seat)
         else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ...rules.phase import Phase
 from ..base import Agent
-from .double_dummy import best_dd_card
+from .double_dummy import _check_game, best_dd_card
 from ..rule.vint2p import Vint2pRuleAgent
 
 
@@ -24,8 +24,7 @@ class Vint2pDoubleDummyAgent(Agent):
     needs_env = True
 
     def __init__(self, game: str = "vint2p", seed: int | None = None):
-        if game != "vint2p":
-            raise ValueError(f"Vint2pDoubleDummyAgent plays 'vint2p', not {game!r}")
+        _check_game(game, "Vint2pDoubleDummyAgent")
         self.rule = Vint2pRuleAgent()
 
     def reset(self, seed: int | None = None) -> None:
