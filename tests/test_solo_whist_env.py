@@ -1,6 +1,5 @@
 """solo_whist_v0: PettingZoo conformance, random-game invariants, replay, errors, no leaks, layout."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -16,13 +15,6 @@ from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, MISERE, OPEN_MIS
                                              PROPOSAL, SOLO, trump_action)
 
 DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
 
 
 @pytest.mark.parametrize("kwargs", [{}, {"payments": "literal"}])

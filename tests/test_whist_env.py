@@ -16,13 +16,6 @@ from vint_env.rules.whist import WhistDeal
 DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
 @pytest.mark.parametrize("kwargs", [{}, {"episode": "rubber"}, {"no_trump": True, "ten_is_honour": True}])
 def test_pettingzoo_api(kwargs):
     api_test(whist_v0.env(**kwargs), num_cycles=300)
