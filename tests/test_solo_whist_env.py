@@ -3,7 +3,6 @@
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from card_game_checks import random_episode, swap_hidden_cards
 from vint_env import solo_whist_v0
@@ -17,16 +16,7 @@ from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, MISERE, OPEN_MIS
 DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
-@pytest.mark.parametrize("kwargs", [{}, {"payments": "literal"}])
-def test_pettingzoo_api(kwargs):
-    api_test(solo_whist_v0.env(**kwargs), num_cycles=400)
-
-
-def test_pettingzoo_seed_render_parallel():
-    seed_test(solo_whist_v0.env, num_cycles=300)
-    render_test(lambda render_mode=None: solo_whist_v0.env(render_mode=render_mode))
-    parallel_api_test(solo_whist_v0.parallel_env(), num_cycles=400)
-
+# PettingZoo's api_test, seed_test, parallel_api_test, render_test: tests/test_conformance.py (every game).
 
 def often_pass(legal, rng, pass_rate=0.5):
     """Random legal action, passing often in the auction (so that all contracts occur)."""
