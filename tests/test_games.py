@@ -97,6 +97,8 @@ LOWER = {
     "envs": {"cards", "rules", "games"},
     "agents": {"cards", "rules", "games"},
     "vector": {"cards", "rules", "games"},
+    "play": {"cards", "rules", "games", "envs", "agents", "evaluation"},
+    "serve": {"cards", "rules", "games", "envs", "agents", "evaluation", "play"},
 }
 
 
@@ -123,7 +125,7 @@ def _imported_layers(path: pathlib.Path) -> set[str]:
 @pytest.mark.parametrize("layer", sorted(LOWER))
 def test_layers_import_only_downwards(layer):
     bad = {}
-    layers = {"cards", "rules", "games", "envs", "agents", "vector", "evaluation", "wrappers"}
+    layers = {"cards", "rules", "games", "envs", "agents", "vector", "evaluation", "wrappers", "play", "serve"}
     for path in sorted((ROOT / "vint_env" / layer).rglob("*.py")):
         wrong = (_imported_layers(path) & layers) - LOWER[layer] - {layer}
         if wrong:

@@ -45,11 +45,13 @@ class ScriptedPerson:
         self.printed = printed
         self.queue: list[str] = []
         self.turns = 0
+        self.prompts: list[str] = []
 
     def _last(self, prefix: str) -> str:
         return next(x for x in reversed(self.printed) if x.startswith(prefix)).removeprefix(prefix)
 
     def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
         if not self.queue:
             legal = self._last("Your legal actions: ")
             self.turns += 1
@@ -97,6 +99,53 @@ def test_a_whole_deal_ends_with_all_hands_contract_tricks_and_score(game):
     # the person's points are the env's
     mine = float(re.search(r"\(yours ([+-]?[\d.]+)\)", end).group(1))
     assert mine == session.total
+
+
+@pytest.mark.parametrize("way", [1, 2, 3, 4, 5])
+def test_two_player_vint_a_whole_deal_in_every_way(way):
+    """The person is a player, plays his dummy's cards too, and sees the deal's end in players' terms."""
+    seed = {1: 21, 2: 22, 3: 23, 4: 24, 5: 24}[way]              # deals that are played, not passed out
+    session, printed, person = _session(["--game", "vint2p", "--env-option", f"way={way}", "--player", "1",
+                                         "--seed", str(seed)])
+    assert session.run() == 0
+    text = "\n".join(printed)
+    assert session.raw.way == way and session.seating.human == 1 and set(session.seating.bots) == {0}
+    assert f"Two-player Vint, way {way}" in text
+    assert "hint: the rule bot would play" in text
+    end = text[text.index("--- deal over"):]
+    deal = session.raw.deal
+    hands = parse_pbn(generate_board(seed, 1).deal)
+    for seat, letter in enumerate("NESW"):                     # the four hands as dealt, with who held them
+        held = deal.dealt[seat] & ~deal.widow                    # way 5: the widow's four cards lie apart
+        assert re.search(rf"^  {letter} \(.*\) +{re.escape(hand_text(held))}$", end, re.M)
+    assert deal.dealt == tuple(hands)
+    if way == 5:
+        assert re.search(rf"^  widow +{re.escape(hand_text(deal.widow))}$", end, re.M)
+    assert "player_0" in end and "N/S" not in end and "E/W" not in end
+    assert re.search(r"^  dealer: player_[01]$", end, re.M)
+    mine = float(re.search(r"\(yours ([+-]?[\d.]+)\)", end).group(1))
+    assert mine == session.total == session.env.unwrapped.deal.scores[1].total - deal.scores[0].total
+    assert deal.play is not None and person.turns >= 6 and "-- trick 13 won by" in text
+    assert re.search(r"tricks: player_0 \d+, player_1 \d+$", text, re.M)
+    if way in (1, 4, 5):
+        assert "(you) for " in text and "your dummy> " in "".join(person.prompts)   # he played his dummy too
+
+
+def test_two_player_vint_wants_a_player_not_a_seat(capsys):
+    assert main(["--game", "vint2p", "--seat", "S"]) == 2
+    assert "--player 0 or 1" in capsys.readouterr().err
+    assert main(["--game", "vint", "--player", "1"]) == 2
+    assert "not --player" in capsys.readouterr().err
+    assert main(["--game", "vint2p", "--env-option", "way=9"]) == 2
+    assert "way must be one of" in capsys.readouterr().err
+    assert main(["--game", "vint2p", "--partner", "rule"]) == 2
+
+
+def test_the_call_help_of_every_game():
+    from vint_env import games
+    from vint_env.play.session import CALL_HELP, help_text
+    assert set(CALL_HELP) == set(games.names())
+    assert "widow-hand" in help_text("vint2p") and "exchange" in help_text("vint2p")
 
 
 def test_a_rubber_shows_the_score_sheet_after_every_deal():
@@ -160,3 +209,21 @@ def test_terminal_leaves_cleanly(how, said, status):
     child.close()
     assert child.exitstatus == status
     assert "Traceback" not in child.before
+
+
+def test_terminal_whole_two_player_deal_with_the_dummy():
+    """Way 4 at the terminal: the person answers for his own hand and, after the auction, his dummy."""
+    child = _spawn("--game", "vint2p", "--env-option", "way=4", "--seed", "24", "--opponents", "random")
+    prompts = set()
+    while True:
+        if child.expect([r"Your legal actions: ([^\r\n]+)\r?\n", r"--- deal over"]) == 1:
+            break
+        first = re.split(r",? ", child.match.group(1).strip())[0]
+        child.expect(r"(player_0 \(you\)(?: for [NESW], your dummy)?)> ")
+        prompts.add(child.match.group(1))
+        child.sendline(first)
+    child.expect_exact("Points this deal:")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and "Traceback" not in child.before
+    assert "player_0 (you)" in prompts and any("your dummy" in p for p in prompts)

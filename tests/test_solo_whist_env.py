@@ -91,7 +91,7 @@ def test_bad_options():
     with pytest.raises(ValueError, match="rubber"):
         env.reset(options={"deals": [DEAL_002, DEAL_002]})
     for kwargs, message in (({"payments": "fair"}, "payments"), ({"reward_scale": 0}, "reward_scale"),
-                            ({"viewer": 5}, "viewer"), ({"render_mode": "rgb_array"}, "render_mode")):
+                            ({"viewer": 5}, "viewer"), ({"render_mode": "rgb"}, "render_mode")):
         with pytest.raises(ValueError, match=message):
             solo_whist_v0.raw_env(**kwargs)
 

@@ -76,6 +76,9 @@ class _Dom(HTMLParser):
         self.calls: dict[int, list[str]] = {}
         self.rows: list[int] = []
         self.text: dict[str, str] = {}
+        self.widow: dict[int, list[str]] = {}
+        self.who: dict[tuple[int, int], str] = {}
+        self.tricks: dict[int, str] = {}
 
     def _inside(self, key):
         return next((a[key] for a in reversed(self.stack) if key in a), None)
@@ -88,6 +91,8 @@ class _Dom(HTMLParser):
             seat = self._inside("data-seat")
             if seat is not None:
                 self.hands.setdefault((int(table), int(seat)), []).append(a["data-card"])
+            elif any("widow" in s.get("_cls", []) for s in self.stack):
+                self.widow.setdefault(int(table), []).append(a["data-card"])
             elif any("trick" in s.get("class", "").split() for s in self.stack):
                 self.trick.setdefault(int(table), []).append(a["data-card"])
         if tag == "tr" and "data-board" in a:
@@ -106,6 +111,11 @@ class _Dom(HTMLParser):
         top = self.stack[-1]
         if "call" in top["_cls"]:
             self.calls.setdefault(int(self._inside("data-table")), []).append(data)
+        if any("who" in s["_cls"] for s in self.stack) and self._inside("data-seat") is not None:
+            key = (int(self._inside("data-table")), int(self._inside("data-seat")))
+            self.who[key] = self.who.get(key, "") + data
+        if "tricks-taken" in top["_cls"]:
+            self.tricks[int(self._inside("data-table"))] = data
         if "id" in top:
             self.text[top["id"]] = self.text.get(top["id"], "") + data
 
@@ -172,3 +182,112 @@ def test_screenshot_of_a_replay(match_files, tmp_path):
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr[-2000:]
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
+
+
+# ------------------------------------------------------------ two-player Vint: the two-seat layout
+
+@pytest.fixture(scope="module")
+def two_player_files(tmp_path_factory):
+    """Matches of two-player Vint in way 1 (dummies opposite), 2 (exchange of the whole hand, two-card
+    tricks), 3 (card by card) and 5 (open dummy and widow)."""
+    d = tmp_path_factory.mktemp("viewer2p")
+    for way in (1, 2, 3, 5):
+        assert cli_main(["match", "--game", "vint2p", "--env-option", f"way={way}", "--a", "rule", "--b", "random",
+                         "--boards", "2", "--seed", "3", "--workers", "1", "--no-progress",
+                         "--out", str(d / f"w{way}.json"), "--html", str(d / f"w{way}.html")]) == 0
+    return d
+
+
+def _expected_two_player(deal: dict, step: int):
+    """Hands of the four seats, the trick shown, the calls and the widow after ``step`` actions, from the
+    record: a card played leaves the seat it was played for; other moves come from the holdings."""
+    hands = [list(h) for h in deal["hands"]]
+    widow = list(deal["table"]["widow"])
+    held = {h["at"]: h for h in deal.get("holdings", [])}
+    size = deal["table"]["trick_size"]
+    trick, calls = [], []
+    for k, (_, text, is_card) in enumerate(deal["actions"][:step]):
+        if is_card:
+            hands[deal["seats_for"][k]].remove(text)
+            trick = [] if len(trick) == size else trick
+            trick.append(text)
+        else:
+            calls.append(text)
+        if k + 1 in held:
+            hands, widow = [list(h) for h in held[k + 1]["hands"]], list(held[k + 1]["widow"])
+    return hands, trick, calls, widow
+
+
+@pytest.mark.parametrize("way", [1, 2, 3, 5])
+def test_two_player_replay_record_follows_the_rules_step_by_step(two_player_files, way):
+    """The same deal through the env (the match's seed: the same widow and piles), the record's actions
+    one by one: the hands and widow the record gives are the rules' at every step, for both tables."""
+    from vint_env.cards import card_text, hand_cards
+    from vint_env.envs import vint2p_v0
+    from vint_env.evaluation.deals import generate_boards
+    from vint_env.evaluation.games import reset_options
+    from vint_env.evaluation.match import derive_seed
+    [match] = load_results(two_player_files / f"w{way}.json")
+    board = match["boards"][0]
+    env = vint2p_v0.raw_env(way=way)
+    names = {env.action_text(a): a for a in range(env.NUM_ACTIONS)}
+    moved = 0
+    for table in board["tables"]:
+        deal = table["replay"][0]
+        assert len(deal["points"]) == 2 and deal["table"]["trick_size"] == (2 if way in (2, 3) else 4)
+        env.reset(seed=derive_seed(3, board["board"], 0),
+                  options=reset_options("vint2p", generate_boards(1, seed=3)[0]))
+        for k, (player, text, _) in enumerate(deal["actions"]):
+            rules = env.deal
+            now = rules.play.hands if rules.play is not None else rules.hands
+            hands, _, _, widow = _expected_two_player(deal, k)
+            assert [sorted(h) for h in hands] == [sorted(card_text(c) for c in hand_cards(m)) for m in now], (k, text)
+            on_table = hand_cards(rules.widow) if way == 5 and rules.widow_to < 0 else []
+            assert sorted(widow) == sorted(card_text(c) for c in on_table)
+            assert deal["seats_for"][k] == rules.current_player and player == rules.current_controller
+            env.step(names[text.split(" ")[-1]])           # "give SA", "exchange SA": the card
+        assert env.deal.is_over and [env.rewards[a] / env.reward_scale for a in env.agents] == \
+            pytest.approx(deal["points"])
+        moved += len(deal.get("holdings", []))
+    if way in (2, 5):
+        assert moved > 0                                    # exchanges, the widow, give-aways were recorded
+
+
+@pytest.mark.parametrize("way", [2, 3])
+def test_two_player_replay_record_of_the_exchanges_ends_with_every_card_played(two_player_files, way):
+    [match] = load_results(two_player_files / f"w{way}.json")
+    for table in match["boards"][0]["tables"]:
+        deal = table["replay"][0]
+        hands, _, _, _ = _expected_two_player(deal, len(deal["actions"]))
+        if deal["table"]["controllers"].count(-1) == 2 and deal["trick_winners"]:
+            assert hands[0] == [] and hands[2] == []           # the players' hands were played out
+            played = [t for _, t, c in deal["actions"] if c]
+            assert len(played) == 26 == len(set(played))
+
+
+@needs_chromium
+@pytest.mark.parametrize("way", [1, 2, 3, 5])
+def test_two_player_replay_in_chromium_shows_players_dummies_piles_and_widow(two_player_files, way):
+    page = two_player_files / f"w{way}.html"
+    [match] = _embedded(page.read_text())["matches"]
+    board = match["boards"][0]
+    deals = [t["replay"][0] for t in board["tables"]]
+    for step in (0, 4, 12, max(len(d["actions"]) for d in deals)):
+        dom = _dump(page, f"board={board['board']}&step={step}")
+        for t, deal in enumerate(deals):
+            hands, trick, calls, widow = _expected_two_player(deal, min(step, len(deal["actions"])))
+            for seat in range(4):
+                assert sorted(dom.hands.get((t, seat), [])) == sorted(hands[seat]), (way, step, t, seat)
+            assert dom.calls.get(t, []) == calls
+            assert sorted(dom.trick.get(t, [])) == sorted(trick)
+            assert sorted(dom.widow.get(t, [])) == sorted(widow)
+            roles = [dom.who[(t, s)] for s in range(4)]
+            own = deal["table"]["player_seats"]
+            assert "player_0" in roles[own[0]] and "player_1" in roles[own[1]]
+            for s in range(4):
+                if s not in own:
+                    assert ("pile" if way in (2, 3) else "dummy") in roles[s], roles
+            assert dom.tricks[t].startswith("tricks: player_0 ") and "N/S" not in dom.tricks[t]
+        assert dom.text["replay-title"].startswith(f"Board {board['board']}")
+    if way == 5:
+        assert any(d["table"]["widow"] for d in deals)

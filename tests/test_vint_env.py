@@ -149,7 +149,7 @@ def test_illegal_action_error_names_agent_action_and_legal_ones():
 @pytest.mark.parametrize("kwargs, message", [
     ({"episode": "match"}, "episode"), ({"game_bonus": 500}, "game_bonus"),
     ({"passout": "skip"}, "passout"), ({"reward_scale": 0}, "reward_scale"),
-    ({"viewer": 4}, "viewer"), ({"render_mode": "rgb_array"}, "render_mode"),
+    ({"viewer": 4}, "viewer"), ({"render_mode": "rgb"}, "render_mode"),
     ({"honours": "sum"}, r"honours must be one of \('majority', 'net'\), got 'sum'"),
     ({"game_race": "last"}, r"game_race must be one of \('first', 'deal_end'\), got 'last'"),
 ])

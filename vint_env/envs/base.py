@@ -103,6 +103,7 @@ class CardGameEnv(AECEnv):
                              f"got {render_mode!r}")
         # reward_scale comes checked by the game's declared parameters (each env's GAME.check_options)
         self.render_mode = render_mode
+        self._window = None
         self.reward_scale = float(reward_scale)
         agents = self.AGENT_NAMES
         self._agent_index = {a: i for i, a in enumerate(agents)}
@@ -230,18 +231,36 @@ class CardGameEnv(AECEnv):
         return self._encode_state()
 
     def render(self):
+        """``"ansi"``: the table as text; ``"rgb_array"``: its frame, an ``(H, W, 3)`` uint8 array
+        (:mod:`.picture`); ``"human"``: the frame in a pygame window (:mod:`.window`; without pygame
+        or a display the text is printed). Hands are shown as ``viewer`` may see them."""
         if self.render_mode is None:
             import gymnasium
-            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            gymnasium.logger.warn("render() called without a render_mode; "
+                                  "pass render_mode='ansi', 'rgb_array' or 'human'")
             return None
-        text = self._render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        if self.render_mode == "ansi":
+            return self._render_text()
+        frame = self.render_frame()
+        if self.render_mode == "rgb_array":
+            return frame
+        if self._window is None:
+            from .window import TableWindow
+            self._window = TableWindow(self.metadata["name"], self.metadata["render_fps"])
+        self._window.show(frame, self._render_text)
+        return None
+
+    def render_frame(self) -> np.ndarray:
+        """The table's RGB frame (whatever the ``render_mode``), as ``render_mode="rgb_array"`` renders it."""
+        from .picture import TableView, draw
+        if self.deal is None:
+            return draw(TableView(title=f"{self.metadata['name']}: not reset", hands=()))
+        return draw(self._table_view())
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            self._window.close()
+            self._window = None
 
     # helpers ----------------------------------------------------------------
     @property
@@ -309,6 +328,10 @@ class CardGameEnv(AECEnv):
         raise NotImplementedError
 
     def _render_text(self) -> str:
+        raise NotImplementedError
+
+    def _table_view(self):
+        """What the table shows, as a :class:`~.picture.TableView` (hands as ``viewer`` may see them)."""
         raise NotImplementedError
 
     def action_text(self, action: int) -> str:

@@ -19,7 +19,7 @@ Options of ``env(...)`` / ``raw_env(...)``:
 - ``payments``: ``"symmetric"`` (default) or ``"literal"`` (docs/rules/solo_whist.md, Payments);
 - ``reward_scale``: reward = quarter points x scale, default 0.25;
 - ``viewer``: seat whose hand ``render`` shows (default all hands);
-- ``render_mode``: ``"ansi"`` or ``"human"``.
+- ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an RGB frame) or ``"human"`` (a window).
 
 ``reset(seed=..., options={"deal": PBN, "dealer": seat, "turned_card": "H2"})``
 replays an exact deal (the turned card must be in the dealer's hand; drawn
@@ -43,9 +43,9 @@ _D = GAME.defaults
 class raw_env(CardGameEnv):
     metadata = {
         "name": GAME.env_name,
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": True,
-        "render_fps": 1,
+        "render_fps": 2,
     }
     GAME = GAME
     NUM_ACTIONS = GAME.num_actions
@@ -125,6 +125,10 @@ class raw_env(CardGameEnv):
     def _render_text(self) -> str:
         from .render import render_solo_whist
         return render_solo_whist(self)
+
+    def _table_view(self):
+        from .render import solo_whist_view
+        return solo_whist_view(self)
 
 
 env, parallel_env = env_factories(raw_env)

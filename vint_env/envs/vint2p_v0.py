@@ -15,7 +15,7 @@ Options of ``env(...)`` / ``raw_env(...)``:
 - ``game_bonus``: 100 (default) or 1000; ``passout``: ``"mark"`` (default) or ``"play"`` (not way 5);
 - ``honours``: ``"majority"`` (default) or ``"net"``; ``game_race``: ``"first"`` (default) or ``"deal_end"``;
 - ``reward_scale``: default 0.001; ``viewer``: player whose view ``render`` shows (default: all);
-- ``render_mode``: ``"ansi"`` or ``"human"``.
+- ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an RGB frame) or ``"human"`` (a window).
 
 ``reset(seed=..., options={"deal": PBN, "dealer": 0 or 1})`` replays a deal
 (the dealer is a *player*); way 5 also takes ``"widow"`` (four cards of the
@@ -43,9 +43,9 @@ _D = GAME.defaults
 class raw_env(PartnershipEnv):
     metadata = {
         "name": GAME.env_name,
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": True,
-        "render_fps": 1,
+        "render_fps": 2,
     }
     AGENT_NAMES = PLAYERS
     INCREMENTAL_VIEWS = False          # a player's view moves with the seat he acts for: encoded afresh
@@ -147,6 +147,10 @@ class raw_env(PartnershipEnv):
     def _render_text(self) -> str:
         from .vint2p_render import render_vint2p
         return render_vint2p(self)
+
+    def _table_view(self):
+        from .vint2p_render import vint2p_view
+        return vint2p_view(self)
 
 
 def _card(value, option: str) -> int:

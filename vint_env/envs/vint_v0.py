@@ -24,7 +24,7 @@ Options of ``env(...)`` / ``raw_env(...)``:
 - ``reward_scale``: reward = raw points x scale, default 0.001;
 - ``max_deals``: rubber mode truncates after this many deals (default 100);
 - ``viewer``: seat whose hand ``render`` shows (default all hands);
-- ``render_mode``: ``"ansi"`` or ``"human"``.
+- ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an RGB frame) or ``"human"`` (a window).
 
 ``reset(seed=..., options={"deal": PBN, "dealer": seat})`` replays an exact
 deal; in rubber mode ``options={"deals": [PBN, ...]}`` fixes the first deals.
@@ -45,9 +45,9 @@ _D = GAME.defaults
 class raw_env(PartnershipEnv):
     metadata = {
         "name": GAME.env_name,
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": True,
-        "render_fps": 1,
+        "render_fps": 2,
     }
     GAME = GAME
     NUM_ACTIONS = GAME.num_actions
@@ -139,6 +139,10 @@ class raw_env(PartnershipEnv):
     def _render_text(self) -> str:
         from .render import render_vint
         return render_vint(self)
+
+    def _table_view(self):
+        from .render import vint_view
+        return vint_view(self)
 
 
 env, parallel_env = env_factories(raw_env)

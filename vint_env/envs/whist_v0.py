@@ -23,7 +23,7 @@ Options of ``env(...)`` / ``raw_env(...)``:
 - ``reward_scale``: reward = raw points x scale, default 0.1;
 - ``max_deals``: rubber mode truncates after this many deals (default 100);
 - ``viewer``: seat whose hand ``render`` shows (default all hands);
-- ``render_mode``: ``"ansi"`` or ``"human"``.
+- ``render_mode``: ``"ansi"`` (text), ``"rgb_array"`` (an RGB frame) or ``"human"`` (a window).
 
 ``reset(seed=..., options={"deal": PBN, "dealer": seat, "turned_card": "H2"})``
 replays an exact deal (the turned card must be in the dealer's hand; drawn
@@ -57,9 +57,9 @@ _D = GAME.defaults
 class raw_env(PartnershipEnv):
     metadata = {
         "name": GAME.env_name,
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": True,
-        "render_fps": 1,
+        "render_fps": 2,
     }
     GAME = GAME
     NUM_ACTIONS = GAME.num_actions
@@ -131,6 +131,10 @@ class raw_env(PartnershipEnv):
     def _render_text(self) -> str:
         from .render import render_whist
         return render_whist(self)
+
+    def _table_view(self):
+        from .render import whist_view
+        return whist_view(self)
 
 
 env, parallel_env = env_factories(raw_env)

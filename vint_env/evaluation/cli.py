@@ -11,6 +11,7 @@ Examples::
     vint-eval match --game vint2p --env-option way=1 --a rule --b random --boards 1000
     vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
+    vint-eval video --game vint --a rule --b random --board 1 --viewer S --out deal.gif   # a board as a GIF
 
 Agents are spec strings: random, rule, dd, pimc, ppo:PATH, baseline (the trained agent shipped
 for the game), human, py:MODULE:NAME.
@@ -68,14 +69,23 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     p.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _env_option_argument(p)
+
+
+def _env_option_argument(p: argparse.ArgumentParser) -> None:
     p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
                    help="an option of the game's env, repeatable (two-player Vint: way=1 ... way=5)")
 
 
 def _env_options(args) -> dict:
-    """``--env-option KEY=VALUE`` pairs, parsed and checked by the game's declared parameters."""
+    return env_options(args.env_option, args.game)
+
+
+def env_options(items, game="vint") -> dict:
+    """``--env-option KEY=VALUE`` pairs (of `vint-eval` and `vint-play`), parsed and checked by the game's
+    declared parameters (a bad value or an unknown option is an error naming it)."""
     try:
-        return games.get(args.game).parse_options(args.env_option)
+        return games.get(game).parse_options(items)
     except ValueError as e:
         raise ValueError(f"--env-option: {e}") from None
 
@@ -124,6 +134,33 @@ def cmd_league(args) -> int:
     return 0
 
 
+def cmd_video(args) -> int:
+    from ..cards import SEAT_LETTERS
+    from .video import check_output, record_board, write_video
+    check_output(args.out)
+    boards = load_boards(args.deals) if args.deals else generate_boards(
+        args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
+    if args.board > len(boards):
+        raise ValueError(f"--board {args.board}: {args.deals} holds {len(boards)} boards")
+    viewer = None
+    if args.viewer is not None:
+        text = args.viewer.strip().upper()
+        if len(text) == 1 and text in SEAT_LETTERS:
+            viewer = SEAT_LETTERS.index(text)
+        elif text in ("0", "1", "2", "3"):
+            viewer = int(text)
+        else:
+            raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
+    frames = record_board(args.game, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
+                          viewer=viewer, episode=args.episode, env_options=_env_options(args))
+    write_video(args.out, frames, args.fps, frame=args.frame)
+    what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
+        f"{len(frames)} frames at {args.fps:g} a second"
+    print(f"wrote {args.out}: {what} "
+          f"(board {args.board}, table {args.table}, {'all hands' if viewer is None else 'seen by ' + args.viewer})")
+    return 0
+
+
 def cmd_deals(args) -> int:
     boards = generate_boards(args.boards, seed=args.seed)
     save_boards(boards, args.out)
@@ -156,6 +193,27 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("results", type=Path, help="results JSON written by `vint-eval match --out`")
     v.add_argument("--html", type=Path, default=None, help="the page to write (default: RESULTS with .html)")
     v.set_defaults(func=cmd_view)
+    vd = sub.add_parser("video", help="record one board of a match to an animated GIF (or a frame to a PNG)")
+    vd.add_argument("--game", choices=GAMES, default="vint")
+    vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
+    vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
+    vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")
+    vd.add_argument("--episode", choices=("deal", "rubber"), default="deal",
+                    help="the board's deal, or a whole rubber from it, as `match --episode` plays it")
+    vd.add_argument("--table", type=positive_int, default=1,
+                    help="table of the board: 1 has team A in the first seats (N/S, player_0)")
+    vd.add_argument("--deals", type=Path, default=None, help="PBN file of boards (default: generated from --seed)")
+    vd.add_argument("--seed", type=int, default=0, help="match seed, as in `vint-eval match`")
+    vd.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
+    vd.add_argument("--viewer", default=None,
+                    help="show only what this seat sees (N E S W or 0-3; two-player Vint: player 0 or 1)")
+    vd.add_argument("--fps", type=float, default=2.0, help="frames a second (default 2)")
+    vd.add_argument("--frame", type=positive_int, default=None,
+                    help="with --out FILE.png: the frame to write (1 = before the first call; default the last)")
+    _env_option_argument(vd)
+    vd.add_argument("--out", type=Path, required=True, help="the GIF (the whole board) or PNG (one frame) to write")
+    vd.set_defaults(func=cmd_video)
+
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
     d.add_argument("--boards", type=positive_int, default=1000)
     d.add_argument("--seed", type=int, default=0)

@@ -5,7 +5,11 @@ For each match: the summary, a chart of A's cumulative margin over the boards
 points, the double-dummy par where it was computed) and, for the board picked,
 a replay of every table side by side, card by card: the hands, the auction,
 each trick, the tricks taken and the running score, and at the end of each deal
-the env's score breakdown.
+the env's score breakdown.  A two-player Vint table is laid out for its two
+players: each seat labelled as a player's own hand, his dummy (open or closed)
+or a pile, the widow of way 5 on the table until it is taken, the exchanges and
+give-aways among the calls, two-card tricks where only the players play
+(ways 2, 3), and the tricks, calls and points per player.
 
 The page reads ``#match=I&sort=C&board=N&step=K`` from its address on load
 (it clicks column C's header, then steps to K with its own Next button), so a
@@ -71,7 +75,23 @@ dl.summary dt { color: #56606b; } dl.summary dd { margin: 0; }
 .auction table { border-collapse: collapse; } .auction td, .auction th { padding: 0 6px; text-align: left; }
 .result table { border-collapse: collapse; font-size: 12px; } .result td { padding: 0 6px; border-bottom: 1px solid #eee; }
 .muted { color: #6b7580; font-size: 12px; }
+.hand.dummy { background: rgba(232,238,248,0.95); } .hand.pile { background: rgba(225,225,225,0.9); }
+.widow { grid-column: 1; grid-row: 1; align-self: start; background: rgba(255,255,255,0.85); color: #1d232a;
+         border-radius: 5px; padding: 3px 6px; font-size: 12px; } .widow .card { margin-right: 3px; }
 svg text { font-size: 11px; fill: #444; }
+"""
+
+#: The DOM helper of the viewer's script, ``el(tag, {class, text, onclick, ...attributes}, ...children)``;
+#: vint-serve's page loads the same one (``/static/dom.js``).
+DOM_JS = r"""function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
+  }
+  for (const c of children) if (c !== null && c !== undefined) e.append(c);
+  return e;
+}
 """
 
 _JS = r"""
@@ -83,16 +103,7 @@ const SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 let state = {match: 0, board: null, step: 0, maxStep: 0, sort: {col: 0, dir: 1}};
 
-function el(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (k === "class") e.className = v; else if (k === "text") e.textContent = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v); else e.setAttribute(k, v);
-  }
-  for (const c of children) if (c !== null && c !== undefined) e.append(c);
-  return e;
-}
-function fmt(x, d) { return (x === null || x === undefined || Number.isNaN(x)) ? "-" : Number(x).toFixed(d === undefined ? 0 : d); }
+""" + DOM_JS + r"""function fmt(x, d) { return (x === null || x === undefined || Number.isNaN(x)) ? "-" : Number(x).toFixed(d === undefined ? 0 : d); }
 function signed(x, d) { const s = fmt(x, d); return x > 0 ? "+" + s : s; }
 function cardEl(text, extra, rankOnly) {
   const suit = text[0];
@@ -106,6 +117,8 @@ function shortName(team) {      // "ppo:runs/x/checkpoints/latest.pt" -> "ppo:la
   return i < 0 ? name : name.slice(0, name.indexOf(":") + 1) + "\u2026/" + name.slice(i + 1);
 }
 function teamPoints(t) { const i = t.seats.indexOf("A"); return t.points[i]; }
+function twoPlayer(t) { return t.seats.length === 2; }      // two-player Vint: seats "AB" are the players
+const PLAYERS = ["player_0", "player_1"];
 
 // ------------------------------------------------------------ summary and chart
 function renderSummary() {
@@ -162,7 +175,8 @@ function renderChart() {
 function contractText(t) {
   if (t.contract !== undefined && t.contract !== null) {
     let s = String(t.contract);
-    if (t.declarer !== undefined && t.declarer !== null) s += " by " + t.seats[t.declarer] + " (" + SEATS[t.declarer] + ")";
+    if (t.declarer !== undefined && t.declarer !== null)
+      s += " by " + t.seats[t.declarer] + " (" + (twoPlayer(t) ? PLAYERS[t.declarer] : SEATS[t.declarer]) + ")";
     return s;
   }
   if (t.passed_out) return "passed out";
@@ -173,6 +187,7 @@ function contractText(t) {
 }
 function tricksText(t) {
   if (t.side_tricks) return t.side_tricks.join("-");
+  if (t.player_tricks) return t.player_tricks.join("-");
   if (t.tricks_won) return t.tricks_won.join("-");
   return "";
 }
@@ -221,28 +236,47 @@ function timeline(table) {
   return steps;
 }
 function dealState(d, n) {
-  const hands = d.hands.map(h => h.slice());
+  // A card played leaves the hand of the seat it was played for (seats_for: two-player Vint's dummies);
+  // cards that move otherwise (exchanges, the widow, give-aways) come from the recorded holdings.
+  let hands = d.hands.map(h => h.slice()), widow = d.table ? d.table.widow.slice() : [];
+  const seatFor = k => d.seats_for ? d.seats_for[k] : d.actions[k][0];
+  const trickSize = (d.table && d.table.trick_size) || 4, held = d.holdings || [];
   const calls = [], done = [];
   let trick = [], toMove = null;
   for (let k = 0; k < n; k++) {
-    const [seat, text, isCard] = d.actions[k];
+    const [seat, text, isCard] = d.actions[k], at = seatFor(k);
     if (isCard) {
-      hands[seat].splice(hands[seat].indexOf(text), 1);
-      trick.push([seat, text]);
-      if (trick.length === 4) { done.push({cards: trick, winner: d.trick_winners[done.length]}); trick = []; }
+      hands[at].splice(hands[at].indexOf(text), 1);
+      trick.push([at, text]);
+      if (trick.length === trickSize) { done.push({cards: trick, winner: d.trick_winners[done.length]}); trick = []; }
     } else calls.push([seat, text]);
+    const h = held.find(x => x.at === k + 1);
+    if (h) { hands = h.hands.map(x => x.slice()); widow = h.widow.slice(); }
   }
-  if (n < d.actions.length) toMove = d.actions[n][0];
+  if (n < d.actions.length) toMove = seatFor(n);
   const won = [0, 0, 0, 0];
   for (const t of done) if (t.winner !== undefined) won[t.winner] += 1;
-  return {hands, calls, done, trick, won, toMove, over: n === d.actions.length && d.points !== null};
+  return {hands, widow, calls, done, trick, won, toMove, over: n === d.actions.length && d.points !== null};
 }
-function handEl(table, seat, cards, dealer, toMove) {
-  const team = table.seats[seat];
-  const who = el("div", {"class": "who", title: team + ": " + agentName(team)}, SEATS[seat] + " ",
-                 el("span", {"class": "team-" + team, text: team + " " + shortName(team)}),
+function seatRole(d, seat) {      // two-player Vint: whose hand a seat is, from the deal's table facts
+  const t = d.table, ctrl = t.controllers[seat];
+  if (ctrl < 0) return {ctrl, text: t.piles ? "pile" : seat === t.open_dummy ? "open dummy" : "closed dummy", cls: t.piles ? "pile" : "dummy"};
+  if (t.player_seats[ctrl] === seat) return {ctrl, text: PLAYERS[ctrl], cls: ""};
+  return {ctrl, text: PLAYERS[ctrl] + "'s " + (seat === t.open_dummy ? "open " : "") + "dummy", cls: "dummy"};
+}
+function handEl(table, seat, cards, dealer, toMove, d) {
+  let team = table.seats[seat], role = null;
+  if (d && d.table) {
+    role = seatRole(d, seat);
+    team = role.ctrl >= 0 ? table.seats[role.ctrl] : null;
+    dealer = d.table.player_seats[dealer];
+  }
+  const who = el("div", {"class": "who", title: team ? team + ": " + agentName(team) : role.text}, SEATS[seat] + " ",
+                 role ? role.text + " " : "",
+                 team ? el("span", {"class": "team-" + team, text: team + " " + shortName(team)}) : null,
                  seat === dealer ? " (dealer)" : "");
-  const box = el("div", {"class": "hand seat-" + seat + (seat === toMove ? " to-move" : ""), "data-seat": seat}, who);
+  const box = el("div", {"class": "hand seat-" + seat + (role && role.cls ? " " + role.cls : "") + (seat === toMove ? " to-move" : ""),
+                         "data-seat": seat}, who);
   for (const s of SUITS) {
     const line = el("div", {"class": "suit"}, el("span", {"class": "card-suit s-" + s, text: SYMBOL[s] + " "}));
     const inSuit = cards.filter(c => c[0] === s).sort((a, b) => RANKS.indexOf(a.slice(1)) - RANKS.indexOf(b.slice(1)));
@@ -266,14 +300,16 @@ function objTable(obj) {
 function tableView(table, index, step) {
   const steps = timeline(table);
   const view = el("section", {"class": "table-view", "data-table": index});
-  const aSeats = table.seats.split("").map((t, s) => t === "A" ? SEATS[s] : null).filter(x => x).join("/");
-  view.append(el("h3", {text: "Table " + (index + 1) + ": A (" + shortName("A") + ") at " + aSeats + "; " +
+  const two = twoPlayer(table), names = two ? PLAYERS : SEATS;
+  const aSeats = table.seats.split("").map((t, s) => t === "A" ? names[s] : null).filter(x => x).join("/");
+  view.append(el("h3", {text: "Table " + (index + 1) + ": A (" + shortName("A") + ") " + (two ? "is " : "at ") + aSeats + "; " +
                         "A's points " + signed(teamPoints(table), 0)}));
   if (!steps.length) { view.append(el("p", {"class": "muted", text: "no replay recorded for this table"})); return view; }
   const [di, n] = steps[Math.min(step, steps.length - 1)];
   const d = table.replay[di], st = dealState(d, n);
   const felt = el("div", {"class": "felt"});
-  for (let s = 0; s < 4; s++) felt.append(handEl(table, s, st.hands[s], d.dealer, st.over ? null : st.toMove));
+  for (let s = 0; s < 4; s++) felt.append(handEl(table, s, st.hands[s], d.dealer, st.over ? null : st.toMove, d));
+  if (st.widow.length) felt.append(el("div", {"class": "widow"}, "widow ", ...st.widow.map(c => cardEl(c))));
   let shown = st.trick, last = false, winner = null;
   if (!shown.length && st.done.length) { const t = st.done[st.done.length - 1]; shown = t.cards; last = true; winner = t.winner; }
   const trick = el("div", {"class": "trick" + (last ? " last" : "")});
@@ -284,10 +320,12 @@ function tableView(table, index, step) {
   view.append(felt);
 
   const auction = el("div", {"class": "auction"}, el("b", {text: "Calls"}));
-  const at = el("table", {}, el("tr", {}, ...SEATS.map(s => el("th", {text: s}))));
+  const at = el("table", {}, el("tr", {}, ...names.map(s => el("th", {text: s}))));
   let row = null;
   st.calls.forEach(([seat, text], i) => {
-    if (!row || seat === 0 || i === 0) { row = el("tr"); for (let k = 0; k < 4; k++) row.append(el("td")); at.append(row); }
+    if (!row || seat === 0 || i === 0 || row.children[seat].childNodes.length) {
+      row = el("tr"); for (let k = 0; k < names.length; k++) row.append(el("td")); at.append(row);
+    }
     row.children[seat].append(el("span", {"class": "call", text: text}));
   });
   auction.append(st.calls.length ? at : el("div", {"class": "muted", text: "none"}));
@@ -295,15 +333,21 @@ function tableView(table, index, step) {
 
   const info = el("div", {"class": "status"});
   info.append(el("div", {"class": "step", text: "deal " + (di + 1) + " of " + table.replay.length + ", action " + n + " of " + d.actions.length}));
-  info.append(el("div", {"class": "tricks-taken", text: "tricks: " + SEATS.map((s, i) => s + " " + st.won[i]).join(", ") +
-                 "  (N/S " + (st.won[0] + st.won[2]) + ", E/W " + (st.won[1] + st.won[3]) + ")"}));
+  if (two) {
+    const per = [0, 0];
+    st.won.forEach((w, s) => { const c = d.table ? d.table.controllers[s] : s; if (c >= 0) per[c] += w; });
+    info.append(el("div", {"class": "tricks-taken", text: "tricks: " + PLAYERS.map((p, i) => p + " " + per[i]).join(", ")}));
+  } else {
+    info.append(el("div", {"class": "tricks-taken", text: "tricks: " + SEATS.map((s, i) => s + " " + st.won[i]).join(", ") +
+                   "  (N/S " + (st.won[0] + st.won[2]) + ", E/W " + (st.won[1] + st.won[3]) + ")"}));
+  }
   let before = 0;
   for (let k = 0; k < di; k++) if (table.replay[k].points) before += table.replay[k].points[table.seats.indexOf("A")];
   const now = before + (st.over ? d.points[table.seats.indexOf("A")] : 0);
   info.append(el("div", {"class": "score", text: "A's running score: " + signed(now, 0)}));
   if (st.over) {
-    const res = el("div", {"class": "result"}, el("b", {text: "Deal over: points per seat " +
-                   d.points.map((p, s) => SEATS[s] + " " + signed(p, 0)).join(", ")}));
+    const res = el("div", {"class": "result"}, el("b", {text: "Deal over: points per " + (two ? "player " : "seat ") +
+                   d.points.map((p, s) => names[s] + " " + signed(p, 0)).join(", ")}));
     res.append(objTable(d.info.deal || {}));
     if (d.info.rubber) res.append(el("b", {text: "Rubber"}), objTable(d.info.rubber));
     info.append(res);

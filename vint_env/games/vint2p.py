@@ -234,8 +234,9 @@ GAME = Game(
     rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",
-    calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT; keep / exchange (ways 2, 3: keep the hand or "
-                "exchange it; stop exchanging); widow-hand / widow-dummy (way 5)"),
+    calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT, as in Vint; way 2: keep or exchange (your whole\n"
+                "            hand for the pile); way 3: a card to discard it and take the pile's top card, keep to stop;\n"
+                "            way 5: widow-hand or widow-dummy, then a card to give away, then the final contract"),
     parameters=(
         params.Parameter("way", int, 4, "the way of playing of the books (1..5)", allowed=WAYS),
         params.Parameter("auction", str, "alternating", "way 1 only: the players call in turn until the auction "

@@ -1,4 +1,4 @@
-"""`vint-play`: play Vint, Whist or Solo Whist against bots at the terminal.
+"""`vint-play`: play Vint, Whist, Solo Whist or two-player Vint against bots at the terminal.
 
 Examples::
 
@@ -7,10 +7,11 @@ Examples::
     vint-play --game whist --opponents baseline                # the trained agent shipped for Whist
     vint-play --game whist --episode rubber --seat N
     vint-play --game solo_whist --opponents rule --deals 5 --seed 7
+    vint-play --game vint2p --env-option way=4 --player 0    # two-player Vint, way 1 .. 5 (default 4)
 
 Agents are the spec strings of `vint-eval` (random, rule, dd, ppo:PATH,
 baseline, py:MODULE:NAME).  Type calls and cards by name (1NT, pass, SA, h10, misere,
-solo), or help, hint, hand, legal, quit.
+solo, keep, exchange, widow-hand), or help, hint, hand, legal, quit.
 """
 
 from __future__ import annotations
@@ -20,9 +21,9 @@ import random
 import sys
 
 from ..agents.registry import load_agent
-from ..cards import SEAT_LETTERS
 from .. import games
-from .session import PlaySession, Seating, seat_number
+from .session import PlaySession, seat_number
+from .table import seat_bots
 
 
 def _positive(text: str) -> int:
@@ -46,7 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-play", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--game", choices=games.names(), default="vint")
-    p.add_argument("--seat", type=_seat, default=2, help="your seat: N, E, S or W (default S)")
+    p.add_argument("--seat", type=_seat, default=None, help="your seat: N, E, S or W (default S)")
+    p.add_argument("--player", type=int, choices=(0, 1), default=None,
+                   help="two-player Vint: you are player_0 (seat N) or player_1 (default 0)")
+    p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an option of the game's env, repeatable (two-player Vint: way=1 ... way=5)")
     p.add_argument("--partner", default=None,
                    help="agent spec of your partner, opposite you (partnership games; default rule)")
     p.add_argument("--opponents", default="rule", help="agent spec of the opponents (default rule)")
@@ -55,42 +60,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--deals", type=_positive, default=1, help="deals to play in deal mode (default 1)")
     p.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a new one, printed)")
     p.add_argument("--no-hint", action="store_true", help="no rule bot in the background for `hint`")
-    p.add_argument("--env-option", action="append", default=[], metavar="KEY=VALUE",
-                   help="an option of the game, repeatable (two-player Vint: way=1; Vint: game_bonus=1000)")
     return p
 
 
 def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
+    from ..evaluation.cli import env_options
     spec = games.get(args.game)
-    env_options = spec.parse_options(args.env_option)
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
-    human = args.seat
-    bots, labels = {}, {human: "you"}
-    if spec.partnership:
-        partner = args.partner or "rule"
-        bots[(human + 2) % 4] = load_agent(partner, game=args.game)
-        labels[(human + 2) % 4] = f"partner, {partner}"
-        others = ((human + 1) % 4, (human + 3) % 4)
-    else:
-        if args.partner is not None:
-            raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
-        others = tuple(s for s in range(4) if s != human)
-    for s in others:
-        bots[s] = load_agent(args.opponents, game=args.game)
-        labels[s] = args.opponents
+    two_player = spec.format == games.TWO_PLAYER
+    if two_player and args.seat is not None:
+        raise ValueError(f"{args.game} has two players: choose yours with --player 0 or 1, not --seat")
+    if not two_player and args.player is not None:
+        raise ValueError(f"{args.game} has four seats: choose yours with --seat, not --player")
+    human = (args.player or 0) if two_player else (2 if args.seat is None else args.seat)
+    if two_player and args.partner is not None:
+        raise ValueError(f"{args.game} has no partner: --opponents plays the other player")
+    if not two_player and not spec.partnership and args.partner is not None:
+        raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
+    seating = seat_bots(args.game, human, args.partner, args.opponents)
     hint = None if args.no_hint else load_agent("rule", game=args.game)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    return PlaySession(args.game, Seating(human, bots, labels), episode=args.episode, deals=args.deals, seed=seed,
-                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options)
+    return PlaySession(args.game, seating, episode=args.episode, deals=args.deals, seed=seed,
+                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option, args.game))
 
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         session = make_session(args)
-        print(f"vint-play: {args.game}; you are {SEAT_LETTERS[args.seat]}; "
-              + ", ".join(f"{SEAT_LETTERS[s]} {session.seating.labels[s]}" for s in range(4) if s != args.seat)
+        who = session.name
+        human = session.seating.human
+        print(f"vint-play: {args.game}; you are {who(human)}; "
+              + ", ".join(f"{who(s)} {label}" for s, label in sorted(session.seating.labels.items()) if s != human)
               + f". Seed {session.seed} (again with --seed {session.seed}). Type help for help.")
         return session.run()
     except KeyboardInterrupt:

@@ -2,7 +2,8 @@
 
 One seat is the person's; in a partnership game (Vint, Whist) a partner bot
 sits opposite and opponent bots at the sides, in Solo Whist three opponent
-bots.  The person types calls and cards by name (see :mod:`.actions`) or a
+bots.  In two-player Vint the person is one of the two players (``player_0``
+or ``player_1``) and also plays the dummy he controls, against one bot.  The person types calls and cards by name (see :mod:`.actions`) or a
 command (``help``, ``hint``, ``hand``, ``legal``, ``quit``); the bots' actions are
 printed as they happen, and each deal ends with all four hands as dealt, the
 contract, the tricks and the env's scoring breakdown (and in a rubber the
@@ -13,22 +14,18 @@ cleanly.
 from __future__ import annotations
 
 import warnings
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_cards
-from ..evaluation.deals import generate_board
 from .. import games
-from ..games import AGENTS
-from ..evaluation.games import make_env, reset_options
-from ..evaluation.replay import DealReplay, TableRecorder
+from ..games import TWO_PLAYER
+from ..evaluation.replay import DealReplay
 from .actions import action_codec
+from .table import Seating, TableDriver
 
 SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
-
-
 
 def __getattr__(name):
     """``CALL_HELP`` (deprecated, for one release): each game's record says it, ``games.get(name).calls_help``."""
@@ -50,15 +47,6 @@ def help_text(game: str) -> str:
 
 class Quit(Exception):
     """The person asked to leave (``quit``, end of input)."""
-
-
-@dataclass
-class Seating:
-    """Who sits where: the person's seat and a bot for every other seat."""
-
-    human: int
-    bots: dict[int, Agent]
-    labels: dict[int, str] = field(default_factory=dict)     # seat -> "you", "partner (rule)", ...
 
 
 def seat_number(text: str) -> int:
@@ -86,10 +74,11 @@ class PlaySession:
         self.episode = episode
         self.deals = deals
         self.seed = seed
-        self.env = make_env(game, episode, **(env_options or {}))   # options: the game's declared parameters
-        self.raw = self.env.unwrapped
-        if hasattr(self.raw, "viewer"):
-            self.raw.viewer = seating.human
+        self.two_player = self.spec.format == TWO_PLAYER
+        self.driver = TableDriver(game, seating, episode=episode, seed=seed, env_options=env_options,
+                                  hint_agent=hint_agent, on_action=self.report_action,
+                                  on_deal_start=self.announce_deal, on_deal_end=self.show_deal_end)
+        self.env, self.raw = self.driver.env, self.driver.raw
         self.raw.render_mode = "ansi"
         self.hint_agent = hint_agent
         self.input = input_fn
@@ -98,8 +87,23 @@ class PlaySession:
         self.total = 0.0            # the person's points over the session
 
     # ------------------------------------------------------------------ helpers
-    def seat_name(self, seat: int) -> str:
-        return f"{SEAT_LETTERS[seat]} ({self.seating.labels.get(seat, '?')})"
+    def name(self, index: int) -> str:
+        """An agent's short name: its seat letter, or in two-player Vint ``player_i``."""
+        return f"player_{index}" if self.two_player else SEAT_LETTERS[index]
+
+    def seat_name(self, index: int) -> str:
+        """``'E (rule)'``, ``'player_1 (rule)'``: an agent (by its index) and who plays it."""
+        return f"{self.name(index)} ({self.seating.labels.get(index, '?')})"
+
+    def table_seat_name(self, seat: int, deal) -> str:
+        """A seat of the table at the end of a deal: in two-player Vint with its player (or pile)."""
+        if not self.two_player:
+            return self.seat_name(seat)
+        ctrl = deal.controllers[seat]
+        if ctrl < 0:
+            return f"{SEAT_LETTERS[seat]} (pile)" if deal.way in (2, 3) else f"{SEAT_LETTERS[seat]} (dummy)"
+        whose = self.name(ctrl) if seat == deal.player_seats[ctrl] else f"{self.name(ctrl)}'s dummy"
+        return f"{SEAT_LETTERS[seat]} ({whose}, {self.seating.labels.get(ctrl, '?')})"
 
     def action_name(self, action: int) -> str:
         try:
@@ -130,54 +134,32 @@ class PlaySession:
         return 0
 
     def play_episode(self, number: int) -> None:
-        board = generate_board(self.seed, number)
-        options = reset_options(self.game, board) if self.episode == "deal" else {"dealer": board.dealer}
-        for seat, bot in self.seating.bots.items():
-            bot.reset(self.seed * 10 + seat)
-        if self.hint_agent is not None:
-            self.hint_agent.reset(self.seed)
-        env, raw = self.env, self.raw
-        env.reset(seed=self.seed * 1000 + number, options=options)
-        recorder = TableRecorder()
+        self.shown_deals = 0
         self.print(f"\n=== {self.spec.name}, " + (f"deal {number} of {self.deals}" if self.episode == "deal"
                                                    else "a rubber") + f" (seed {self.seed}) ===")
-        shown_deals = 0
-        while env.agents:
-            name = env.agent_selection
-            seat = AGENTS.index(name)
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
+        driver = self.driver
+        driver.start(number)
+        while not driver.over:
+            if not driver.human_to_move:
+                driver.advance()
                 continue
-            if raw.deal is not recorder._deal:
-                self.print(f"\nDealer {self.seat_name(raw.deal.dealer)}. You are {self.seat_name(self.seating.human)}."
-                           + (f" Turned card: {self.action_name(raw.deal.turned_card)}."
-                              if getattr(raw.deal, "turned_card", None) is not None else ""))
-            observation = env.observe(name)
-            suggestion = None
-            if self.hint_agent is not None and seat == self.seating.human:
-                # the shadow rule bot sees every turn of the person's seat, so its memory stays right
-                suggestion = self.hint_agent.act(observation, env if self.hint_agent.needs_env else None, name)
-            if seat == self.seating.human:
-                action = self.ask(observation, suggestion)
-            else:
-                bot = self.seating.bots[seat]
-                action = bot.act(observation, env if bot.needs_env else None, name)
-            recorder.before(raw)
-            deal = raw.deal
-            tricks_before = len(getattr(getattr(deal, "play", None), "trick_winners", ()) or ())
-            env.step(action)
-            recorder.after(raw, seat, action)
-            self.report_action(seat, action, deal, tricks_before)
-            if deal.is_over:
-                shown_deals += 1
-                self.show_deal_end(recorder.deals[-1], shown_deals)
+            # (the shadow rule bot has seen this turn of the person's seat: driver.suggestion)
+            driver.play(self.ask(driver.observation(), driver.suggestion))
+
+    def announce_deal(self, deal) -> None:
+        self.print(f"\nDealer {self.seat_name(deal.dealer)}. You are {self.seat_name(self.seating.human)}."
+                   + (f" Turned card: {self.action_name(deal.turned_card)}."
+                      if getattr(deal, "turned_card", None) is not None else ""))
 
     def ask(self, observation, suggestion: int | None) -> int:
         legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
         self.print("")
         self.show_table()
         self.print("Your legal actions: " + self.legal_text(legal))
-        prompt = f"{SEAT_LETTERS[self.seating.human]} (you)> "
+        prompt = f"{self.name(self.seating.human)} (you)> "
+        seat = self.raw.deal.current_player
+        if self.two_player and seat != self.raw.deal.player_seats[self.seating.human]:
+            prompt = f"{self.name(self.seating.human)} (you) for {SEAT_LETTERS[seat]}, your dummy> "
         while True:
             try:
                 typed = self.input(prompt)
@@ -214,14 +196,23 @@ class PlaySession:
                 continue
             return action
 
-    def report_action(self, seat: int, action: int, deal, tricks_before: int) -> None:
-        self.print(f"  {self.seat_name(seat)}: {self.action_name(action)}")
+    def report_action(self, seat: int, action: int, deal, tricks_before: int, table_seat: int | None = None) -> None:
+        own = deal.player_seats[seat] if self.two_player else seat
+        played_for = f" for {SEAT_LETTERS[table_seat]}" if table_seat is not None and table_seat != own else ""
+        self.print(f"  {self.seat_name(seat)}{played_for}: {self.action_name(action)}")
         play = getattr(deal, "play", None)
         winners = getattr(play, "trick_winners", None) if play is not None else None
         if winners and len(winners) > tricks_before:
             won = [0, 0, 0, 0]
             for w in winners:
                 won[w] += 1
+            if self.two_player:
+                a, b = deal.player_tricks()
+                count = f"player_0 {a}, player_1 {b}"
+                winner = SEAT_LETTERS[winners[-1]]
+                self.print(f"  -- trick {len(winners)} won by {winner} (player_{deal.controllers[winners[-1]]}); "
+                           f"tricks: {count}")
+                return
             if self.spec.partnership:
                 count = f"N/S {won[0] + won[2]}, E/W {won[1] + won[3]}"
             else:
@@ -229,22 +220,29 @@ class PlaySession:
             self.print(f"  -- trick {len(winners)} won by {self.seat_name(winners[-1])}; tricks: {count}")
 
     # ------------------------------------------------------------------ end of a deal
-    def show_deal_end(self, record: DealReplay, number: int) -> None:
+    def show_deal_end(self, record: DealReplay) -> None:
+        self.shown_deals += 1
+        number = self.shown_deals
         me = self.seating.human
         info = record.info.get("deal", {})
         lines = ["", f"--- deal over ({'deal ' + str(number) + ' of the rubber' if self.episode == 'rubber' else ''})"
                  .replace(" ()", "")]
         lines.append("Hands as dealt:")
+        deal = self.raw.deal if self.raw.deal is not None and self.raw.deal.is_over else None
+        width = 30 if self.two_player else 24
         for seat in range(4):
-            lines.append(f"  {self.seat_name(seat):<24} {hand_text(record.hands[seat])}")
-        lines += describe_deal_info(info)
+            name = self.table_seat_name(seat, deal) if deal is not None else self.seat_name(seat)
+            lines.append(f"  {name:<{width}} {hand_text(record.hands[seat])}")
+        if self.two_player and deal is not None and deal.way == 5:
+            lines.append(f"  {'widow':<{width}} {hand_text(deal.widow)}")
+        lines += describe_deal_info(info, two_player=self.two_player)
         if record.points is not None:
             mine = record.points[me]
             self.total += mine
-            lines.append("Points this deal: " + ", ".join(f"{SEAT_LETTERS[s]} {p:+g}" for s, p in enumerate(record.points))
+            lines.append("Points this deal: " + ", ".join(f"{self.name(s)} {p:+g}" for s, p in enumerate(record.points))
                          + f"   (yours {mine:+g})")
         if "rubber" in record.info:
-            lines += describe_rubber(record.info["rubber"], me)
+            lines += describe_rubber(record.info["rubber"], me, two_player=self.two_player)
         self.print("\n".join(lines))
 
 
@@ -267,20 +265,25 @@ def _value(v) -> str:
     return str(v)
 
 
-def describe_deal_info(info: dict) -> list[str]:
-    """The env's deal info as lines: contract, declarer, tricks, then the score items per side."""
+def describe_deal_info(info: dict, two_player: bool = False) -> list[str]:
+    """The env's deal info as lines: contract, declarer, tricks, then the score items per side.
+    ``two_player``: the dealer, declarer, auction and tricks are the two players' (two-player Vint)."""
     lines = []
-    seat_keys = {"declarer", "partner", "dealer"}
+    seat_keys = {"declarer_seat"} if two_player else {"declarer", "partner", "dealer"}
+    sides = ("player_0", "player_1") if two_player else ("N/S", "E/W")
     for key, value in info.items():
         if key in ("scores", "with_premiums", "auction", "payments"):
             continue
         if key in seat_keys and isinstance(value, int):
             value = SEAT_LETTERS[value]
-        if key == "tricks" and isinstance(value, (list, tuple)) and len(value) == 2:
-            value = f"N/S {value[0]}, E/W {value[1]}"
+        elif two_player and key in ("declarer", "dealer") and isinstance(value, int):
+            value = f"player_{value}"
+        if key in ("tricks", "exchanged") and isinstance(value, (list, tuple)) and len(value) == 2:
+            value = f"{sides[0]} {value[0]}, {sides[1]} {value[1]}"
         lines.append(f"  {key.replace('_', ' ')}: {_value(value)}")
     if "auction" in info:
-        lines.append("  auction: " + " ".join(f"{SEAT_LETTERS[s]}:{a}" for s, a in info["auction"]))
+        name = (lambda s: f"player_{s}") if two_player else (lambda s: SEAT_LETTERS[s])
+        lines.append("  auction: " + " ".join(f"{name(s)}:{a}" for s, a in info["auction"]))
     for key in ("scores", "with_premiums"):
         if key in info:
             lines += score_table(info[key], "score" if key == "scores" else "with the rubber's premiums")
@@ -305,12 +308,14 @@ def score_table(sides: dict, title: str) -> list[str]:
     return out
 
 
-def describe_rubber(rubber: dict, me: int) -> list[str]:
+def describe_rubber(rubber: dict, me: int, two_player: bool = False) -> list[str]:
     """The rubber's score sheet after a deal."""
-    side = "NS" if me % 2 == 0 else "EW"
-    lines = ["Score sheet of the rubber (your side: " + side + "):",
-             f"  games won: N/S {rubber['games_won'][0]}, E/W {rubber['games_won'][1]}; "
-             f"below the line this game: N/S {rubber['below_line'][0]}, E/W {rubber['below_line'][1]}"]
+    names = ("player_0", "player_1") if two_player else ("N/S", "E/W")
+    side = f"player_{me}" if two_player else ("NS" if me % 2 == 0 else "EW")
+    lines = [("Score sheet of the rubber (you: " if two_player else "Score sheet of the rubber (your side: ")
+             + side + "):",
+             f"  games won: {names[0]} {rubber['games_won'][0]}, {names[1]} {rubber['games_won'][1]}; "
+             f"below the line this game: {names[0]} {rubber['below_line'][0]}, {names[1]} {rubber['below_line'][1]}"]
     if rubber.get("totals"):
         lines += score_table(rubber["totals"], "totals")
     if rubber.get("marks"):

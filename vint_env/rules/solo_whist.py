@@ -150,6 +150,12 @@ class SoloWhistDeal:
         return (self.contract == OPEN_MISERE and self.play is not None
                 and self.play.tricks_played >= 1)
 
+    def visible_seats(self, player: int) -> tuple[int, ...]:
+        """Seats whose present cards ``player`` sees: his own, and the open-misère declarer's once shown."""
+        if self.hand_shown and self.declarer != player:
+            return (player, self.declarer)
+        return (player,)
+
     @property
     def exposed_hand(self) -> int:
         """Cards shown to everybody: the open-misère declarer's hand after the first trick."""

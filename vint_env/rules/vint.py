@@ -283,6 +283,10 @@ class VintDeal:
     def declaring_side(self) -> int:
         return side_of(self.declarer) if self.declarer >= 0 else -1
 
+    def visible_seats(self, player: int) -> tuple[int, ...]:
+        """Seats whose present cards ``player`` sees: his own (Vint has no dummy)."""
+        return (player,)
+
     def below_order(self) -> list[tuple[int, int]]:
         """The deal's below-the-line entries in the order they were written: (side, T) per trick taken.
 

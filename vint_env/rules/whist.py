@@ -93,6 +93,10 @@ class WhistDeal:
         """True while the turned card is still in the dealer's hand (face up)."""
         return self.turned_card is not None and bool(self.play.hands[self.dealer] >> self.turned_card & 1)
 
+    def visible_seats(self, player: int) -> tuple[int, ...]:
+        """Seats whose present cards ``player`` sees: his own (the turned card is seen by all)."""
+        return (player,)
+
     def legal_actions(self) -> list[int]:
         return self.play.legal_cards() if self.phase == PLAY else []
 

@@ -47,8 +47,9 @@ def make_aec_env(game: str, **env_kwargs):
 class UnsupportedRenderModeError(ValueError, TypeError):
     """A render mode the game cannot render.
 
-    Also a ``TypeError``: Stable-Baselines3's ``make_vec_env`` asks every env for
-    ``render_mode="rgb_array"`` and retries without it on a ``TypeError``.
+    Also a ``TypeError``: Stable-Baselines3's ``make_vec_env`` retries without a render
+    mode on a ``TypeError`` (it asks every env for ``render_mode="rgb_array"``, which the
+    games now draw).
     """
 
 
@@ -118,7 +119,8 @@ class SingleAgentEnv(gymnasium.Env):
             set (Gymnasium's API and plain, unmasked PPO need every action of the space
             to be steppable); ``"raise"``: raise the env's ``IllegalActionError``.
         illegal_reward: the reward of an illegal action in ``"terminate"`` mode.
-        render_mode: ``"ansi"`` or ``"human"`` (the AEC env's text rendering).
+        render_mode: ``"ansi"`` (text), ``"rgb_array"`` (an RGB frame, for Gymnasium's
+            ``RecordVideo``) or ``"human"`` (a window): the AEC env's rendering.
         **env_kwargs: passed to the game's ``raw_env`` (e.g. ``episode="rubber"``,
             ``reward_scale=...``).
 
@@ -130,7 +132,7 @@ class SingleAgentEnv(gymnasium.Env):
     to the AEC env; the same seed replays the same deal, opponents' moves included.
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
 
     def __init__(self, game="vint_v0", seats=0, opponents="random", *,
                  illegal_action: str = "terminate", illegal_reward: float = -1.0,

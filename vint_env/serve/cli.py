@@ -1,0 +1,60 @@
+"""`vint-serve`: play Vint, Whist, Solo Whist or two-player Vint against bots in the browser.
+
+Examples::
+
+    vint-serve                          # http://127.0.0.1:8000, open it in a browser
+    vint-serve --port 8080 --idle-timeout 600
+
+The page picks the game, your seat, your partner and the opponents (agent
+specs of `vint-eval`: rule, random, pimc, baseline, ppo:PATH ...).  It
+listens on 127.0.0.1 only unless --host says otherwise: a table runs the
+agents you name, so do not expose it to a network you do not trust.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def _positive(kind):
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
+        return value
+    return parse
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="vint-serve", description=__doc__.split("\n\n")[0],
+                                epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--idle-timeout", type=_positive(float), default=1800.0,
+                   help="seconds after which a table nobody plays is cleaned up (default 1800)")
+    p.add_argument("--max-tables", type=_positive(int), default=32, help="tables at once (default 32)")
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")        # agents that run networks: one thread each
+    try:
+        import uvicorn
+        from .app import create_app
+    except ImportError as exc:
+        print(f"vint-serve: error: {exc}; install the serve extra: pip install \"vint-env[serve]\"", file=sys.stderr)
+        return 2
+    app = create_app(idle_timeout=args.idle_timeout, max_tables=args.max_tables)
+    print(f"vint-serve: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
