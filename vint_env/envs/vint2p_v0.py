@@ -38,6 +38,7 @@ from ..games.vint2p import GAME, STATE_SIZE, VINT2P_LAYOUT, encode_observation, 
 
 PLAYERS = ("player_0", "player_1")
 _D = GAME.defaults
+VINT_VARIANTS = ("game_bonus", "passout", "honours", "game_race")   # the scoring variants, as declared
 
 
 class raw_env(PartnershipEnv):
@@ -65,12 +66,8 @@ class raw_env(PartnershipEnv):
                                max_deals=max_deals, viewer=viewer)
         super().__init__(episode=o["episode"], reward_scale=o["reward_scale"], max_deals=o["max_deals"],
                          viewer=o["viewer"], render_mode=render_mode)
-        self.way = o["way"]
-        self.auction = o["auction"]
-        self.game_bonus = o["game_bonus"]
-        self.passout = o["passout"]
-        self.honours = o["honours"]
-        self.game_race = o["game_race"]
+        self.way, self.auction = o["way"], o["auction"]
+        self.game_bonus, self.passout, self.honours, self.game_race = (o[k] for k in VINT_VARIANTS)
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:

@@ -40,6 +40,7 @@ from .base import env_factories, take_dealer, take_deals
 from .partnership import SIDE_NAMES, PartnershipEnv
 
 _D = GAME.defaults
+VINT_VARIANTS = ("game_bonus", "passout", "honours", "game_race")   # the scoring variants, as declared
 
 
 class raw_env(PartnershipEnv):
@@ -64,10 +65,7 @@ class raw_env(PartnershipEnv):
                                max_deals=max_deals, viewer=viewer, honours=honours, game_race=game_race)
         super().__init__(episode=o["episode"], reward_scale=o["reward_scale"], max_deals=o["max_deals"],
                          viewer=o["viewer"], render_mode=render_mode)
-        self.game_bonus = o["game_bonus"]
-        self.passout = o["passout"]
-        self.honours = o["honours"]
-        self.game_race = o["game_race"]
+        self.game_bonus, self.passout, self.honours, self.game_race = (o[k] for k in VINT_VARIANTS)
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:

@@ -19,7 +19,7 @@ from ..rule.play_view import TrickMemory
 from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
 from .position import Position, play_common
 
-__all__ = ["PimcPlan", "VINT", "WHIST", "vint_position", "whist_position", "sampled_dd_call"]
+__all__ = ["PimcPlan", "RuleCaller", "VINT", "WHIST", "vint_position", "whist_position", "sampled_dd_call"]
 
 
 @dataclass(frozen=True)
@@ -147,18 +147,26 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
     return max(candidates, key=lambda c: (totals[c], c == rule_call, -c))
 
 
-class VintCaller(Agent):
-    """Vint's calls in PIMC: the rule bot's, or with ``bid=dd`` a raise chosen by :func:`sampled_dd_call`."""
+class RuleCaller(Agent):
+    """The agent of a game's decisions before the play in PIMC: the game's rule bot (a game's plan
+    may override some of them, as Vint's ``bid=dd`` and two-player Vint's way 5)."""
 
     name = "pimc-calls"
 
     def __init__(self, pimc):
-        from ..rule.vint import VintRuleAgent
+        from ... import games
         self.pimc = pimc
-        self.rule = VintRuleAgent()
+        self.rule = games.get(pimc.game).rule_agent()
 
     def reset(self, seed: int | None = None) -> None:
         self.rule.reset(seed)
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        return self.rule.act(observation, agent=agent)
+
+
+class VintCaller(RuleCaller):
+    """Vint's calls in PIMC: the rule bot's, or with ``bid=dd`` a raise chosen by :func:`sampled_dd_call`."""
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         call = self.rule.act(observation, agent=agent)

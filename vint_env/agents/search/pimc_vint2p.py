@@ -44,8 +44,7 @@ from __future__ import annotations
 
 from ...cards import FULL_DECK
 from ...rules.vint import Contract
-from ..base import Agent
-from .pimc_games import PimcPlan
+from .pimc_games import PimcPlan, RuleCaller
 from .position import Position
 from ..rule.play_view import TrickMemory, current_trick, mask_of
 
@@ -245,19 +244,9 @@ def dd_final_contract(o: dict, legal: list[int]) -> int | None:
     return max(legal, key=lambda a: (values[a], -a))
 
 
-class Vint2pCaller(Agent):
+class Vint2pCaller(RuleCaller):
     """Two-player Vint's decisions before the play in PIMC: way 5's widow, give-aways and final contract
     by double-dummy where the dealer declares (counted in ``stats["way5_choices"]``), else the rule bot."""
-
-    name = "pimc-calls"
-
-    def __init__(self, pimc):
-        from ..rule.vint2p import Vint2pRuleAgent
-        self.pimc = pimc
-        self.rule = Vint2pRuleAgent()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rule.reset(seed)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         o = self.pimc.layout.decode(observation["observation"])
