@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
+from ..base import Agent
 from ...rules.tricks import beats  # noqa: F401  (the rules' one rule of which card wins, re-exported)
 
 
@@ -259,6 +260,22 @@ class SeatMemories:
 
     def reset(self) -> None:
         self._by_agent.clear()
+
+
+class RememberingAgent(Agent):
+    """An agent with a memory of the tricks for each agent it acts for (:class:`SeatMemories`), forgotten at
+    ``reset``: ``self.memory`` is that of the agent acting now, once ``act`` has called ``remember(agent)``."""
+
+    def __init__(self, seed: int | None = None):
+        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
+        self.memory = self.memories.of(None)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.memories.reset()
+        self.memory = self.memories.of(None)
+
+    def remember(self, agent) -> None:
+        self.memory = self.memories.of(agent)
 
 
 def mask_of(bits) -> int:

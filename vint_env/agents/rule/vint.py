@@ -20,11 +20,11 @@ import numpy as np
 
 from ...games.vint import VINT_LAYOUT
 from ...rules.vint import BID_BASE, PASS, Contract, bid_action
-from ..base import Agent, legal_actions
+from ..base import legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)
-from .play_view import Book, PlayView, SeatMemories, mask_of, observed_play
+from .play_view import Book, PlayView, RememberingAgent, mask_of, observed_play
 
 #: Tricks a partner's bid promises (club rules: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
@@ -292,22 +292,14 @@ BIDDING_RULES: list[BidRule] = [
 
 # =============================================================== the agent
 
-class VintRuleAgent(Agent):
+class VintRuleAgent(RememberingAgent):
     """Rule bot for `vint_v0`: the books' bidding and play advice."""
 
     name = "rule"
     game = "vint"
 
-    def __init__(self, seed: int | None = None):
-        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
-        self.memory = self.memories.of(None)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.memories.reset()
-        self.memory = self.memories.of(None)
-
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
-        self.memory = self.memories.of(agent)
+        self.remember(agent)
         legal = legal_actions(observation)
         o = VINT_LAYOUT.decode(observation["observation"])
         if o["phase"][0]:

@@ -14,8 +14,8 @@ from typing import Optional
 from ...cards import Rank
 from ...games.whist import WHIST_LAYOUT
 from . import card_play as cp
-from ..base import Agent, legal_actions
-from .play_view import Book, PlayView, SeatMemories, observed_play
+from ..base import legal_actions
+from .play_view import Book, PlayView, RememberingAgent, observed_play
 
 
 def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
@@ -55,19 +55,11 @@ WHIST_FOLLOW_RULES = [let_partners_queen_pass_in_the_middle, *cp.FOLLOW_RULES[:3
                       queen_from_ace_queen_over_the_leader, *cp.FOLLOW_RULES[3:]]
 
 
-class WhistRuleAgent(Agent):
+class WhistRuleAgent(RememberingAgent):
     """Rule bot for `whist_v0`."""
 
     name = "rule"
     game = "whist"
-
-    def __init__(self, seed: int | None = None):
-        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
-        self.memory = self.memories.of(None)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.memories.reset()
-        self.memory = self.memories.of(None)
 
     def play_view(self, o: dict) -> PlayView:
         seen = observed_play(o, self.memory)
@@ -75,7 +67,7 @@ class WhistRuleAgent(Agent):
                         partner_won_leads=self.memory.partner_won_leads({2}))
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
-        self.memory = self.memories.of(agent)
+        self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = WHIST_LAYOUT.decode(observation["observation"])
         if int(o["played"].sum()) == 0:

@@ -68,7 +68,7 @@ import numpy as np
 from ... import games
 from ..._moved import renamed_attributes
 from ..base import Agent, legal_actions
-from ..rule.play_view import SeatMemories
+from ..rule.play_view import RememberingAgent
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge
 from .position import Position, knowledge
@@ -205,7 +205,7 @@ def parse_options(text: str) -> dict:
     return out
 
 
-class PIMCAgent(Agent):
+class PIMCAgent(RememberingAgent):
     """Perfect Information Monte Carlo play for every game whose record names a PIMC plan (see the module
     docstring): ``game.pimc``, its position builder and the agent of its other decisions."""
 
@@ -231,8 +231,7 @@ class PIMCAgent(Agent):
         self.auction = auction
         self.seed = seed
         self.rng = np.random.default_rng(seed)
-        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
-        self.memory = self.memories.of(None)
+        super().__init__()
         self.plan = plan
         self.position_of = plan.position
         self.layout = record.layout
@@ -244,13 +243,12 @@ class PIMCAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        self.memories.reset()
-        self.memory = self.memories.of(None)
+        super().reset(seed)
         if self.bidder is not None:
             self.bidder.reset(seed)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
-        self.memory = self.memories.of(agent)
+        self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = self.layout.decode(observation["observation"])
         if not self.plan.in_play(o):          # a call, an exchange ...: the game's bidder decides
