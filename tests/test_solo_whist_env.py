@@ -4,7 +4,7 @@
 import numpy as np
 import pytest
 
-from card_game_checks import random_episode, swap_hidden_cards
+from card_game_checks import DEAL_002, random_episode, swap_hidden_cards
 from vint_env import solo_whist_v0
 from vint_env.cards import hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation
@@ -13,7 +13,6 @@ from vint_env.rules.solo_whist import SoloWhistDeal
 from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, MISERE, OPEN_MISERE, PASS,
                                              PROPOSAL, SOLO, trump_action)
 
-DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
 # PettingZoo's api_test, seed_test, parallel_api_test, render_test: tests/test_conformance.py (every game).
