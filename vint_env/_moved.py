@@ -63,6 +63,14 @@ def renamed_attributes(module: str, renames: dict[str, str]):
             raise AttributeError(f"module {module!r} has no attribute {name!r}")
         warnings.warn(f"{module}.{name} is now {new}; the old name is deprecated and goes in the next release",
                       DeprecationWarning, stacklevel=2)
-        owner, _, attr = new.rpartition(".")
-        return getattr(importlib.import_module(owner), attr)
+        parts = new.split(".")
+        for cut in range(len(parts) - 1, 0, -1):         # the longest importable module, then attributes
+            try:
+                obj = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError:
+                continue
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+            return obj
+        raise ModuleNotFoundError(new)
     return __getattr__

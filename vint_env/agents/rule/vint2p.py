@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...games.vint2p import PHASES, VINT2P_LAYOUT
+from ...games.vint2p import PHASES, VINT2P_LAYOUT  # (PHASES re-exported: its old home)
 from ...rules.vint import BID_BASE, PASS, Contract, bid_action
 from ...rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
 from ..base import Agent, legal_actions
 from .card_play import choose_card, lowest
 from .hand_eval import NT, honours_in, suit_length, sure_tricks
 from .play_view import Book, PlayView, TrickMemory, mask_of, observed_play
+
 
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}
 #: Tricks over the count of sure tricks that a second hand (a dummy) adds on
