@@ -86,8 +86,8 @@ def test_game_bonus_must_be_an_integer(make):                      # issue 23, i
 @pytest.mark.parametrize("option, message", [
     ("reward_scale=abc", r"reward_scale must be a finite positive number .*, got 'abc'"),   # issue 23, item 16
     ("reward_scale=0.5", "reward_scale.*the harness scores in points"),
-    ("way=1", "vint_v0 has no option 'way'"),                                             # issue 23, item 9
-    ("episode=rubber", "use --episode"),
+    ("way=1", "vint_v0: unknown env option 'way'; its options: "),                       # issue 23, item 9
+    ("episode=rubber", "choose it with --episode"),
     ("game_bonnus=1000", "did you mean 'game_bonus'"),
     ("passout", "expected KEY=VALUE"),
 ])

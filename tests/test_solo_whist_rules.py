@@ -336,7 +336,8 @@ def test_random_deals_invariants_and_certain_early_ends():
             continue
         seen.add((deal.contract, deal.made, deal.ended_early))
         p = deal.play
-        assert p.plays[0][0] == (deal.declarer if deal.contract == DECLAREE else (dealer + 1) % 4)
+        if p.plays:                  # (a misère or déclarée may be certain before the first card)
+            assert p.plays[0][0] == (deal.declarer if deal.contract == DECLAREE else (dealer + 1) % 4)
         taken = sum(p.tricks_won[s] for s in deal.declaring_seats)
         if deal.contract in (MISERE, OPEN_MISERE):
             assert deal.made == (taken == 0)
@@ -372,7 +373,11 @@ def test_certainty_checks_on_small_positions():
     hands[3] = sum(1 << parse_card(c) for c in ("SA", "D4", "D5"))
     play = TrickPlay(hands, NO_TRUMP, leader=1)
     assert misere_is_safe(play, 0)
-    assert not misere_is_safe(TrickPlay(hands, NO_TRUMP, leader=0), 0)   # on lead
+    # On lead too: every suit N can lead (S, H) is held above by the others (issue 23 item 21).
+    assert misere_is_safe(TrickPlay(hands, NO_TRUMP, leader=0), 0)
+    lone = [hands[0] & ~(1 << parse_card("H2")) | (1 << parse_card("C2"))] + hands[1:]   # clubs: only N
+    assert not misere_is_safe(TrickPlay(lone, NO_TRUMP, leader=0), 0)      # N leads C2 and wins it
+    assert misere_is_safe(TrickPlay(lone, NO_TRUMP, leader=1), 0)          # but never gets the lead
     hands[0], hands[1] = hands[1], hands[0]                               # S4 H3 D2 now N's
     assert not misere_is_safe(TrickPlay(hands, NO_TRUMP, leader=1), 0)
     # déclarée: W's S A and D 5 4 top their suits? D 5 4 over D 3 2, S A over everything: safe on lead

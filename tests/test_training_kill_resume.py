@@ -68,7 +68,10 @@ def test_killed_during_evaluation_then_resumed_loses_no_row(tmp_path):
     assert killed.returncode == -signal.SIGKILL
     assert not (tmp_path / "kill-at-first-eval").exists()
     assert eval_rows(tmp_path / "run") == []      # the evaluation at update 2 has no row yet
-    resumed = train_cli(tmp_path / "run", env, "--resume", str(tmp_path / "run"))
+    # the stored config names code (py:killer:make): a resume imports it only when the user names it too
+    refused = train_cli(tmp_path / "run", env, "--resume", str(tmp_path / "run"))
+    assert refused.returncode == 2 and "names code to import" in refused.stderr
+    resumed = train_cli(tmp_path / "run", env, "--resume", str(tmp_path / "run"), settings[0], settings[1])
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert "from update 2" in resumed.stdout
     evals = eval_rows(tmp_path / "run")
@@ -76,7 +79,7 @@ def test_killed_during_evaluation_then_resumed_loses_no_row(tmp_path):
     assert evals == eval_rows(tmp_path / "whole")
     assert rows(tmp_path / "run") == rows(tmp_path / "whole")
     # resuming the finished run again adds nothing
-    again = train_cli(tmp_path / "run", env, "--resume", str(tmp_path / "run"))
+    again = train_cli(tmp_path / "run", env, "--resume", str(tmp_path / "run"), settings[0], settings[1])
     assert again.returncode == 0, again.stderr[-2000:]
     assert "had finished" in again.stdout and "nothing to do" in again.stdout
     assert rows(tmp_path / "run") == rows(tmp_path / "whole")

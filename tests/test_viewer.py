@@ -291,3 +291,26 @@ def test_two_player_replay_in_chromium_shows_players_dummies_piles_and_widow(two
         assert dom.text["replay-title"].startswith(f"Board {board['board']}")
     if way == 5:
         assert any(d["table"]["widow"] for d in deals)
+
+
+@needs_chromium
+@pytest.mark.parametrize("fragment, label", [
+    ("board=2&step=50000000", "last"),        # issue 23 item 4: stepped once per requested step, for minutes
+    ("board=2&step=1e309", "step 0"),         # parsed as Infinity: never finished
+    ("board=2&step=-3", "step 0"),
+    ("board=2&step=0x10", "step 0"),
+    ("board=abc&step=4", None),
+    ("match=7&sort=-1&board=2&step=3", "step 3"),
+    ("sort=1e3", None),
+])
+def test_a_crafted_link_is_parsed_strictly_and_clamped(match_files, fragment, label):
+    import time
+    start = time.perf_counter()
+    dom = _dump(match_files / "m.html", fragment)       # asserts the page's script finished
+    assert time.perf_counter() - start < 60
+    shown = dom.text.get("step-label", "")
+    if label == "last":
+        current, last = shown.removeprefix("step ").split(" / ")
+        assert current == last and int(last) > 10
+    elif label is not None:
+        assert shown.startswith(label + " / "), shown

@@ -44,6 +44,7 @@ from vint_env import games
 from vint_env.atomic import atomic_write
 
 from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
+from vint_env.evaluation.report import strict_json
 
 DEFAULT_BOARDS = 500
 DEFAULT_MEASURE_SEED = 1001
@@ -100,8 +101,7 @@ def now() -> str:
 def write_json(path: Path, data) -> Path:
     """Write ``data`` (any JSON value) as JSON to ``path`` atomically (temporary file in the folder, then renamed)."""
     with atomic_write(path, "w", encoding="utf-8", shared=True) as f:   # shipped and shared: world-readable
-        json.dump(data, f, indent=1, sort_keys=False)
-        f.write("\n")
+        f.write(strict_json(data, indent=1, sort_keys=False) + "\n")   # NaN/inf as null: strict JSON
     return path
 
 

@@ -33,3 +33,18 @@ def atomic_write(path, mode: str = "wb", encoding: str | None = None, shared: bo
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temporaries(folder) -> list[Path]:
+    """Delete the temporary files :func:`atomic_write` (and older writers) left in ``folder`` when a kill
+    stopped them mid-write (``.NAME.XXXX.tmp``, ``.NAME.tmp.png``, ``NAME.csv.tmp``); return them.
+
+    Call it where a run resumes in its own folder: nobody else writes there then.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    stale = [p for pattern in (".*.tmp", ".*.tmp.png", "*.csv.tmp") for p in folder.glob(pattern) if p.is_file()]
+    for p in stale:
+        p.unlink(missing_ok=True)
+    return stale

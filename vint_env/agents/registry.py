@@ -42,6 +42,10 @@ def rule_agent(game: str = "vint") -> Agent:
     return games.get(game).rule_agent()
 
 
+class AgentSpecError(ValueError, TypeError):
+    """An agent spec that names no agent: unknown kind, a module that does not import, a factory that fails."""
+
+
 def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     """Build the agent named by ``spec`` for ``game`` (see the module table; ``"vint"`` or ``"vint_v0"``)."""
     record = games.get(game)
@@ -82,14 +86,24 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     elif kind == "py":
         module_name, _, attr = arg.partition(":")
         if not module_name or not attr:
-            raise ValueError(f"agent spec {spec!r}: expected 'py:MODULE:NAME'")
-        factory = getattr(importlib.import_module(module_name), attr)
-        agent = factory(game=game)
+            raise AgentSpecError(f"agent spec {spec!r}: expected 'py:MODULE:NAME'")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc})") from None
+        factory = getattr(module, attr, None)
+        if not callable(factory):
+            raise AgentSpecError(f"agent spec {spec!r}: module {module_name!r} has no callable {attr!r}")
+        try:
+            agent = factory(game=game)
+        except Exception as exc:       # the user's factory: say which call failed, not only how
+            raise AgentSpecError(f"agent spec {spec!r}: {attr}(game={game!r}) failed: "
+                                 f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(agent, Agent):
-            raise TypeError(f"agent spec {spec!r}: {attr}(game=...) returned {type(agent).__name__}, "
-                            "not a vint_env.agents.Agent")
+            raise AgentSpecError(f"agent spec {spec!r}: {attr}(game=...) returned {type(agent).__name__}, "
+                                 "not a vint_env.agents.Agent")
     else:
-        raise ValueError(f"unknown agent spec {spec!r}; known: {', '.join(SPECS)}")
+        raise AgentSpecError(f"unknown agent spec {spec!r}; known: {', '.join(SPECS)}")
     if seed is not None:
         agent.reset(seed)
     return agent

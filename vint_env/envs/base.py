@@ -23,8 +23,16 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from ..games import AGENT_SEAT, AGENTS
 from ..rules.phase import Phase
 from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
+from ..seeds import check_seed
 from .order_enforcing import OrderEnforcingEnv
 from .seat_views import SeatViews
+
+
+class UnknownAgentError(KeyError, ValueError):
+    """An agent name the env does not have (``observe("player_9")``)."""
+
+    def __str__(self) -> str:          # KeyError would print the message in quotes
+        return str(self.args[0]) if self.args else ""
 
 
 @dataclass
@@ -131,13 +139,22 @@ class CardGameEnv(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
+        seed = check_seed(seed)
         if options is not None and not isinstance(options, Mapping):
             raise ValueError(f"reset options must be a dict (e.g. {{'deal': PBN, 'dealer': 0}}) or None, "
-                            f"got {options!r}")
-        options = dict(options or {})
-        self._start(options)
+                             f"got {options!r}")
+        # A reset that fails (a bad option) leaves the env as it was: its attributes and its random stream.
+        saved, rng_state = dict(self.__dict__), self._rng.bit_generator.state
+        try:
+            if seed is not None:
+                self._rng = np.random.default_rng(seed)
+            options = dict(options or {})
+            self._start(options)
+        except BaseException:
+            self.__dict__.clear()
+            self.__dict__.update(saved)
+            self._rng.bit_generator.state = rng_state
+            raise
         if options:
             # A warning, not an error: PettingZoo's api_test resets with a dummy option.
             warnings.warn(f"{self.metadata['name']}: ignoring unknown reset option(s) {sorted(options)}; "
@@ -216,7 +233,10 @@ class CardGameEnv(AECEnv):
             self.render()
 
     def observe(self, agent):
-        seat = self._agent_index[agent]
+        seat = self._agent_index.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            raise UnknownAgentError(f"{self.metadata['name']}: no agent {agent!r}; its agents are "
+                                    f"{', '.join(self.possible_agents)}")
         deal = self.deal
         if seat != self._seat:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
@@ -402,15 +422,22 @@ def take_deals(options: dict, several: bool) -> list:
 
     ``several``: whether the episode can hold more than one deal (rubber mode).
     """
-    from ..cards import parse_pbn, validate_deal
+    from ..cards import DeckError, parse_pbn, validate_deal
     deal = take_option(options, "deal", None)
     deals = take_option(options, "deals", None)
     if deal is not None and deals is not None:
         raise ValueError("give either the reset option 'deal' or 'deals', not both")
+    if deals is not None and not isinstance(deals, (list, tuple)):
+        raise DeckError(f"reset option 'deals' must be a list of deals (PBN strings or 4-tuples of hand masks)"
+                        + ("; for one PBN string use the option 'deal'" if isinstance(deals, str) else "")
+                        + f", got {type(deals).__name__} {deals!r:.40}")
     queued = [deal] if deal is not None else list(deals or [])
     if len(queued) > 1 and not several:
         raise ValueError("reset option 'deals' with more than one deal needs episode='rubber'")
-    return [parse_pbn(d) if isinstance(d, str) else validate_deal(d) for d in queued]
+    for d in queued:
+        if not isinstance(d, (str, list, tuple, np.ndarray)):
+            raise DeckError(f"a deal is a PBN string or four hand masks, got {type(d).__name__} {d!r:.40}")
+    return [parse_pbn(d) if isinstance(d, str) else validate_deal(tuple(d)) for d in queued]
 
 
 def take_dealer(options: dict, rng) -> int:

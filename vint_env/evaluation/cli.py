@@ -27,11 +27,12 @@ import sys
 from pathlib import Path
 
 from .. import games
+from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
 from .games import GAMES
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
-from .viewer import load_results, write_html
+from .viewer import load_results, render_results, write_html
 
 
 def positive_int(text: str) -> int:
@@ -90,7 +91,19 @@ def env_options(items, game="vint") -> dict:
         raise ValueError(f"--env-option: {e}") from None
 
 
+def _inputs(args, specs) -> dict:
+    """The files a command reads: ``--deals`` and the checkpoints named by ``ppo:PATH`` agent specs."""
+    found = {"--deals": args.deals}
+    for spec in specs:
+        if spec.startswith("ppo:"):
+            found[f"agent {spec}"] = spec[len("ppo:"):]
+    return found
+
+
 def cmd_match(args) -> int:
+    json_path, md_path = output_paths(args.out) if args.out else (None, None)
+    check_file_roles(_inputs(args, [args.a, args.b]),
+                     {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
@@ -101,7 +114,6 @@ def cmd_match(args) -> int:
     summary["command"] = command
     written = []
     if args.out:
-        json_path, md_path = output_paths(args.out)
         written += [write_json(json_path, match_json(result, summary)), write_text(md_path, text)]
     if args.html:
         record = match_json(result, summary)
@@ -114,16 +126,18 @@ def cmd_match(args) -> int:
 
 
 def cmd_view(args) -> int:
-    matches = load_results(args.results)
-    for m in matches:
-        m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
     out = args.html or Path(args.results).with_suffix(".html")
-    print(f"wrote {write_html(out, matches)}")
+    check_file_roles({"results": args.results}, {"--html": out})
+    matches = load_results(args.results)
+    page = render_results(args.results, matches, summary_markdown)
+    print(f"wrote {write_text(out, page)}")
     return 0
 
 
 def cmd_league(args) -> int:
-    from .league import run_league, write_league
+    from .league import LEAGUE_FILES, run_league, write_league
+    check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
+                                                  for name in LEAGUE_FILES})
     boards = _boards(args)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args))
@@ -138,6 +152,7 @@ def cmd_video(args) -> int:
     from ..cards import SEAT_LETTERS
     from .video import check_output, record_board, write_video
     check_output(args.out)
+    check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
     boards = load_boards(args.deals) if args.deals else generate_boards(
         args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
     if args.board > len(boards):

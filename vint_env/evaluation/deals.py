@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..seeds import check_seed
+
 from ..cards import (SEAT_LETTERS, DeckError, card_text, deal_to_pbn, hand_cards, parse_card, parse_pbn,
                      random_deal)
 
@@ -59,6 +61,7 @@ def generate_boards(n: int, seed: int = 0) -> list[Board]:
     """Boards 1..n of a seed."""
     if not isinstance(n, int) or n < 1:
         raise ValueError(f"number of boards must be a positive integer, got {n!r}")
+    check_seed(seed, allow_none=False)
     return [generate_board(seed, i) for i in range(1, n + 1)]
 
 
@@ -75,10 +78,17 @@ def boards_to_pbn(boards) -> str:
 _TAG = re.compile(r'^\[(\w+)\s+"([^"]*)"\]\s*$')
 
 
+_BOARD_NUMBER = re.compile(r"[0-9]{1,9}")     # ASCII digits only: int() would also take "٣" or "-7"
+
+
 def parse_boards(text: str, source: str = "<text>") -> list[Board]:
-    """Boards from PBN text (tags Board, Dealer, Deal and optional TurnedCard)."""
+    """Boards from PBN text (tags Board, Dealer, Deal and optional TurnedCard).
+
+    Every error is a :class:`~vint_env.cards.DeckError` naming ``source`` and the line of the tag at fault.
+    """
     boards: list[Board] = []
     tags: dict[str, str] = {}
+    lines: dict[str, int] = {}          # the line each tag of the board in progress is on
     line_no = 0
     text = text.removeprefix("\ufeff")     # a UTF-8 byte-order mark, as some editors write
 
@@ -89,19 +99,36 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
         for name in ("Deal", "Dealer"):
             if name not in tags:
                 raise DeckError(f"{where}: missing tag [{name} ...]")
+
+        def at(name: str) -> str:
+            return f"{source}:{lines[name]}"
+
         deal = tags["Deal"]
-        hands = parse_pbn(deal)
+        try:
+            hands = parse_pbn(deal)
+        except DeckError as e:
+            raise DeckError(f"{at('Deal')}: [Deal {deal!r}]: {e}") from None
         if tags["Dealer"] not in tuple(SEAT_LETTERS):
-            raise DeckError(f"{where}: Dealer must be N, E, S or W, got {tags['Dealer']!r}")
+            raise DeckError(f"{at('Dealer')}: Dealer must be N, E, S or W, got {tags['Dealer']!r}")
         dealer = SEAT_LETTERS.index(tags["Dealer"])
         turned = None
         if "TurnedCard" in tags:
-            turned = parse_card(tags["TurnedCard"])
+            try:
+                turned = parse_card(tags["TurnedCard"])
+            except (DeckError, ValueError) as e:
+                raise DeckError(f"{at('TurnedCard')}: TurnedCard {tags['TurnedCard']!r} is not a card: {e}") from None
             if not hands[dealer] >> turned & 1:
-                raise DeckError(f"{where}: turned card {tags['TurnedCard']} is not in the dealer's hand")
-        number = int(tags.get("Board", len(boards) + 1))
+                raise DeckError(f"{at('TurnedCard')}: turned card {tags['TurnedCard']} is not in the dealer's hand")
+        if "Board" in tags:
+            if not _BOARD_NUMBER.fullmatch(tags["Board"]) or int(tags["Board"]) < 1:
+                raise DeckError(f"{at('Board')}: Board must be a board number 1, 2, 3 ... (ASCII digits), "
+                                f"got {tags['Board']!r}")
+            number = int(tags["Board"])
+        else:
+            number = len(boards) + 1
         boards.append(Board(number, dealer, deal_to_pbn(hands), turned))
         tags.clear()
+        lines.clear()
 
     for line_no, line in enumerate(text.splitlines(), 1):
         s = line.strip()
@@ -112,7 +139,7 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
             continue
         m = _TAG.match(s)
         if not m:
-            raise DeckError(f"{source}:{line_no}: expected a PBN tag like [Deal \"N:...\"], got {s!r}")
+            raise DeckError(f"{source}:{line_no}: expected a PBN tag like [Deal \"N:...\"], got {s[:80]!r}")
         if m.group(1) in tags:
             if m.group(1) == "Board":
                 flush()
@@ -121,12 +148,14 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
                 raise DeckError(f"{source}:{line_no}: board {board} has a second [{m.group(1)} ...] tag "
                                 f"(separate boards with a blank line or a [Board ...] tag)")
         tags[m.group(1)] = m.group(2)
+        lines[m.group(1)] = line_no
     flush()
     if not boards:
         raise DeckError(f"{source}: no boards found")
     numbers = [b.number for b in boards]
     if len(set(numbers)) != len(numbers):
-        raise DeckError(f"{source}: board numbers repeat")
+        repeated = sorted({n for n in numbers if numbers.count(n) > 1})
+        raise DeckError(f"{source}: board numbers repeat: {repeated[:5]}")
     return boards
 
 
@@ -146,7 +175,17 @@ def load_boards(path) -> list[Board]:
         raise FileNotFoundError(f"deal file {path} does not exist")
     if path.is_dir():
         raise DeckError(f"deal file {path} is a folder; give a PBN file (see `vint-eval deals`)")
-    return parse_boards(path.read_text(encoding="utf-8-sig"), source=str(path))
+    raw = path.read_bytes()
+    if b"\x00" in raw:
+        raise DeckError(f"deal file {path} is not PBN text (it holds NUL bytes: a binary or UTF-16 file; "
+                        f"save it as UTF-8)")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = raw[:e.start].count(b"\n") + 1
+        raise DeckError(f"{path}:{line}: deal file is not UTF-8 text (byte {raw[e.start]:#04x} at offset "
+                        f"{e.start}); save it as UTF-8") from None
+    return parse_boards(text, source=str(path))
 
 
 STANDARD_SET = Path(__file__).with_name("deals") / "standard_seed0_1000.pbn"

@@ -10,10 +10,15 @@ from __future__ import annotations
 from .. import games
 from ..cards import card_text
 from ..games import PARTNERSHIP, SOLO, TWO_PLAYER, Game  # noqa: F401  (re-exported: the match formats)
+from ..games.params import OptionError
 from .deals import Board
 
 #: The games the harness plays (their names: the ``--game`` choices).
 GAMES = games.names()
+
+
+class EnvOptionError(ValueError):
+    """An env option (``--env-option KEY=VALUE``, ``env_options=``) the game's env does not take."""
 
 
 def make_env(game: Game | str, episode: str = "deal", /, **options):
@@ -22,10 +27,16 @@ def make_env(game: Game | str, episode: str = "deal", /, **options):
     game = games.get(game)
     if episode not in game.episodes:
         raise ValueError(f"{game.name}: episode must be one of {game.episodes}, got {episode!r}")
-    for fixed, why in (("reward_scale", "the harness scores in points"), ("episode", "use --episode, or run_match's episode=")):
-        if fixed in options:
-            raise ValueError(f"env option {fixed!r} is not one a match sets ({why}), got {options[fixed]!r}")
-    game.check_options(options, defaults=False)   # an unknown option or a bad value: OptionError naming it
+    if "episode" in options:
+        raise EnvOptionError(f"{game.name}: the episode kind is not an env option here; choose it with "
+                             f"--episode ({' or '.join(game.episodes)})")
+    if "reward_scale" in options:
+        raise EnvOptionError(f"{game.name}: reward_scale is not an env option of a match (the harness scores in "
+                             f"points), got {options['reward_scale']!r}")
+    try:
+        game.check_options(options, defaults=False)   # the game's declared options: unknown or bad, named
+    except OptionError as e:
+        raise EnvOptionError(str(e)) from None
     kwargs = {**options, "reward_scale": game.points_scale}
     if len(game.episodes) > 1:
         kwargs["episode"] = episode

@@ -154,15 +154,19 @@ def league_chart(league: League, path) -> Path:
     return path
 
 
+#: The files ``write_league`` writes into its folder.
+LEAGUE_FILES = ("league.md", "league.json", "league.png")
+
+
 def write_league(league: League, out_dir, command: str | None = None) -> dict[str, Path]:
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    md = out_dir / "league.md"
+    md = out_dir / LEAGUE_FILES[0]
     md.write_text(league_markdown(league, command))
     data = {"game": league.game, "agents": league.agents, "ratings": league.ratings, "command": command,
             "matches": [summarize(m) for m in league.matches]}
-    js = write_json(out_dir / "league.json", data)
-    png = league_chart(league, out_dir / "league.png")
+    js = write_json(out_dir / LEAGUE_FILES[1], data)
+    png = league_chart(league, out_dir / LEAGUE_FILES[2])
     return {"markdown": md, "json": js, "chart": png}
 
 

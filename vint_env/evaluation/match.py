@@ -27,6 +27,7 @@ from .. import games
 from .._moved import renamed_attributes
 from ..agents.base import Agent
 from ..agents.registry import load_agent
+from ..seeds import check_seed
 from .deals import Board
 from .games import PARTNERSHIP, TWO_PLAYER, make_env, reset_options, table_details
 from .replay import DealReplay, TableRecorder
@@ -216,6 +217,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     game's env (two-player Vint: ``{"way": 1}``).
     """
     record = games.get(game)
+    check_seed(seed, allow_none=False)
     if episode not in record.episodes:
         raise ValueError(f"{game}: episode must be one of {record.episodes}, got {episode!r}")
     if not boards:

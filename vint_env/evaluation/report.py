@@ -126,10 +126,16 @@ def _vint_team_summary(match: MatchResult, team: str) -> dict:
     return out
 
 
+def _num(x, spec: str) -> str:
+    """``x`` formatted, or ``n/a`` where there is no number (None in strict JSON, NaN in memory)."""
+    return format(x, spec) if isinstance(x, (int, float)) and math.isfinite(x) else "n/a"
+
+
 def _fmt_ci(d: dict | None, digits: int = 1) -> str:
     if not d:
         return "n/a"
-    return f"{d['mean']:.{digits}f} [{d['low']:.{digits}f}, {d['high']:.{digits}f}]"
+    f = f".{digits}f"
+    return f"{_num(d['mean'], f)} [{_num(d['low'], f)}, {_num(d['high'], f)}]"
 
 
 def summary_markdown(s: dict, command: str | None = None) -> str:
@@ -141,14 +147,15 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
         "",
         f"- boards: {s['boards']} (seed {s['seed']}), {s['tables_per_board']} tables each "
         + ("(duplicate, seats swapped)" if s["tables_per_board"] == 2 else "(A rotated through the seats)"),
-        (f"- A minus B, points per board: **{m['mean']:.1f}**, 95% CI [{m['low']:.1f}, {m['high']:.1f}] "
+        (f"- A minus B, points per board: **{m['mean']:.1f}**, 95% CI [{_num(m['low'], '.1f')}, "
+         f"{_num(m['high'], '.1f')}] "
          if s["tables_per_board"] == 2 else
          f"- A's points per board (A alone against three B, at each seat in turn, summed): "
-         f"**{m['mean']:.2f}**, 95% CI [{m['low']:.2f}, {m['high']:.2f}] ")
-        + f"(sd {m['sd']:.1f})",
+         f"**{m['mean']:.2f}**, 95% CI [{_num(m['low'], '.2f')}, {_num(m['high'], '.2f')}] ")
+        + f"(sd {_num(m['sd'], '.1f')})" + (f" ({m['interval']})" if m.get("interval") else ""),
         f"- boards won by A: {s['boards_won']}, lost: {s['boards_lost']}, tied: {s['boards_tied']} "
-        f"(share won {s['share_won']['share']:.3f}, 95% CI [{s['share_won']['low']:.3f}, "
-        f"{s['share_won']['high']:.3f}])",
+        f"(share won {_num(s['share_won']['share'], '.3f')}, 95% CI [{_num(s['share_won']['low'], '.3f')}, "
+        f"{_num(s['share_won']['high'], '.3f')}])",
         f"- time: {s['seconds']:.1f} s wall with {s['workers']} worker(s), {s['cpu_seconds']:.1f} s CPU "
         f"({s['seconds_per_1000_boards']:.0f} s wall / {s['cpu_seconds_per_1000_boards']:.0f} s CPU "
         "per 1,000 boards)",
@@ -175,11 +182,11 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
             c = s["contracts"][team]
             name = s["agent_a"] if team == "A" else s["agent_b"]
             dd = "overbid_vs_dd" in c and c["declared"] > 0
-            made = f"{100 * c['share_made']:.1f}" if c["declared"] else "-"
-            level = f"{c['mean_level']:.2f}" if c["declared"] else "-"
+            made = _num(100 * c['share_made'], ".1f") if c["declared"] else "-"
+            level = _num(c['mean_level'], ".2f") if c["declared"] else "-"
             lines.append(
                 f"| {team} {name} | {c['declared']} | {c['made']} | {made} | {level} | "
-                + (f"{c['overbid_vs_dd']} / {c['underbid_vs_dd']} | {c['mean_level_minus_dd_level']:.2f} | "
+                + (f"{c['overbid_vs_dd']} / {c['underbid_vs_dd']} | {_num(c['mean_level_minus_dd_level'], '.2f')} | "
                    f"{_fmt_ci(c['declarer_tricks_minus_dd'], 2)} | {_fmt_ci(c['auction_vs_par_points'])} |"
                    if dd else "- | - | - | "
                    + (f"{_fmt_ci(c['auction_vs_par_points'])} |" if c.get("auction_vs_par_points") else "- |")))
@@ -209,9 +216,26 @@ def write_text(path, text: str) -> Path:
     return path
 
 
+def strict_json(data, **kwargs) -> str:
+    """JSON text of ``data`` as RFC 8259 has it: NaN and infinities become null (Python's ``NaN`` and
+    ``Infinity`` are not JSON; browsers' and most languages' parsers refuse them)."""
+    return json.dumps(finite(json.loads(json.dumps(data, default=_json_default))), allow_nan=False, **kwargs)
+
+
+def finite(o):
+    """``o`` with NaN and infinities as None, through dicts and lists."""
+    if isinstance(o, float):
+        return o if math.isfinite(o) else None
+    if isinstance(o, dict):
+        return {k: finite(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [finite(v) for v in o]
+    return o
+
+
 def write_json(path, data) -> Path:
-    """Write JSON atomically (temporary file, then rename)."""
-    return write_text(path, json.dumps(data, indent=1, default=_json_default))
+    """Write strict JSON (:func:`strict_json`) atomically (temporary file, then rename)."""
+    return write_text(path, strict_json(data, indent=1))
 
 
 def _json_default(o):

@@ -99,7 +99,12 @@ class MeanCI:
         return self.low > 0 or self.high < 0
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The fields as plain JSON values: with one value there is no interval, so ``low``, ``high`` and
+        ``sd`` are None and ``interval`` says why (JSON has no NaN or infinity)."""
+        d = asdict(self)
+        if not all(math.isfinite(d[k]) for k in ("low", "high", "sd")):
+            d.update(low=None, high=None, sd=None, interval=f"none: {self.n} value(s) give no confidence interval")
+        return d
 
     def __str__(self) -> str:
         return f"{self.mean:.1f} ± {self.half_width:.1f} (95% CI {self.low:.1f} .. {self.high:.1f}, n={self.n})"

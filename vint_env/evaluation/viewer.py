@@ -12,8 +12,10 @@ give-aways among the calls, two-card tricks where only the players play
 (ways 2, 3), and the tricks, calls and points per player.
 
 The page reads ``#match=I&sort=C&board=N&step=K`` from its address on load
-(it clicks column C's header, then steps to K with its own Next button), so a
-replay position can be linked to.
+(it clicks column C's header, then shows step K), so a replay position can be
+linked to.  Each value must be a plain decimal integer; a step past the
+board's last is clamped to it, anything else is ignored (a crafted link
+cannot make the page loop).
 
 Build it from a match (:func:`write_html` with :func:`~vint_env.evaluation.report.match_json`
 records) or from saved results (``vint-eval view results.json``).
@@ -23,7 +25,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 from pathlib import Path
 
 from .report import write_text
@@ -390,14 +391,25 @@ function showMatch(i) {
   for (const [k, btn] of document.querySelectorAll("#matches button").entries()) btn.disabled = k === i;
   renderSummary(); renderChart(); renderBoards(); renderReplay();
 }
+// A fragment value is used only if it is a plain decimal integer (at most 9 digits) in range: a crafted
+// link (step=1e309, step=50000000, sort=-1, board=x) is ignored or clamped, never looped on.
+function hashInt(p, key, lo, hi) {
+  const text = p.get(key);
+  if (text === null || !/^[0-9]{1,9}$/.test(text)) return null;
+  return Math.max(lo, Math.min(hi, Number(text)));
+}
 function applyHash() {
   const p = new URLSearchParams(location.hash.slice(1));
-  if (p.has("match")) showMatch(Number(p.get("match")));
-  if (p.has("sort")) document.querySelector('#boards th[data-col="' + Number(p.get("sort")) + '"]').click();
-  if (p.has("board")) {
-    showBoard(Number(p.get("board")));
-    const steps = Number(p.get("step") || 0);
-    for (let k = 0; k < steps; k++) document.getElementById("next").click();
+  const m = hashInt(p, "match", 0, DATA.matches.length - 1);
+  if (m !== null) showMatch(m);
+  const col = p.has("sort") && /^[0-9]{1,3}$/.test(p.get("sort")) ? p.get("sort") : null;
+  const th = col === null ? null : document.querySelector('#boards th[data-col="' + col + '"]');
+  if (th) th.click();
+  const board = hashInt(p, "board", 0, 1e9);
+  if (board !== null && findBoard(board)) {
+    showBoard(board);
+    const step = hashInt(p, "step", 0, state.maxStep);
+    if (step !== null) go(step);
   }
 }
 function init() {
@@ -458,22 +470,10 @@ click a board to replay it. Points are A's, summed over the tables for the board
 """
 
 
-def _finite(o):
-    """``o`` with NaN and infinities as None (JSON has no NaN; JavaScript's parser refuses it)."""
-    if isinstance(o, float):
-        return o if math.isfinite(o) else None
-    if isinstance(o, dict):
-        return {k: _finite(v) for k, v in o.items()}
-    if isinstance(o, (list, tuple)):
-        return [_finite(v) for v in o]
-    return o
-
-
 def _script_json(data) -> str:
     """JSON safe inside a <script> element (no ``</script>`` or ``<!--`` can end it early)."""
-    from .report import _json_default
-    text = json.dumps(_finite(json.loads(json.dumps(data, default=_json_default))), separators=(",", ":"),
-                      allow_nan=False)
+    from .report import strict_json
+    text = strict_json(data, separators=(",", ":"))
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
@@ -497,20 +497,47 @@ def write_html(path, matches: list[dict], title: str | None = None) -> Path:
     return write_text(path, viewer_html(matches, title))
 
 
+class ResultsFileError(ValueError):
+    """A results file that is not a match results file of ``vint-eval match --out`` (or is damaged)."""
+
+
 def load_results(path) -> list[dict]:
     """Match records from a results file of ``vint-eval match --out`` (one match) or a viewer data
-    file (``{"matches": [...]}``)."""
+    file (``{"matches": [...]}``), checked for the structure the viewer reads."""
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"results file {path} does not exist" if not path.exists()
                                 else f"results file {path} is not a file")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path} is not JSON: {exc}") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise ResultsFileError(f"{path} is not JSON text: {exc}") from None
+    except RecursionError:
+        raise ResultsFileError(f"{path} is nested too deeply to be a results file") from None
     matches = data.get("matches", [data]) if isinstance(data, dict) else None
-    if not matches or not all(isinstance(m, dict) and "summary" in m and "boards" in m for m in matches):
-        raise ValueError(f"{path} is not a match results file (write one with `vint-eval match ... --out FILE`)")
+    if not isinstance(matches, list) or not matches or not all(
+            isinstance(m, dict) and isinstance(m.get("summary"), dict) and isinstance(m.get("boards"), list)
+            for m in matches):
+        raise ResultsFileError(f"{path} is not a match results file (write one with `vint-eval match ... --out FILE`)")
+    for m in matches:
+        for i, b in enumerate(m["boards"]):
+            if not (isinstance(b, dict) and isinstance(b.get("tables"), list)
+                    and all(isinstance(t, dict) for t in b["tables"])):
+                raise ResultsFileError(f"{path}: board entry {i} is not a board with a list of tables")
     if not any("replay" in t for m in matches for b in m["boards"] for t in b["tables"]):
-        raise ValueError(f"{path} holds no replays (it was written by an older vint-eval); play the match again")
+        raise ResultsFileError(f"{path} holds no replays (it was written by an older vint-eval); play the match again")
     return matches
+
+
+def render_results(path, matches: list[dict], summary_markdown) -> str:
+    """The viewer page of loaded results; a field of the wrong kind anywhere is a :class:`ResultsFileError`
+    naming the file (never a traceback from deep in the page builder)."""
+    try:
+        for m in matches:
+            m.setdefault("markdown", summary_markdown(m["summary"], m["summary"].get("command")))
+        s = matches[0]["summary"]
+        title = f"{s['game']}: {s['agent_a']} vs {s['agent_b']}" if len(matches) == 1 else f"{s['game']}: matches"
+        return viewer_html(matches, title)
+    except (KeyError, TypeError, AttributeError, IndexError, ValueError, RecursionError) as exc:
+        raise ResultsFileError(f"{path} is not a well-formed match results file "
+                               f"({type(exc).__name__}: {exc})") from None

@@ -131,7 +131,7 @@ def _convert(kind: type, value):
 def _unknown(owner: str, name, known) -> OptionError:
     near = difflib.get_close_matches(str(name), list(known), n=1)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
-    return OptionError(f"{owner} has no option {name!r}{hint}; its options: {', '.join(known)}")
+    return OptionError(f"{owner}: unknown env option {name!r}{hint}; its options: {', '.join(known)}")
 
 
 def check_options(owner: str, parameters, options: dict, defaults: bool = True) -> dict:

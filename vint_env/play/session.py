@@ -21,6 +21,7 @@ from ..cards import SEAT_LETTERS, hand_cards
 from .. import games
 from ..games import TWO_PLAYER
 from ..evaluation.replay import DealReplay
+from ..seeds import check_seed
 from .actions import action_codec
 from .table import Seating, TableDriver
 
@@ -73,7 +74,7 @@ class PlaySession:
         self.seating = seating
         self.episode = episode
         self.deals = deals
-        self.seed = seed
+        self.seed = check_seed(seed, allow_none=False)
         self.two_player = self.spec.format == TWO_PLAYER
         self.driver = TableDriver(game, seating, episode=episode, seed=seed, env_options=env_options,
                                   hint_agent=hint_agent, on_action=self.report_action,

@@ -314,17 +314,23 @@ def _opponents_mask(play: TrickPlay, declarer: int) -> int:
 def misere_is_safe(play: TrickPlay, declarer: int) -> bool:
     """No play by anybody can make the declarer take a trick (no trump, between tricks).
 
-    True when the declarer is not on lead and, in every suit, all the
-    declarer's cards are lower than all the others' cards: then every trick
-    is led by another player with a card the declarer can only follow under
-    or discard on, and the declarer never gets the lead.
+    True when, in every suit, all the declarer's cards are lower than all
+    the others' cards, and, if the declarer is on lead, the others hold
+    cards of every suit the declarer holds: then whatever the declarer leads
+    is followed by a higher card, every other trick is led by another player
+    with a card the declarer can only follow under or discard on, and the
+    declarer never wins a trick.  This can hold before the first card
+    (docs/rules_choices.md, Solo Whist 8).
     """
-    if play.trick or play.leader == declarer:
+    if play.trick:
         return False
+    on_lead = play.leader == declarer
     mine, others = play.hands[declarer], _opponents_mask(play, declarer)
     for suit_mask in SUIT_MASK:
         m, o = mine & suit_mask, others & suit_mask
         if m and o and m.bit_length() > (o & -o).bit_length():
+            return False
+        if on_lead and m and not o:      # a lead nobody can follow would win the trick
             return False
     return True
 

@@ -25,6 +25,7 @@ from .config import (
     ConfigError,
     PPOConfig,
     apply_overrides,
+    code_specs,
     config_from_dict,
     load_config,
 )
@@ -96,6 +97,17 @@ def _resume_config(run_dir: Path, args) -> tuple[PPOConfig, Path]:
     if bad:
         raise ConfigError(f"--set {bad} cannot change when resuming; allowed: {', '.join(RESUME_OVERRIDABLE)}")
     cfg = config_from_dict(apply_overrides(saved.to_dict(), args.overrides))
+    # Nothing read from a checkpoint decides an import: code named by the stored config needs the user's word.
+    given = load_config(args.config).to_dict() if args.config else {}
+    overridden = {o.partition("=")[0].partition(".")[0].strip() for o in args.overrides}
+    unvouched = {k: v for k, v in code_specs(cfg).items()
+                 if k not in overridden and given.get(k) != getattr(cfg, k)}
+    if unvouched:
+        raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
+                          + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
+                          + ". A checkpoint never decides an import: name it yourself to resume, with --config "
+                            "FILE (the run's config, naming the same) or, for eval_opponents, --set "
+                            "eval_opponents=[...]")
     return cfg, ckpt_path
 
 
@@ -111,6 +123,16 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
             out[f"eval_{opp}"] = f"{v:+.0f}"
     out["ent"] = f"{scalars.get('entropy', 0):.2f}"
     return out
+
+
+def _delete_run(run_dir: Path, config) -> None:
+    """``--overwrite``: delete the run in ``run_dir``, unless the config being read lies inside it."""
+    from vint_env.file_roles import OutputOverInputError, check_file_roles
+    try:
+        check_file_roles({"--config": config}, {}, folders={"the run folder --overwrite deletes": run_dir})
+    except OutputOverInputError as e:
+        raise ConfigError(str(e)) from None
+    shutil.rmtree(run_dir)
 
 
 def run(args) -> int:
@@ -143,11 +165,11 @@ def run(args) -> int:
                 if not args.overwrite:
                     raise ConfigError(f"run folder {str(run_dir)!r} already has checkpoints: pass --resume to "
                                       f"continue it, --overwrite to start again, or another --run-dir")
-                shutil.rmtree(run_dir)
+                _delete_run(run_dir, args.config)
         else:
             base = Path(cfg.runs_dir) / cfg.name
             if args.overwrite and has_checkpoints(base):
-                shutil.rmtree(base)
+                _delete_run(base, args.config)
             run_dir = fresh_run_dir(base)
     try:
         run_dir.mkdir(parents=True, exist_ok=True)

@@ -67,7 +67,7 @@ class PPOConfig:
     pool_add_every: int = 10             # updates between snapshots into the pool
 
     # --- network --------------------------------------------------------------
-    network: str = "mlp"                 # a registered network or "module:Class" (vint_env/agents/learned/networks.py)
+    network: str = "mlp"                 # a registered network (vint_env/agents/learned/networks.py), never an import path
     network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
 
     # --- training rewards (vint_env/training/shaping.py; evaluation is always in real points) ---
@@ -254,6 +254,21 @@ def _check_type(key: str, value: Any) -> Any:
     return value
 
 
+def code_specs(cfg: PPOConfig) -> dict[str, str]:
+    """The fields of ``cfg`` that name code to import (``py:MODULE:NAME`` agent specs), by field name.
+
+    ``vint-train --resume`` reads its config from the checkpoint; those fields
+    are used only when the user's own ``--config`` or ``--set`` names them too.
+    """
+    found = {}
+    if cfg.teacher.startswith("py:"):
+        found["teacher"] = cfg.teacher
+    named = [o for o in cfg.eval_opponents if o.startswith("py:")]
+    if named:
+        found["eval_opponents"] = ", ".join(named)
+    return found
+
+
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of config keys, got {type(data).__name__}")
@@ -274,10 +289,7 @@ def parse_override(text: str) -> tuple[str, Any]:
         raise ConfigError(f"--set expects key=value, got {text!r}")
     key, _, raw = text.partition("=")
     key = key.strip()
-    try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
-    except yaml.YAMLError as e:
-        raise ConfigError(f"--set {text!r}: value is not valid YAML ({e})") from None
+    value = safe_yaml(raw, f"--set {text!r}: value") if raw.strip() else ""
     # YAML 1.1 reads "3e-4" as a string; accept scientific notation for numbers.
     if isinstance(value, str):
         try:
@@ -305,6 +317,33 @@ def apply_overrides(data: dict, overrides: list[str]) -> dict:
     return data
 
 
+#: Bounds of a config file read as YAML: a config is a page of keys, so anything larger is refused before parsing.
+MAX_CONFIG_BYTES = 1 << 20
+MAX_CONFIG_DEPTH = 16
+
+
+def safe_yaml(text: str, source: str):
+    """``yaml.safe_load`` of a config, refusing aliases (``*name``: the billion-laughs bomb), text over
+    ``MAX_CONFIG_BYTES`` and nesting deeper than ``MAX_CONFIG_DEPTH``, all before anything is built."""
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES} bytes; a config is a page of keys")
+    depth = 0
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent):
+                raise ConfigError(f"{source}: YAML aliases (*{event.anchor}) are not accepted in a config; "
+                                  f"write the value out")
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_CONFIG_DEPTH:
+                    raise ConfigError(f"{source}: nested deeper than {MAX_CONFIG_DEPTH} levels")
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+        return yaml.safe_load(text)
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{source} is not valid YAML: {e}") from None
+
+
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> PPOConfig:
     """The config of ``path`` (YAML) with ``overrides`` applied, validated."""
     data: dict = {}
@@ -313,10 +352,14 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
         path = Path(path)
         if not path.is_file():
             raise ConfigError(f"config file {str(path)!r} does not exist")
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config file {str(path)!r}: larger than {MAX_CONFIG_BYTES} bytes; "
+                              f"a config is a page of keys")
         try:
-            data = yaml.safe_load(path.read_text()) or {}
-        except yaml.YAMLError as e:
-            raise ConfigError(f"config file {str(path)!r} is not valid YAML: {e}") from None
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError) as e:
+            raise ConfigError(f"config file {str(path)!r} is not readable UTF-8 text: {e}") from None
+        data = safe_yaml(text, f"config file {str(path)!r}") or {}
         if not isinstance(data, dict):
             raise ConfigError(f"config file {str(path)!r}: expected a mapping of keys, got {type(data).__name__}")
         source = str(path)

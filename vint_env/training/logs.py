@@ -15,6 +15,8 @@ import math
 import os
 from pathlib import Path
 
+from ..atomic import atomic_write, remove_stale_temporaries
+
 
 class RunLogger:
     """Writes scalars to ``<run_dir>/metrics.csv`` and ``<run_dir>/tb``."""
@@ -24,6 +26,7 @@ class RunLogger:
         self.run_dir = Path(run_dir)
         self.run_dir.mkdir(parents=True, exist_ok=True)
         self.csv_path = self.run_dir / "metrics.csv"
+        remove_stale_temporaries(self.run_dir)      # a run killed while plotting or writing left them
         self.rows: list[dict] = []
         if resume_update is not None and self.csv_path.exists():
             with open(self.csv_path, newline="") as f:
@@ -227,8 +230,9 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
     fig.suptitle(title)
     fig.tight_layout()
     path = Path(path)
-    tmp = path.with_name(f".{path.stem}.tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, path)
+    try:
+        with atomic_write(path) as f:
+            fig.savefig(f, dpi=100, format="png")
+    finally:
+        plt.close(fig)
     return path

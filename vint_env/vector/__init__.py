@@ -11,7 +11,7 @@
 
 from .engine import BACKENDS, BatchEngine, VintEngine, WhistEngine
 from .selfplay import SelfPlayStep, SelfPlayVecEnv, seat_gae
-from .state import VintBatchState
+from .state import EngineStateError, VintBatchState
 
 __all__ = ["VintEngine", "WhistEngine", "BatchEngine", "VintBatchState", "SelfPlayVecEnv", "SelfPlayStep",
-           "seat_gae", "BACKENDS"]
+           "seat_gae", "BACKENDS", "EngineStateError"]

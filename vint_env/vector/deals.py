@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import DeckError, parse_pbn, validate_deal
+from ..seeds import SeedError, check_seed
 from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, VOIDS, WHIST, WON, KernelOptions, VintBatchState
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -38,15 +39,12 @@ def seed_keys(seed, batch_size: int | None = None) -> np.ndarray:
             raise ValueError("give batch_size with a single integer seed, or one seed per game")
         if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
-        try:
-            s = int(seed)
-        except (TypeError, ValueError):
-            raise ValueError(f"seed must be an integer, got {seed!r}") from None
+        s = check_seed(seed, allow_none=False)
         base = splitmix64(np.array([s & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0]
         return splitmix64(base + np.arange(batch_size, dtype=np.uint64) * _M1)
     seeds = np.asarray(seed)
-    if seeds.ndim != 1 or seeds.size == 0 or seeds.dtype.kind not in "iu":
-        raise ValueError(f"seeds must be an integer or a 1-D array of integers, got {seed!r}")
+    if seeds.ndim != 1 or seeds.size == 0 or seeds.dtype.kind not in "iu" or (seeds < 0).any():
+        raise SeedError(f"seed must be a non-negative integer or a 1-D array of them (one per game), got {seed!r}")
     if batch_size is not None and batch_size != seeds.size:
         raise ValueError(f"batch_size {batch_size} does not match {seeds.size} seeds")
     return splitmix64(splitmix64(seeds.astype(np.int64).view(np.uint64)))
@@ -75,8 +73,22 @@ def turned_cards(keys: np.ndarray, deal_index: np.ndarray, dealer_hands: np.ndar
     return (np.cumsum(bits, axis=1) > k[:, None]).argmax(axis=1)
 
 
+def check_deal_list(deals) -> None:
+    """Refuse ``deals=`` that is not a sequence of deals, one per game (a lone PBN string, a number ...)."""
+    if isinstance(deals, str):
+        raise DeckError(f"deals must be one deal per game (a list), got a single PBN string {deals[:30]!r}...: "
+                        f"write deals=[{deals[:12]!r}...]")
+    if isinstance(deals, np.ndarray) and deals.ndim == 2 and deals.shape[1] == 4 and deals.dtype.kind in "iu":
+        return
+    if not hasattr(deals, "__len__") or not hasattr(deals, "__iter__") or isinstance(deals, (bytes, dict)) \
+            or (isinstance(deals, np.ndarray) and deals.ndim != 1):
+        raise DeckError(f"deals must be a list of deals (PBN strings or 4-tuples of hand masks), one per game, "
+                        f"or an [n, 4] integer array; got {type(deals).__name__} {deals!r:.60}")
+
+
 def as_hand_array(deals, count: int) -> np.ndarray:
     """Check and convert injected deals (PBN strings, 4-tuples of hand masks, or [n, 4] ints) to [n, 4] uint64."""
+    check_deal_list(deals)
     if isinstance(deals, np.ndarray) and deals.ndim == 2 and deals.shape[1] == 4 and deals.dtype.kind in "iu":
         rows = [tuple(int(h) for h in row) for row in deals]
     else:

@@ -48,8 +48,8 @@ import numpy as np
 from .. import games
 from ..rules.tricks import IllegalActionError, MalformedActionError
 from . import numba_backend
-from .deals import as_dealers, as_hand_array, as_turned, seed_keys, start_deals
-from .state import COL, KernelOptions, VintBatchState
+from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
+from .state import COL, EngineStateError, KernelOptions, VintBatchState, check_layout
 
 #: The engine's one implementation: the numba kernel (the NumPy backend was removed, see docs/architecture.md).
 BACKENDS = ("numba",)
@@ -76,7 +76,11 @@ class BatchEngine:
         scale = self.game.parameter("reward_scale").check(spec.reward_scale)
         if backend not in BACKENDS:
             raise ValueError(f"backend must be 'numba' (the NumPy backend was removed), got {backend!r}")
-        if np.dtype(obs_dtype) not in (np.dtype(np.float32), np.dtype(np.uint8)):
+        try:
+            ok = not isinstance(obs_dtype, bool) and np.dtype(obs_dtype) in (np.dtype(np.float32), np.dtype(np.uint8))
+        except TypeError:
+            ok = False
+        if not ok:
             raise ValueError(f"obs_dtype must be float32 or uint8, got {obs_dtype!r}")
         for name, value in (("auto_reset", auto_reset), ("parallel", parallel)):
             if not isinstance(value, (bool, np.bool_)):
@@ -110,6 +114,7 @@ class BatchEngine:
         fix the first deal of each game; otherwise they come from the seeds.
         """
         if batch_size is None and deals is not None and np.ndim(seed) == 0:
+            check_deal_list(deals)
             batch_size = len(deals)
         keys = seed_keys(seed, batch_size)
         state = VintBatchState.empty(keys.size, self.observation_size, self.num_actions, self.obs_dtype)
@@ -120,6 +125,7 @@ class BatchEngine:
 
     def reset(self, state: VintBatchState, games=None, deals=None, dealers=None, **deal_options) -> VintBatchState:
         """Deal again in ``games`` (indices or a boolean mask; default all), with ``deals``/``dealers`` if given."""
+        self.check_state(state)
         if games is None:
             idx = np.arange(state.batch_size)
         else:
@@ -140,12 +146,14 @@ class BatchEngine:
 
     def step(self, state: VintBatchState, actions) -> VintBatchState:
         """Apply one action per game (ignored for a finished game when ``auto_reset=False``)."""
+        self.check_state(state)
         acts = self._check_actions(state, actions)
         self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel)
         return state
 
     def observe(self, state: VintBatchState, seats) -> np.ndarray:
         """A new ``[B, D]`` array: the observation of ``seats[b]`` (any seat, to move or not) in each game."""
+        self.check_state(state)
         seats = np.broadcast_to(np.asarray(seats), (state.batch_size,))
         if seats.dtype.kind not in "iu" or ((seats < 0) | (seats > 3)).any():
             raise ValueError(f"seats must be seats 0..3, got {seats!r}")
@@ -159,6 +167,7 @@ class BatchEngine:
         the four current hands by absolute seat, the seat to move one-hot (all
         0 when the deal is over), then seat 0's observation.
         """
+        self.check_state(state)
         b = state.batch_size
         layout = self.game.state_layout
         out = np.zeros((b, layout.size), dtype=np.float32)
@@ -171,7 +180,20 @@ class BatchEngine:
 
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game; -1 where a deal is over."""
+        self.check_state(state)
         return self._impl.sample_legal(state.legal_action_mask, rng.random(state.batch_size))
+
+    def check_state(self, state) -> None:
+        """Raise :class:`~vint_env.vector.state.EngineStateError` unless ``state`` is one this engine makes.
+
+        Its type, arrays, dtypes and shapes (this game's observation and
+        action sizes, one batch size), then every game's values (seats,
+        phases, cards, counts in range and consistent): what the compiled
+        kernels index by.  Called by every method that takes a state, before
+        any kernel runs.
+        """
+        check_layout(state, type(self).__name__, self.observation_size, self.num_actions, self.obs_dtype)
+        self._impl.check_rows(state, self.spec)
 
     # ------------------------------------------------------------ internals
     def _start(self, state, idx, deals, dealers):
@@ -193,14 +215,17 @@ class BatchEngine:
         if acts.dtype.kind not in "iu":      # bool, float, object ...: not action ids
             raise MalformedActionError(f"actions must be an integer array of action ids "
                                        f"0..{self.num_actions - 1}, got dtype {acts.dtype}")
+        given = acts               # uint64 2**63 must be reported as itself, not as the int64 it casts to
+        if acts.dtype.kind == "u":
+            acts = np.minimum(acts, np.iinfo(np.int64).max)
         acts = acts.astype(np.int64, copy=False)
-        bad = self._impl.illegal_games(state, acts)
+        bad = self._impl.illegal_games(state, acts, self.spec)
         if bad.size:
             outside = [int(g) for g in bad if not 0 <= acts[g] < self.num_actions]
             if outside:
                 raise MalformedActionError(
                     f"actions out of range (action ids are 0..{self.num_actions - 1}): "
-                    + ", ".join(f"game {g}: {int(acts[g])}" for g in outside[:5])
+                    + ", ".join(f"game {g}: {int(given[g])}" for g in outside[:5])
                     + (f" (and {len(outside) - 5} more games)" if len(outside) > 5 else ""))
             lines = []
             for g in bad[:5]:

@@ -13,14 +13,15 @@ import numpy as np
 
 from numba import njit, prange
 
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, OVER, PLAY, TRICK, VOIDS, WHIST, WON, KernelOptions,
-                    VintBatchState)
-from .tables import (BID_BASE, HIGHEST_13, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
+from ..rules.tricks import IllegalActionError
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, TRICK, VOIDS, WHIST, WON,
+                    EngineStateError, KernelOptions, VintBatchState)
+from .tables import (BID_BASE, HIGHEST_13, NUM_ACTIONS, NUM_BIDS, OBS_SIZE, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
                      O_LAST_TRICK, O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRACK, O_TRICK,
                      O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, TOP_FIVE, W_DEALER,
                      W_HAND, W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRACK, W_TRICK, W_TRICK_LEADER,
                      W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_SLAM_12,
-                     WHIST_SLAM_13, WHIST_TRICK_POINTS)
+                     WHIST_NUM_ACTIONS, WHIST_OBS_SIZE, WHIST_SLAM_13, WHIST_TRICK_POINTS)
 
 _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"], COL["dealer"]
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
@@ -559,24 +560,179 @@ def _views_subset(small, words, games, observer, obs, mask, game):
         _legal_one(small, words, b, mask)
 
 
+#: What the row check found wrong, by its code (``_row_fault``'s return value - 1).
+ROW_FAULTS = (
+    "phase must be 0 (auction), 1 (play) or 2 (over)",
+    "current_player must be -1..3",
+    "actor must be -1..3",
+    "dealer must be 0..3",
+    "highest must be -1..34 (a bid index)",
+    "highest_bidder must be -1..3",
+    "passes must be 0..4",
+    "passed_out must be 0 or 1",
+    "trump must be -1..4",
+    "declarer must be -1..3",
+    "leader must be -1..3",
+    "trick_len must be 0..3",
+    "last_leader must be -1..3",
+    "tricks_played must be 0..13",
+    "turned must be -1..51",
+    "tricks won must be 0..13 each and add up to tricks_played",
+    "trick and last-trick cards must be -1..51",
+    "hands must be cards of the 52-card deck, each held as dealt",
+    "bids must be bid indices 0..34",
+    "voids must be 16 bits (4 seats x 4 suits)",
+    "an auction needs a seat to move 0..3 and at most 3 passes (and only Vint has one)",
+    "play needs a seat to move 0..3, a leader 0..3, a trump 0..4 and at most 12 tricks played",
+    "Vint play needs a contract (highest 0..34, declarer 0..3) unless passed out",
+    "Whist needs a trump 0..4",
+    "the trick in progress needs a leader 0..3 and a card 0..51 from each seat that played to it",
+)
+
+
+@njit(cache=True, inline="always")
+def _within(x, lo, hi):
+    return lo <= x <= hi
+
+
 @njit(cache=True)
-def _illegal(small, mask, actions, bad):
+def _row_fault(small, words, b, game):
+    """0 if game ``b``'s row holds values the kernels can index by, else a ``ROW_FAULTS`` code + 1.
+
+    Every index a kernel computes from the state is bounded by these checks,
+    so no kernel writes outside its arrays whatever a caller put in them.
+    """
+    phase = small[b, _PHASE]
+    cur = small[b, _CUR]
+    checks = (_within(phase, 0, 2), _within(cur, -1, 3), _within(small[b, _ACTOR], -1, 3),
+              _within(small[b, _DEALER], 0, 3), _within(small[b, _HIGHEST], -1, NUM_BIDS - 1),
+              _within(small[b, _BIDDER], -1, 3), _within(small[b, _PASSES], 0, 4),
+              _within(small[b, _PASSED_OUT], 0, 1), _within(small[b, _TRUMP], -1, 4),
+              _within(small[b, _DECLARER], -1, 3), _within(small[b, _LEADER], -1, 3),
+              _within(small[b, _TRICK_LEN], 0, 3), _within(small[b, _LAST_LEADER], -1, 3),
+              _within(small[b, _TRICKS_PLAYED], 0, 13), _within(small[b, _TURNED], -1, 51))
+    for i in range(len(checks)):
+        if not checks[i]:
+            return i + 1
+    won = 0
+    for s in range(4):
+        w = np.int64(small[b, WON + s])
+        if not _within(w, 0, 13):
+            return 16
+        won += w
+    if won != small[b, _TRICKS_PLAYED]:
+        return 16
+    for s in range(4):
+        if not (_within(small[b, TRICK + s], -1, 51) and _within(small[b, LAST + s], -1, 51)):
+            return 17
+    deck = np.uint64((1 << 52) - 1)
+    for s in range(4):
+        dealt = words[b, DEALT + s]
+        hand = words[b, HAND + s]
+        if (dealt & ~deck) != np.uint64(0) or (hand & ~dealt) != np.uint64(0):
+            return 18
+        if (words[b, BIDS + s] >> np.uint64(NUM_BIDS)) != np.uint64(0):
+            return 19
+    if (words[b, VOIDS] >> np.uint64(16)) != np.uint64(0):
+        return 20
+    if phase == AUCTION and (game == WHIST or cur < 0 or small[b, _PASSES] > 3):
+        return 21
+    if phase == PLAY and (cur < 0 or small[b, _LEADER] < 0 or small[b, _TRUMP] < 0
+                          or small[b, _TRICKS_PLAYED] > 12):
+        return 22
+    if (phase == PLAY and game != WHIST and small[b, _PASSED_OUT] == 0
+            and (small[b, _HIGHEST] < 0 or small[b, _DECLARER] < 0)):
+        return 23
+    if game == WHIST and small[b, _TRUMP] < 0:
+        return 24
+    n = np.int64(small[b, _TRICK_LEN])
+    if n > 0:
+        leader = np.int64(small[b, _LEADER])
+        if leader < 0:
+            return 25
+        for i in range(n):
+            if small[b, TRICK + ((leader + i) & 3)] < 0:
+                return 25
+    return 0
+
+
+@njit(cache=True)
+def _first_fault(small, words, game, out):
+    for b in range(small.shape[0]):
+        code = _row_fault(small, words, b, game)
+        if code:
+            out[0] = b
+            out[1] = code
+            return
+
+
+@njit(cache=True, inline="always")
+def _is_legal(small, words, b, a, num_actions):
+    """Whether action ``a`` is legal in game ``b``, from the state itself (never from the mask array)."""
+    if a < 0 or a >= num_actions:
+        return False
+    phase = small[b, _PHASE]
+    if phase == AUCTION:
+        return a == PASS or BID_BASE + small[b, _HIGHEST] + 1 <= a < BID_BASE + NUM_BIDS
+    if phase != PLAY or a >= 52:
+        return False
+    hand = words[b, HAND + small[b, _CUR]]
+    if not (hand >> np.uint64(a)) & np.uint64(1):
+        return False
+    if small[b, _TRICK_LEN] == 0:
+        return True
+    led = np.int64(small[b, TRICK + small[b, _LEADER]]) // 13
+    return a // 13 == led or (hand & (np.uint64(0x1FFF) << np.uint64(13 * led))) == np.uint64(0)
+
+
+@njit(cache=True)
+def _illegal(small, words, actions, num_actions, bad):
     n = 0
     for b in range(small.shape[0]):
         if small[b, _PHASE] == OVER:
             continue
-        a = actions[b]
-        if a < 0 or a >= mask.shape[1] or mask[b, a] == 0:     # the game's own action count
+        if not _is_legal(small, words, b, actions[b], num_actions):     # the game's own action count
             bad[n] = b
             n += 1
     return n
 
 
 # ---------------------------------------------------------------- the backend interface
+# Every function here checks the state first (check_rows): the kernels above index by its values.
+
+def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
+    """Raise :class:`EngineStateError` naming the first game whose values a kernel could not index by."""
+    found = np.zeros(2, dtype=np.int64)
+    small, words = state.small, state.words
+    if small.ndim != 2 or small.shape[1] != NUM_SMALL or small.dtype != np.int8 or words.dtype != np.uint64 \
+            or words.shape != (small.shape[0], NUM_WORDS):
+        raise EngineStateError(f"state.small must be int8[B, {NUM_SMALL}] and state.words uint64[B, {NUM_WORDS}]")
+    _first_fault(small, words, spec.game, found)
+    if found[1]:
+        b = int(found[0])
+        raise EngineStateError(f"game {b} of the state holds values no engine makes: {ROW_FAULTS[found[1] - 1]} "
+                               f"(small row {state.small[b].tolist()})")
+
+
+def _check_outputs(state: VintBatchState, obs: np.ndarray, mask: np.ndarray, spec: KernelOptions) -> None:
+    check_rows(state, spec)
+    b = state.batch_size
+    obs_size = WHIST_OBS_SIZE if spec.game == WHIST else OBS_SIZE
+    num_actions = WHIST_NUM_ACTIONS if spec.game == WHIST else NUM_ACTIONS
+    if obs.shape != (b, obs_size) or mask.shape != (b, num_actions):
+        raise EngineStateError(f"observation [{b}, {obs_size}] and mask [{b}, {num_actions}] expected, "
+                               f"got {list(obs.shape)} and {list(mask.shape)}")
+    for name in ("key", "deal_index", "rewards", "points", "terminated", "observer"):
+        if getattr(state, name).shape[0] != b:
+            raise EngineStateError(f"state.{name} has {getattr(state, name).shape[0]} rows, the batch has {b}")
+
 
 def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
          parallel: bool = False) -> None:
     """One engine step in place (actions already checked legal)."""
+    _check_outputs(state, state.observation, state.legal_action_mask, spec)
+    if actions.shape != (state.batch_size,) or illegal_games(state, actions, spec).size:
+        raise IllegalActionError("numba_backend.step takes one legal action per game (see BatchEngine.step)")
     kernel = _step_parallel if parallel else _step_serial
     kernel(state.small, state.words, state.key, state.deal_index, actions, spec.game, spec.passout_play,
            spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.reward_scale, auto_reset, state.points,
@@ -586,8 +742,12 @@ def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_r
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
+    _check_outputs(state, state.observation, state.legal_action_mask, spec)
     if games is not None:
-        _views_subset(state.small, state.words, np.asarray(games, dtype=np.int64), state.observer,
+        games = np.asarray(games, dtype=np.int64)
+        if games.size and (games.min() < 0 or games.max() >= state.batch_size):
+            raise EngineStateError(f"game indices must be in 0..{state.batch_size - 1}")
+        _views_subset(state.small, state.words, games, state.observer,
                       state.observation, state.legal_action_mask, spec.game)
         return
     cur = state.small[:, _CUR]
@@ -598,15 +758,20 @@ def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = Fal
 
 def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: KernelOptions,
                       parallel: bool = False) -> np.ndarray:
+    _check_outputs(state, out, state.legal_action_mask, spec)
+    if seats.shape != (state.batch_size,) or ((seats < 0) | (seats > 3)).any():
+        raise EngineStateError(f"seats must be {state.batch_size} seats 0..3")
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, seats, out, state.legal_action_mask, False, spec.game)
     return out
 
 
-def illegal_games(state: VintBatchState, actions: np.ndarray) -> np.ndarray:
-    """Indices of the live games whose action is not legal."""
+def illegal_games(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> np.ndarray:
+    """Indices of the live games whose action is not legal (judged from the state, not from its mask array)."""
+    check_rows(state, spec)
+    num_actions = WHIST_NUM_ACTIONS if spec.game == WHIST else NUM_ACTIONS
     bad = np.empty(state.batch_size, dtype=np.int64)
-    n = _illegal(state.small, state.legal_action_mask, actions, bad)
+    n = _illegal(state.small, state.words, actions, num_actions, bad)
     return bad[:n]
 
 

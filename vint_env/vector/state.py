@@ -81,6 +81,14 @@ VOIDS = 12                      # suits shown out of: bit 4 * seat + suit
 NUM_WORDS = 13
 
 
+class EngineStateError(ValueError):
+    """A batch state the engine did not make (game, shapes, dtypes, batch size) or whose values are out of range.
+
+    Raised before any kernel runs: the compiled kernels index arrays by the
+    state's values, so the engine checks them first (docs/guarantees.md).
+    """
+
+
 @dataclass
 class VintBatchState:
     """B deals (Vint or Whist); see the module docstring for the columns."""
@@ -167,3 +175,47 @@ def _column_property(index: int, name: str):
 for _name, _i in COL.items():
     if not _name[-1].isdigit():
         setattr(VintBatchState, _name, _column_property(_i, _name))
+
+
+#: The arrays of a state: name -> (dtype, trailing shape; ``None`` = the engine's observation/action size).
+_ARRAYS = {
+    "small": (np.int8, (NUM_SMALL,)),
+    "words": (np.uint64, (NUM_WORDS,)),
+    "key": (np.uint64, ()),
+    "deal_index": (np.uint64, ()),
+    "observation": (None, ("observation",)),
+    "legal_action_mask": (np.int8, ("actions",)),
+    "rewards": (np.float64, (4,)),
+    "points": (np.int64, (4,)),
+    "terminated": (np.bool_, ()),
+    "observer": (np.int8, ()),
+}
+
+
+def check_layout(state, engine: str, obs_size: int, num_actions: int, obs_dtype) -> None:
+    """Refuse a state whose arrays are not the ones ``engine`` makes (type, dtypes, shapes, one batch size).
+
+    The values inside are checked by the kernels' own row check
+    (``numba_backend.check_rows``); this is the part NumPy can see.
+    """
+    if not isinstance(state, VintBatchState):
+        raise EngineStateError(f"{engine} steps a VintBatchState made by its init(), got {type(state).__name__}")
+    sizes = {"observation": obs_size, "actions": num_actions}
+    small = state.small
+    if not isinstance(small, np.ndarray) or small.ndim != 2:
+        raise EngineStateError(f"state.small must be a [B, {NUM_SMALL}] int8 array, got {small!r:.80}")
+    b = small.shape[0]
+    for name, (dtype, tail) in _ARRAYS.items():
+        arr = getattr(state, name)
+        want_dtype = np.dtype(obs_dtype if dtype is None else dtype)
+        want_shape = (b,) + tuple(sizes.get(t, t) for t in tail)
+        if not isinstance(arr, np.ndarray):
+            raise EngineStateError(f"state.{name} must be a NumPy array, got {type(arr).__name__}")
+        if arr.shape != want_shape or arr.dtype != want_dtype:
+            hint = ""
+            if name in ("observation", "legal_action_mask") and arr.ndim == 2 and arr.shape[1] != want_shape[1]:
+                hint = " (a state of another game's engine?)"
+            raise EngineStateError(f"this state was not made by {engine}: state.{name} is {arr.dtype}{list(arr.shape)}, "
+                                   f"{engine} makes {want_dtype}{list(want_shape)}{hint}")
+        if not arr.flags.writeable:
+            raise EngineStateError(f"state.{name} is read-only; the engine updates states in place")

@@ -21,6 +21,8 @@ given by :meth:`SingleAgentEnv.action_masks` and in ``info["action_mask"]``.
 
 from __future__ import annotations
 
+import math
+from numbers import Real
 from typing import Any, Callable, Mapping, Sequence
 
 import gymnasium
@@ -53,12 +55,16 @@ class UnsupportedRenderModeError(ValueError, TypeError):
     """
 
 
+class WrapperOptionError(ValueError, TypeError):
+    """An option of :class:`SingleAgentEnv` of the wrong type or value (also a ``TypeError``, as it was)."""
+
+
 class PolicyAgent(Agent):
     """An :class:`Agent` around a plain callable ``policy(observation_dict) -> action``."""
 
     def __init__(self, policy: Callable[[dict], int], name: str | None = None):
         if not callable(policy):
-            raise TypeError(f"a policy must be callable, got {policy!r}")
+            raise WrapperOptionError(f"a policy must be callable, got {policy!r}")
         self.policy = policy
         self.name = name or getattr(policy, "__name__", "policy")
 
@@ -76,7 +82,8 @@ def as_agent(spec, game: str = "vint_v0") -> Agent:
         return load_agent(spec, game=games.get(game).name)
     if callable(spec):
         return PolicyAgent(spec)
-    raise TypeError(f"an opponent must be an Agent, an agent spec string or a callable policy, got {spec!r}")
+    raise WrapperOptionError(f"an opponent must be an Agent, an agent spec string or a callable policy, "
+                             f"got {spec!r}")
 
 
 def parse_seats(seats) -> tuple[int, ...] | None:
@@ -147,7 +154,7 @@ class SingleAgentEnv(gymnasium.Env):
                 raise ValueError(f"env keyword arguments {sorted(env_kwargs)} need a game name, "
                                  "not an env instance")
             if not hasattr(game, "observe") or not hasattr(game, "possible_agents"):
-                raise TypeError(f"game must be a game name or a raw AEC env of vint_env, got {game!r}")
+                raise WrapperOptionError(f"game must be a game name or a raw AEC env of vint_env, got {game!r}")
             self.aec = game.unwrapped
             if render_mode is not None and render_mode != self.aec.render_mode:
                 raise ValueError("give render_mode to the AEC env you pass, not to SingleAgentEnv")
@@ -157,6 +164,9 @@ class SingleAgentEnv(gymnasium.Env):
                          "name": self.aec.metadata["name"]}
         self.render_mode = self.aec.render_mode
         self.illegal_action = illegal_action
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, Real) \
+                or not math.isfinite(illegal_reward):
+            raise WrapperOptionError(f"illegal_reward must be a finite number, got {illegal_reward!r}")
         self.illegal_reward = float(illegal_reward)
         self.agent_names = list(self.aec.possible_agents)
         self._fixed_seats = parse_seats(seats)

@@ -92,6 +92,17 @@ def read_manifest(game: str, folder: str | Path | None = None) -> dict:
                            f"this vint-env reads version {MANIFEST_VERSION}")
     if manifest.get("game") != game:
         raise _error(game, f"manifest {str(path)!r} describes game {manifest.get('game')!r}")
+    checkpoint, observation = manifest.get("checkpoint"), manifest.get("observation")
+    wrong = [name for name, ok in (
+        ("checkpoint (a mapping with a 'sha256' string)",
+         isinstance(checkpoint, dict) and isinstance(checkpoint.get("sha256"), str)),
+        ("observation (a mapping with an integer 'size' and a list of 'blocks')",
+         isinstance(observation, dict) and isinstance(observation.get("size"), int)
+         and isinstance(observation.get("blocks"), list)),
+        ("budget (a mapping)", isinstance(manifest.get("budget", {}), dict)),
+        ("results (a mapping)", isinstance(manifest.get("results", {}), dict))) if not ok]
+    if wrong:
+        raise _error(game, f"manifest {str(path)!r} has wrong-typed fields: {'; '.join(wrong)}")
     return manifest
 
 
@@ -150,19 +161,32 @@ def results_table(folder: str | Path | None = None) -> str:
         if not path.is_file():
             rows.append(f"| {game} | none ships | | | |")
             continue
-        manifest = json.loads(path.read_text(encoding="utf-8"))
-        budget, results = manifest.get("budget", {}), manifest.get("results", {})
-        cells = []
-        for opp in ("random", "rule"):
-            r = results.get("vs", {}).get(opp)
-            if r is None:
-                cells.append("not measured")
-                continue
-            m = r["margin_per_board"]
-            cells.append(f"{m['mean']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}] ({r['verdict'].split(' (')[0]})")
-        stale = " **stale: trained for another observation layout**" if stale_layout(manifest, game) else ""
-        limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
-        steps = budget.get("env_steps") or 0
-        rows.append(f"| {game}{stale} | {budget.get('train_minutes', 0):.0f} min {limit}, {steps / 1e6:.2f} M steps "
-                    f"| {cells[0]} | {cells[1]} | {results.get('boards')} ({results.get('seed')}) |")
+        try:
+            manifest = read_manifest(game, folder)
+        except ValueError as e:
+            rows.append(f"| {game} | unreadable manifest: {e} | | | |")
+            continue
+        try:
+            rows.append(_results_row(game, manifest))
+        except (KeyError, TypeError, AttributeError, ValueError) as e:
+            rows.append(f"| {game} | malformed manifest results ({type(e).__name__}: {e}) | | | |")
     return "\n".join(rows)
+
+
+def _results_row(game: str, manifest: dict) -> str:
+    """One row of :func:`results_table` from a checked manifest."""
+    budget, results = manifest.get("budget", {}), manifest.get("results", {})
+    cells = []
+    for opp in ("random", "rule"):
+        r = results.get("vs", {}).get(opp)
+        if r is None:
+            cells.append("not measured")
+            continue
+        m = r["margin_per_board"]
+        cells.append(f"{m['mean']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}] ({r['verdict'].split(' (')[0]})")
+    stale = " **stale: trained for another observation layout**" if stale_layout(manifest, game) else ""
+    limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
+    steps = budget.get("env_steps") or 0
+    row = (f"| {game}{stale} | {budget.get('train_minutes', 0):.0f} min {limit}, {steps / 1e6:.2f} M steps "
+           f"| {cells[0]} | {cells[1]} | {results.get('boards')} ({results.get('seed')}) |")
+    return row

@@ -6,8 +6,9 @@ logits ``[B, A]`` and state values ``[B]``.  The PPO trainer
 that contract, so a user can swap in their own network:
 
 - register it: ``register_network("mine", MyNet)`` and set ``network: mine``
-  in the training config, or
-- name it by import path in the config: ``network: "mypkg.nets:MyNet"``.
+  in the training config (train from Python after registering it).  A config
+  or a checkpoint names a network only from this registry, never by import
+  path: nothing read from a file decides what is imported (docs/guarantees.md).
 
 A network class takes ``(obs_size, num_actions, **network_kwargs)`` and
 returns ``(logits, value)`` from ``forward(obs)``.
@@ -22,7 +23,6 @@ import torch, so the rest of the package works without it.
 
 from __future__ import annotations
 
-import importlib
 import math
 
 import torch
@@ -161,19 +161,12 @@ def register_network(name: str, cls: type[nn.Module]) -> None:
 
 
 def network_class(name: str) -> type[nn.Module]:
-    """The network class for a config name: a registered name or ``"module:Class"``."""
-    if name in NETWORKS:
+    """The network class registered under ``name`` (a config or checkpoint never names a module to import)."""
+    if isinstance(name, str) and name in NETWORKS:
         return NETWORKS[name]
-    if ":" in name:
-        module_name, _, attr = name.partition(":")
-        try:
-            cls = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as e:
-            raise ValueError(f"network {name!r}: cannot import {attr!r} from {module_name!r} ({e})") from None
-        if not (isinstance(cls, type) and issubclass(cls, nn.Module)):
-            raise ValueError(f"network {name!r} is not a torch.nn.Module subclass")
-        return cls
-    raise ValueError(f"unknown network {name!r}; known: {sorted(NETWORKS)} or an import path 'module:Class'")
+    hint = (" (an import path 'module:Class' is not accepted: register the class with register_network() "
+            "and name it)") if isinstance(name, str) and ":" in name else ""
+    raise ValueError(f"unknown network {name!r}; known: {sorted(NETWORKS)}{hint}")
 
 
 def build_network(name: str, obs_size: int, num_actions: int, kwargs: dict | None = None) -> nn.Module:

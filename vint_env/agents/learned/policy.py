@@ -27,6 +27,7 @@ It loads with ``torch.load(weights_only=True)`` (no pickled code runs).
 
 from __future__ import annotations
 
+import hashlib
 import os
 from pathlib import Path
 
@@ -40,6 +41,8 @@ from .networks import MaskedCategorical, build_network
 CHECKPOINT_FORMAT = "vint-env/ppo-checkpoint"
 CHECKPOINT_VERSION = 1
 REQUIRED_KEYS = ("game", "env_kwargs", "obs_size", "num_actions", "network", "model")
+#: The key of the SHA-256 of every tensor in a checkpoint (written by save_checkpoint, checked on load).
+DIGEST_KEY = "tensor_sha256"
 
 
 class CheckpointError(ValueError):
@@ -59,6 +62,31 @@ def game_sizes(game: str) -> tuple[int, int]:
     return record.observation_size, record.num_actions
 
 
+def tensor_digest(payload) -> str:
+    """SHA-256 over every tensor of ``payload`` (nested dicts and lists), with its key path, dtype and shape.
+
+    Stored in the checkpoint as ``tensor_sha256`` so a flipped byte in a
+    weight is refused on load (torch's own format checks no contents).
+    """
+    digest = hashlib.sha256()
+
+    def walk(x, where: str) -> None:
+        if isinstance(x, torch.Tensor):
+            t = x.detach().cpu().contiguous().reshape(-1)
+            digest.update(f"{where}|{t.dtype}|{tuple(x.shape)}|".encode())
+            digest.update(t.view(torch.uint8).numpy().tobytes())
+        elif isinstance(x, dict):
+            for k in sorted(x, key=repr):
+                if not (where == "" and k == DIGEST_KEY):
+                    walk(x[k], f"{where}/{k!r}")
+        elif isinstance(x, (list, tuple)):
+            for i, v in enumerate(x):
+                walk(v, f"{where}/{i}")
+
+    walk(payload, "")
+    return digest.hexdigest()
+
+
 def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
     """Write ``payload`` to ``path`` atomically: a temporary file in the same
     folder, flushed to disk, then renamed over ``path``, so a kill at any
@@ -68,6 +96,7 @@ def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
         raise ValueError(f"checkpoint payload lacks {missing}")
     path = Path(path)
     payload = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **payload}
+    payload[DIGEST_KEY] = tensor_digest(payload)
     with atomic_write(path) as f:
         torch.save(payload, f)
     return path
@@ -94,6 +123,11 @@ def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
     missing = [k for k in REQUIRED_KEYS if k not in ckpt]
     if missing:
         raise CheckpointError(f"checkpoint {str(path)!r} lacks {missing}")
+    # Checkpoints written before the digest existed have none: they load unchecked (the shipped
+    # baselines are checked by their manifest's file SHA-256 instead); saving one again adds it.
+    if DIGEST_KEY in ckpt and ckpt[DIGEST_KEY] != tensor_digest(ckpt):
+        raise CheckpointError(f"checkpoint {str(path)!r} is damaged: its tensors do not match the SHA-256 "
+                              f"stored with them (a changed or corrupted byte)")
     if game is not None:
         game = env_name(game)
         if game != ckpt["game"]:
@@ -138,6 +172,10 @@ def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Mo
             shell = build_network(name, *sizes, kwargs)
     except Exception as e:   # the network's own checks of its kwargs
         raise CheckpointError(f"{path}: network {name!r} rejects its kwargs {kwargs!r}: {e}") from None
+    bad = [k for k, v in weights.items() if v.is_floating_point() and not bool(torch.isfinite(v).all())]
+    if bad:
+        raise CheckpointError(f"{path}: weights hold NaN or infinite values ({', '.join(bad[:4])}"
+                              + (f" and {len(bad) - 4} more" if len(bad) > 4 else "") + "); a policy cannot act on them")
     expected = {k: tuple(v.shape) for k, v in shell.state_dict().items()}
     stored = {k: tuple(v.shape) for k, v in weights.items()}
     if expected != stored:
@@ -209,7 +247,11 @@ class PPOAgent(Agent):
             raise ValueError(f"{self.name}: expected observations of size {self.obs_size} "
                              f"(trained on {self.game}), got shape {tuple(obs_t.shape)}")
         logits, _ = self.network(obs_t)
-        dist = MaskedCategorical(logits, torch.as_tensor(np.asarray(masks)).bool())
+        # Whatever the network computes (NaN, +-inf from an overflow), a masked action is never chosen:
+        # non-finite logits become the lowest finite ones, so a row of them plays uniformly among the legal.
+        logits = torch.nan_to_num(logits.float(), nan=-1e30, posinf=1e30, neginf=-1e30)
+        mask = torch.as_tensor(np.asarray(masks)).bool()
+        dist = MaskedCategorical(logits, mask)
         actions = dist.mode() if self.greedy else dist.sample(self.generator)
         return actions.numpy()
 

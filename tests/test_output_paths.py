@@ -1,0 +1,99 @@
+"""Issue 23 item 2: no command writes an output over one of its inputs or over another output."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from vint_env.evaluation.cli import main as eval_main
+from vint_env.file_roles import OutputOverInputError, check_file_roles
+
+
+@pytest.fixture
+def boards(tmp_path):
+    path = tmp_path / "boards.pbn"
+    assert eval_main(["deals", "--boards", "2", "--out", str(path)]) == 0
+    return path
+
+
+def _match(*extra):
+    return ["match", "--a", "rule", "--b", "random", "--workers", "1", "--no-progress", "--no-dd", *extra]
+
+
+def test_match_out_over_the_deal_file_is_refused_and_the_deals_stay(boards, capsys):
+    before = boards.read_bytes()
+    assert eval_main(_match("--deals", str(boards), "--out", str(boards))) == 2
+    assert "is the same file as --deals" in capsys.readouterr().err
+    assert boards.read_bytes() == before
+
+
+def test_match_out_over_the_deal_file_through_a_symlink_or_hard_link(boards, tmp_path, capsys):
+    (tmp_path / "link.pbn").symlink_to(boards)
+    os.link(boards, tmp_path / "hard.pbn")
+    for alias in ("link.pbn", "hard.pbn"):
+        assert eval_main(_match("--deals", str(tmp_path / alias), "--out", str(boards))) == 2
+        assert "is the same file as --deals" in capsys.readouterr().err
+
+
+def test_match_json_and_html_on_one_path_is_refused(tmp_path, capsys):
+    out = tmp_path / "x.json"
+    assert eval_main(_match("--boards", "1", "--out", str(out), "--html", str(out))) == 2
+    assert "--html" in capsys.readouterr().err and not out.exists()
+
+
+def test_match_out_over_an_agents_checkpoint_is_refused(tmp_path, capsys):
+    ckpt = tmp_path / "agent.json"
+    ckpt.write_text("precious")
+    assert eval_main(["match", "--a", f"ppo:{ckpt}", "--b", "random", "--workers", "1", "--out", str(ckpt)]) == 2
+    assert "agent ppo:" in capsys.readouterr().err and ckpt.read_text() == "precious"
+
+
+def test_view_html_over_its_results_is_refused(tmp_path, capsys):
+    results = tmp_path / "r.json"
+    assert eval_main(_match("--boards", "1", "--out", str(results))) == 0
+    before = results.read_bytes()
+    assert eval_main(["view", str(results), "--html", str(results)]) == 2
+    assert "is the same file as results" in capsys.readouterr().err
+    assert results.read_bytes() == before
+    renamed = tmp_path / "r.html"                 # results named .html: the default page is the same file
+    results.rename(renamed)
+    assert eval_main(["view", str(renamed)]) == 2
+    assert renamed.read_bytes() == before
+
+
+def test_league_out_dir_holding_the_deals_as_league_json_is_refused(tmp_path, boards, capsys):
+    deals = tmp_path / "league.json"
+    boards.rename(deals)
+    assert eval_main(["league", "--agents", "rule", "random", "--deals", str(deals), "--workers", "1",
+                      "--out-dir", str(tmp_path)]) == 2
+    assert "--out-dir (league.json)" in capsys.readouterr().err
+
+
+def test_vint_train_overwrite_does_not_delete_the_config_it_reads(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from vint_env.training.cli import main as train_main
+    run = tmp_path / "run"
+    (run / "checkpoints").mkdir(parents=True)
+    (run / "checkpoints" / "latest.pt").write_bytes(b"x")
+    config = run / "my.yaml"
+    config.write_text(open("configs/smoke.yaml").read())
+    assert train_main(["--config", str(config), "--run-dir", str(run), "--overwrite", "--no-progress"]) == 2
+    assert "lies inside the run folder --overwrite deletes" in capsys.readouterr().err
+    assert config.exists()
+
+
+def test_distinct_paths_pass(tmp_path):
+    check_file_roles({"--deals": tmp_path / "a"}, {"--out": tmp_path / "b", "--html": tmp_path / "c"})
+    with pytest.raises(OutputOverInputError):
+        check_file_roles({}, {"--out": tmp_path / "b", "--html": tmp_path / "sub" / ".." / "b"})
+
+
+def test_video_out_over_the_deal_file_is_refused(boards, capsys):
+    before = boards.read_bytes()
+    gif = boards.with_suffix(".gif")
+    boards.rename(gif)                               # a deal file that happens to be named .gif
+    assert eval_main(["video", "--a", "rule", "--b", "random", "--board", "1", "--deals", str(gif),
+                      "--out", str(gif)]) == 2
+    assert "is the same file as --deals" in capsys.readouterr().err
+    assert gif.read_bytes() == before
