@@ -16,12 +16,13 @@ import socket
 
 import ray
 
+from vint_env import games
 from vint_env.wrappers.rllib import SHARED_POLICY, ppo_config
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="vint_v0", choices=["vint_v0", "whist_v0", "solo_whist_v0"])
+    games.add_game_option(parser, env_name=True, default="vint_v0")
     parser.add_argument("--iterations", type=int, default=5)
     parser.add_argument("--batch", type=int, default=4000, help="env steps per training iteration")
     parser.add_argument("--env-runners", type=int, default=0,

@@ -1,7 +1,8 @@
-"""Train sb3-contrib's MaskablePPO for one Vint seat against bots, then evaluate it.
+"""Train sb3-contrib's MaskablePPO for one seat of a game against bots, then evaluate it.
 
-    pip install "torch==2.13.0" -e ".[wrappers]"
+    pip install -e ".[wrappers]"
     python examples/sb3_maskable_ppo.py --steps 20000 --opponents random
+    python examples/sb3_maskable_ppo.py --game whist --steps 20000 --opponents rule
 
 Prints the learner's mean reward per deal (in points / 1000 by default) before
 and after training, each over the same seeded deals, with a 95% interval.
@@ -15,7 +16,8 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.evaluation import evaluate_policy
 from stable_baselines3.common.env_util import make_vec_env
 
-import vint_env  # noqa: F401  (registers "vint_env/Vint-v0")
+import vint_env  # noqa: F401  (registers the Gymnasium ids "vint_env/Vint-v0", ...)
+from vint_env import games
 
 
 def mean_with_interval(rewards):
@@ -25,7 +27,7 @@ def mean_with_interval(rewards):
 
 
 def evaluate(model, args):
-    env = make_vec_env("vint_env/Vint-v0", n_envs=1, seed=10_000,
+    env = make_vec_env(games.get(args.game).gym_id, n_envs=1, seed=10_000,
                        env_kwargs={"seats": args.seat, "opponents": args.opponents})
     rewards, _ = evaluate_policy(model, env, n_eval_episodes=args.eval_deals, deterministic=True,
                                  use_masking=True, return_episode_rewards=True)
@@ -34,6 +36,7 @@ def evaluate(model, args):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    games.add_game_option(parser, default="vint")
     parser.add_argument("--steps", type=int, default=20_000, help="learner decisions to train on")
     parser.add_argument("--seat", default="random", help="0..3, NS, EW or random (a seat per deal)")
     parser.add_argument("--opponents", default="random", help="agent name for the other seats")
@@ -48,10 +51,10 @@ def main():
     seat = int(args.seat) if args.seat.isdigit() else args.seat
     args.seat = seat
 
-    env = make_vec_env("vint_env/Vint-v0", n_envs=args.envs, seed=args.seed,
+    env = make_vec_env(games.get(args.game).gym_id, n_envs=args.envs, seed=args.seed,
                        env_kwargs={"seats": seat, "opponents": args.opponents})
     model = MaskablePPO("MlpPolicy", env, n_steps=512, batch_size=256, seed=args.seed, verbose=0)
-    print("before training:", evaluate(model, args))
+    print(f"{args.game}, before training:", evaluate(model, args))
     model.learn(total_timesteps=args.steps, progress_bar=False)
     print(f"trained {model.num_timesteps} learner steps")
     print("after training: ", evaluate(model, args))

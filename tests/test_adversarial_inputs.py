@@ -13,7 +13,7 @@ from vint_env.cards import DeckError, random_deal, validate_deal
 from vint_env.rules import IllegalActionError, MalformedActionError
 from vint_env.rules.solo_whist_calls import PASS as SOLO_PASS
 from vint_env.rules.solo_whist_calls import SOLO
-from vint_env.vector import VintEngine, WhistEngine
+from vint_env.vector import SoloWhistEngine, VintEngine, WhistEngine
 
 ENVS = [vint_v0, whist_v0, solo_whist_v0]
 BAD_SCALES = [float("nan"), float("inf"), -float("inf"), True, 0, -1, "0.1", None]
@@ -27,7 +27,7 @@ def test_envs_refuse_a_reward_scale_that_is_not_finite_and_positive(module, scal
 
 
 @pytest.mark.parametrize("scale", BAD_SCALES, ids=repr)
-@pytest.mark.parametrize("engine", [VintEngine, WhistEngine])
+@pytest.mark.parametrize("engine", [VintEngine, WhistEngine, SoloWhistEngine])
 def test_engines_refuse_a_reward_scale_that_is_not_finite_and_positive(engine, scale):
     with pytest.raises(ValueError, match=r"reward_scale must be a finite positive number"):
         engine(reward_scale=scale)
@@ -147,7 +147,7 @@ def test_checkpoint_cannot_make_the_loader_import_a_module(tmp_path):
     path, _ = _checkpoint(tmp_path, {"name": "this:Whatever", "kwargs": {}})
     from vint_env.agents.learned.policy import CheckpointError, PPOAgent
     sys.modules.pop("this", None)
-    with pytest.raises(CheckpointError, match=r"unknown network 'this:Whatever'.*\['cards', 'mlp'\]"):
+    with pytest.raises(CheckpointError, match=r"unknown network 'this:Whatever'.*\['cards', 'mlp', 'sparse'\]"):
         PPOAgent.load(path, game="vint")
     assert "this" not in sys.modules
 

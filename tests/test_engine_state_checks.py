@@ -44,10 +44,10 @@ def test_a_whist_state_stepped_by_the_vint_engine_is_refused_not_corrupting_memo
 def test_random_garbage_in_the_small_integer_table_is_refused_never_aborts():
     done = run_isolated("""
         import numpy as np
-        from vint_env.vector import EngineStateError, VintEngine, WhistEngine
+        from vint_env.vector import EngineStateError, SoloWhistEngine, VintEngine, WhistEngine
         rng = np.random.default_rng(0)
         refused = 0
-        for engine in (VintEngine(), WhistEngine()):
+        for engine in (VintEngine(), WhistEngine(), SoloWhistEngine()):
             for trial in range(400):
                 state = engine.init(seed=trial, batch_size=2)
                 for _ in range(int(rng.integers(0, 30))):

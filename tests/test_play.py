@@ -3,6 +3,7 @@
 In-process with a scripted person (every game), and the real command in a pseudo-terminal
 (pexpect): a whole deal, quit, end of input and Ctrl-C."""
 
+import itertools
 import re
 import sys
 from pathlib import Path
@@ -50,10 +51,17 @@ class ScriptedPerson:
     def _last(self, prefix: str) -> str:
         return next(x for x in reversed(self.printed) if x.startswith(prefix)).removeprefix(prefix)
 
+    def _legal(self) -> str:
+        """The last legal list, its wrapped lines joined."""
+        start = max(i for i, x in enumerate(self.printed) if x.startswith("Your legal actions: "))
+        lines = [self.printed[start].removeprefix("Your legal actions: ")]
+        lines += [x.strip() for x in itertools.takewhile(lambda x: x.startswith("    "), self.printed[start + 1:])]
+        return " ".join(lines)
+
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
         if not self.queue:
-            legal = self._last("Your legal actions: ")
+            legal = self._legal()
             self.turns += 1
             illegal = "S2" if not re.search(r"\bS2\b", legal) else "H2"
             self.queue = (["zz", illegal] if self.turns <= 2 else []) + ["hint", "<hinted>"]
@@ -61,7 +69,7 @@ class ScriptedPerson:
         if answer == "<hinted>":
             hint = self._last("hint: ")
             answer = (hint.removeprefix("the rule bot would play ") if hint.startswith("the rule bot")
-                      else self._last("Your legal actions: ").split(" ")[0])
+                      else self._legal().split(" ")[0])
             return answer.lower()
         return answer
 
@@ -83,7 +91,10 @@ def test_a_whole_deal_ends_with_all_hands_contract_tricks_and_score(game):
     assert session.run() == 0
     text = "\n".join(printed)
     assert person.turns >= 13                                   # every trick, besides any calls
-    assert "not understood: 'zz'" in text and "is not legal now; legal:" in text
+    assert "not understood: 'zz'" in text and "is not legal now: " in text
+    reasons = re.findall(r"is not legal now: (.*)$", text, re.M)
+    assert reasons and all(r in ("S2 is not in your hand", "H2 is not in your hand", "it is not yet time to play cards: make a call")
+                           or r.startswith("you must follow suit: ") for r in reasons), reasons
     assert "hint: the rule bot would play" in text
     board = generate_board(11, 1)
     hands = parse_pbn(board.deal)
@@ -97,7 +108,7 @@ def test_a_whole_deal_ends_with_all_hands_contract_tricks_and_score(game):
     if game == "solo_whist":
         assert "payments (quarter points)" in end
     # the person's points are the env's
-    mine = float(re.search(r"\(yours ([+-]?[\d.]+)\)", end).group(1))
+    mine = float(re.search(r"\(yours ([+-]?[\d.,]+)\)", end).group(1).replace(",", ""))
     assert mine == session.total
 
 
@@ -123,7 +134,7 @@ def test_two_player_vint_a_whole_deal_in_every_way(way):
         assert re.search(rf"^  widow +{re.escape(hand_text(deal.widow))}$", end, re.M)
     assert "player_0" in end and "N/S" not in end and "E/W" not in end
     assert re.search(r"^  dealer: player_[01]$", end, re.M)
-    mine = float(re.search(r"\(yours ([+-]?[\d.]+)\)", end).group(1))
+    mine = float(re.search(r"\(yours ([+-]?[\d.,]+)\)", end).group(1).replace(",", ""))
     assert mine == session.total == session.env.unwrapped.deal.scores[1].total - deal.scores[0].total
     assert deal.play is not None and person.turns >= 6 and "-- trick 13 won by" in text
     assert re.search(r"tricks: player_0 \d+, player_1 \d+$", text, re.M)

@@ -10,7 +10,7 @@ import importlib.util
 import numpy as np
 import pytest
 
-pytest.importorskip("ray", reason='Ray RLlib is not installed: pip install "torch==2.13.0" -e ".[rllib]"')
+pytest.importorskip("ray.rllib", reason='Ray RLlib is not installed: pip install "torch==2.13.0" -e ".[rllib]"')   # Ray alone (the ray extra) is not RLlib
 pytest.importorskip("torch", reason='needs torch: pip install "torch==2.13.0" -e ".[rllib]"')
 
 from vint_env.rules.vint import PASS  # noqa: E402

@@ -87,11 +87,12 @@ def test_self_play_opponents_play_the_model_being_trained():
 
 
 @pytest.mark.slow
-def test_example_script_runs():
+@pytest.mark.parametrize("game", ["vint", "whist_v0"])
+def test_example_script_runs(game):
     import pathlib
     import subprocess
     import sys
     script = pathlib.Path(__file__).resolve().parents[1] / "examples" / "sb3_maskable_ppo.py"
-    out = subprocess.run([sys.executable, str(script), "--steps", "1024", "--envs", "2", "--eval-deals", "10"],
-                         check=True, capture_output=True, text=True).stdout
-    assert "before training:" in out and "after training:" in out
+    out = subprocess.run([sys.executable, str(script), "--game", game, "--steps", "1024", "--envs", "2",
+                          "--eval-deals", "10"], check=True, capture_output=True, text=True).stdout
+    assert f"{game.removesuffix('_v0')}, before training:" in out and "after training:" in out

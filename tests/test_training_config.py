@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+import yaml
 
 pytest.importorskip("yaml")
 
@@ -77,3 +78,39 @@ def test_overrides(tmp_path):
     with pytest.raises(ConfigError, match="is not a mapping"):
         load_config(None, ["num_envs.x=3"])
     assert parse_override("name=a=b") == ("name", "a=b")
+
+
+def test_sections_nest_the_keys_and_flat_files_still_load(tmp_path):
+    nested = load_config(write(tmp_path, "run: {game: whist_v0, seed: 3}\nppo: {learning_rate: 0.001}\n"
+                                         "opponents: {opponent_mix: {self: 1.0}}\n"))
+    flat = load_config(write(tmp_path, "game: whist_v0\nseed: 3\nlearning_rate: 0.001\n"
+                                       "opponent_mix: {self: 1.0}\n"))
+    assert nested.to_dict() == flat.to_dict()
+    assert (nested.game, nested.seed, nested.learning_rate) == ("whist_v0", 3, 0.001)
+    # the sectioned form a run writes reads back to the same config
+    assert load_config(write(tmp_path, yaml.safe_dump(nested.to_nested()))).to_dict() == nested.to_dict()
+
+
+def test_nested_unknown_keys_get_the_nearest_key(tmp_path):
+    with pytest.raises(ConfigError, match=r"unknown config key 'ppo.learnig_rate'.*did you mean 'ppo.learning_rate'"):
+        load_config(write(tmp_path, "ppo: {learnig_rate: 0.001}\n"))
+    with pytest.raises(ConfigError, match=r"'num_envs' is not in section 'ppo': it is collection.num_envs"):
+        load_config(write(tmp_path, "ppo: {num_envs: 8}\n"))
+    with pytest.raises(ConfigError, match=r"unknown config key 'colection'.*did you mean 'collection'"):
+        load_config(write(tmp_path, "colection: {num_envs: 8}\n"))
+    with pytest.raises(ConfigError, match=r"section 'ppo' must be a mapping"):
+        load_config(write(tmp_path, "ppo: 3\n"))
+    with pytest.raises(ConfigError, match=r"'seed' is given twice"):
+        load_config(write(tmp_path, "seed: 1\nrun: {seed: 2}\n"))
+    with pytest.raises(ConfigError, match=r"'num_envs' must be of type int"):
+        load_config(write(tmp_path, "collection: {num_envs: 8x}\n"))
+
+
+def test_overrides_may_name_their_section(tmp_path):
+    cfg = load_config(None, ["ppo.learning_rate=1e-4", "opponents.opponent_mix.self=0.7",
+                             "opponents.opponent_mix.pool=0.1", "collection.num_envs=5"])
+    assert (cfg.learning_rate, cfg.num_envs, cfg.opponent_mix["self"]) == (1e-4, 5, 0.7)
+    with pytest.raises(ConfigError, match=r"unknown config key 'ppo.lr'"):
+        load_config(None, ["ppo.lr=1e-4"])
+    with pytest.raises(ConfigError, match=r"'seed' is not in section 'ppo'"):
+        load_config(None, ["ppo.seed=3"])

@@ -11,11 +11,11 @@ from vint_env.agents.learned.networks import build_network
 from vint_env.agents.registry import load_agent
 
 
-def rollout(source, mix, seed=4, env_kwargs=None):
-    batch = make_game_batch(source, "vint_v0", 6, env_kwargs or {})
+def rollout(source, mix, seed=4, env_kwargs=None, game="vint_v0", network="mlp"):
+    batch = make_game_batch(source, game, 6, env_kwargs or {})
     torch.manual_seed(0)
-    net = build_network("mlp", batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
-    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game="vint"))
+    net = build_network(network, batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
+    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game=game.partition("_v")[0]))
     return col.collect(net, [net], np.random.default_rng(seed), torch.Generator().manual_seed(seed))
 
 
@@ -44,9 +44,36 @@ def test_vector_source_takes_the_vint_variants_as_the_aec_source():
         make_game_batch("vector", "vint_v0", 2, {"honours": "sum"})
 
 
+def dense(obs):
+    return obs.to_dense() if hasattr(obs, "to_dense") else obs
+
+
+from vint_env import games
+
+ENGINE_GAMES = [(games.get(g).env_name, {}) for g in games.engine_games()]   # every game the engine plays
+
+
+@pytest.mark.parametrize("game,env_kwargs", ENGINE_GAMES + [("whist_v0", {"no_trump": True}),
+                                                           ("whist_v0", {"ten_is_honour": True})],
+                         ids=[g for g, _ in ENGINE_GAMES] + ["whist-no-trump", "whist-ten-honour"])
+@pytest.mark.parametrize("network", ["mlp", "sparse"])
+def test_engine_rollouts_equal_aec_rollouts_for_every_engine_game(game, env_kwargs, network):
+    mix = {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}
+    a = rollout("aec", mix, game=game, env_kwargs=env_kwargs, network=network)
+    v = rollout("vector", mix, game=game, env_kwargs=env_kwargs, network=network)
+    assert a.env_steps == v.env_steps and len(a) == len(v) and a.stats["deals"] == v.stats["deals"]
+    assert torch.equal(dense(a.obs), dense(v.obs))
+    assert torch.equal(a.masks, v.masks) and torch.equal(a.actions, v.actions)
+    assert np.allclose(a.rewards, v.rewards, rtol=1e-6, atol=1e-6)
+    assert np.array_equal(a.dones, v.dones) and np.array_equal(a.next_index, v.next_index)
+    assert np.array_equal(a.seats, v.seats)
+    if network == "sparse":   # the sparse network's rollouts carry the active entries, not the dense rows
+        assert not isinstance(v.obs, torch.Tensor) and v.obs.index.shape[1] < v.obs.size // 5
+
+
 def test_vector_source_refuses_other_games_and_options():
-    with pytest.raises(ValueError, match="vint_v0 only"):
-        make_game_batch("vector", "whist_v0", 2)
+    with pytest.raises(ValueError, match=r"only \(the games of the batched engine\), not .vint2p_v0"):
+        make_game_batch("vector", "vint2p_v0", 2)
     with pytest.raises(ValueError, match="deal episodes only"):
         make_game_batch("vector", "vint_v0", 2, {"episode": "rubber"})
     with pytest.raises(ValueError, match="does not take env_kwargs"):

@@ -10,7 +10,7 @@ torch = pytest.importorskip("torch")
 
 from vint_env.training.config import load_config
 from vint_env.training.imitation import behaviour_clone
-from vint_env.training.logs import RunLogger, cloning_rows, plot_learning_curves
+from vint_env.training.logs import RunLogger, cloning_rows, plot_learning_curves, trained_range
 from vint_env.training.ppo import Trainer
 from vint_env.training.teacher_data import generate
 from vint_env.agents.learned.networks import build_network
@@ -170,3 +170,15 @@ def test_a_clone_only_value_run_plots_its_held_out_regret_and_no_training_games(
     lg2.log(0, 0, {"bc/epoch": 0, "bc/agreement": 0.5})
     lg2.log(1, 100, {"return_vs_rule": -0.5})
     assert curve_panels(lg2, ["rule"]) == ["cloning", "training"]
+
+
+def test_an_evaluation_panel_is_scaled_to_the_trained_agent_when_the_untrained_one_would_flatten_it():
+    # the quick job's vs-rule panel: -141,952 untrained, a few hundred below zero after cloning
+    ys, lo, hi = [-140, -117, -161], [-250, -220, -264], [-40, -20, -57]
+    # band -264..-20, zero added (near), padded by 12% of 264 = 31.68 each side
+    assert trained_range(ys, lo, hi, -141952.0) == (-295.68, 31.68)
+    # an untrained value within three spans (3 x 6,000) of the band 119,000..125,000: one scale for both
+    assert trained_range([121850, 122273], [119000, 119500], [124700, 125000], 101000.0) is None
+    assert trained_range([121850, 122273], [119000, 119500], [124700, 125000], 11141.0) == (118280.0, 125720.0)
+    # far above, zero far away: the band alone, padded (span 10, pad 1.2)
+    assert trained_range([105.0], [100.0], [110.0], 1e6) == (98.8, 111.2)

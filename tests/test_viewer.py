@@ -184,6 +184,27 @@ def test_screenshot_of_a_replay(match_files, tmp_path):
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000
 
 
+@needs_chromium
+def test_tabs_show_the_active_match_and_figures_read_as_points(match_files, tmp_path):
+    from vint_env.evaluation.viewer import write_html
+    [match] = load_results(match_files / "m.json")
+    page = write_html(tmp_path / "two.html", [match, match], "two tabs")
+    out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120).stdout
+    buttons = re.findall(r"<button[^>]*>[^<]*</button>", out.split('id="matches"', 1)[1].split("</nav>", 1)[0])
+    assert len(buttons) == 2
+    assert 'class="active"' in buttons[0] and 'aria-pressed="true"' in buttons[0]
+    assert "active" not in buttons[1] and not any("disabled" in b for b in buttons)   # a tab, not a dead button
+    # rule vs random at Vint: a six-figure margin, with thousands separators, its CI rounded alike
+    margin = re.search(r"<dd>([+-][\d,]+)  95% CI \[([+-][\d,]+), ([+-][\d,]+)\]</dd>", out)
+    assert margin and all("," in g for g in margin.groups()), out[:2000]
+    # the chart's axis labels: separators, and none closer than a line of text to another
+    labels = re.findall(r'<text x="\d+" y="([\d.]+)" text-anchor="end" class="axis-label">([^<]*)</text>', out)
+    assert labels and all("." not in text for _, text in labels)
+    ys = sorted(float(y) for y, _ in labels)
+    assert all(b - a >= 14 for a, b in zip(ys, ys[1:]))
+
+
 # ------------------------------------------------------------ two-player Vint: the two-seat layout
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@
 
 Three steps, each resumable:
 
-1. **Train** with ``vint-train``'s pipeline on the game's config (``configs/baseline_<game>.yaml``:
+1. **Train** with the trainer library (``vint_env.training.runner``, what ``vint-train`` runs) on the game's config (``configs/baseline_<game>.yaml``:
    behaviour cloning from the rule bot, then PPO fine-tuning with a KL term toward the clone) in
    the run folder (``<runs_dir>/<name>`` of the config).  A run folder that holds the same run
    is resumed from its latest checkpoint; one that holds another config is refused (``--fresh``
@@ -41,6 +41,7 @@ import time
 from pathlib import Path
 
 from vint_env import games
+from vint_env.points import format_ci
 from vint_env.atomic import atomic_write
 
 from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
@@ -52,13 +53,17 @@ OPPONENTS = ("random", "rule")
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _ci(m: dict) -> dict:
+    return {"mean": m["mean"], "low": m["low"], "high": m["high"]}
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m training.baseline",
         description="Train the baseline agent of a game, measure it in duplicate against the random and rule "
                     "bots on fresh boards, and write its checkpoint and manifest (resumes after a stop).",
         epilog="example: python -m training.baseline --game whist --minutes 25 --boards 500")
-    p.add_argument("--game", required=True, choices=games.names())
+    games.add_game_option(p, required=True)
     p.add_argument("--config", help="training config (default configs/baseline_<game>.yaml)")
     p.add_argument("--minutes", type=float, help="wall-clock training budget (sets max_minutes)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
@@ -190,12 +195,11 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
 
 
 def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> int:
-    """Train (or resume, or find finished) the run through ``vint-train``; its exit code."""
+    """Train (or resume, or find finished) the run with the trainer library; its exit code."""
     from vint_env.agents.learned.policy import load_checkpoint
+    from vint_env.training.runner import resume_config, run_training
 
-    from vint_env.training import cli
     latest = run_dir / "checkpoints" / "latest.pt"
-    progress = ["--no-progress"] if args.no_progress else []
     if latest.is_file():
         saved = load_checkpoint(latest, game=cfg.game)["config"]
         wanted = cfg.to_dict()
@@ -206,15 +210,13 @@ def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> i
                               f"{differs}; pass --fresh to train again from scratch, or another --run-dir")
         budget = [f"{k}={json.dumps(wanted[k])}" for k in RESUME_OVERRIDABLE if saved.get(k) != wanted[k]]
         say(f"train: resuming the run in {run_dir}" + (f" with {', '.join(budget)}" if budget else ""))
-        argv = ["--resume", str(run_dir), *[a for b in budget for a in ("--set", b)], *progress]
+        cfg, resume_from = resume_config(run_dir, budget)
     else:
         say(f"train: {cfg.game} with {config_file}, budget "
             + (f"{cfg.max_minutes:g} min or " if cfg.max_minutes else "")
             + f"{cfg.total_timesteps} env steps, run folder {run_dir}")
-        argv = ["--config", str(config_file), "--run-dir", str(run_dir),
-                *[a for o in args.overrides for a in ("--set", o)],
-                *(["--set", f"max_minutes={args.minutes}"] if args.minutes is not None else []), *progress]
-    return cli.main(argv)
+        resume_from = None
+    return run_training(cfg, run_dir, resume_from, show_progress=not args.no_progress)
 
 
 def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
@@ -355,8 +357,7 @@ def run(args, argv: list[str]) -> int:
         return code
     results = measure(args, cfg, run_dir, say)
     ship(args, config_file, run_dir, out, results, history, started, say)
-    say("done: " + "; ".join(f"vs {o}: {r['margin_per_board']['mean']:+.2f} [{r['margin_per_board']['low']:+.2f}, "
-                             f"{r['margin_per_board']['high']:+.2f}] over {r['boards']} boards"
+    say("done: " + "; ".join(f"vs {o}: {format_ci(**_ci(r['margin_per_board']))} over {r['boards']} boards"
                              for o, r in results.items()))
     return 0
 

@@ -1,10 +1,10 @@
-"""vint-env: PettingZoo environments for Vint, Whist and Solo Whist.
+"""vint-env: PettingZoo environments for Vint, Whist, Solo Whist and two-player Vint.
 
 >>> from vint_env import vint_v0
 >>> env = vint_v0.env()
 >>> env.reset(seed=0)
 
-The env modules (``vint_v0``, ``whist_v0``, ``solo_whist_v0``) are imported on
+The env modules (``vint_v0``, ``whist_v0``, ``solo_whist_v0``, ``vint2p_v0``) are imported on
 first use, so that ``import vint_env.vector`` or ``import vint_env.games``
 does not load PettingZoo.
 """
@@ -21,4 +21,4 @@ def __getattr__(name):
     raise AttributeError(f"module 'vint_env' has no attribute {name!r}")
 
 
-__all__ = ["vint_v0", "whist_v0", "solo_whist_v0", "__version__"]
+__all__ = ["vint_v0", "whist_v0", "solo_whist_v0", "vint2p_v0", "__version__"]

@@ -61,7 +61,7 @@ def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
         cps.append(n / cpu)
         eps.append(episodes / secs)
         lengths.append(n / episodes)
-    return {"game": spec, "steps_per_s": statistics.median(sps), "min": min(sps), "max": max(sps),
+    return {"game": name, "steps_per_s": statistics.median(sps), "min": min(sps), "max": max(sps),
             "steps_per_cpu_s": statistics.median(cps), "episodes_per_s": statistics.median(eps), "steps_per_episode": statistics.median(lengths)}
 
 
@@ -73,15 +73,13 @@ def main(argv: list[str] | None = None) -> int:
         return vector_bench.main(rest) or 0
     parser = argparse.ArgumentParser(prog="python -m vint_env.bench", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="+", default=None, help=f"envs to measure (default: all of {GAMES})")
+    _games.add_game_option(parser, "--games", env_name=True, nargs="+", default=None,
+                           help=f"envs to measure (default: all of {GAMES})")
     parser.add_argument("--steps", type=int, default=20000, help="live env steps per repeat")
     parser.add_argument("--repeats", type=int, default=5, help="repeats; the median is reported")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     games = args.games or list(GAMES)
-    for g in games:
-        if split_spec(g)[0] not in GAMES:
-            parser.error(f"unknown game {g!r}; choose from {GAMES}")
     print(f"python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}; "
           f"random legal play, observation + mask built every step; median of {args.repeats} x {args.steps} steps")
     print(f"{'env':<16}{'steps/s':>12}{'(min..max)':>22}{'steps/CPU-s':>13}{'episodes/s':>13}{'steps/episode':>15}")

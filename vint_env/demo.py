@@ -10,6 +10,7 @@ import sys
 
 from . import vint_v0
 from .agents import RandomAgent
+from .points import format_points
 
 
 def make_bots(kind: str, seed: int):
@@ -52,14 +53,14 @@ def main(argv: list[str] | None = None) -> int:
         if env.unwrapped.deals_played != before and not (env.terminations[agent] or env.truncations[agent]):
             info = env.infos[agent]
             print(f"--- deal {before + 1} finished: {info['deal']['contract'] or 'passed out'}; "
-                  f"N/S - E/W = {info['points']:+,} points")
+                  f"N/S - E/W = {format_points(info['points'])} points")
     print(env.render())
     reward, info = finals["player_0"]
     print()
-    print(f"Final: N/S - E/W = {info['points']:+,} points on the last deal; "
+    print(f"Final: N/S - E/W = {format_points(info['points'])} points on the last deal; "
           f"reward to player_0 = {reward:+.3f} (reward_scale {env.unwrapped.reward_scale})")
     if "rubber" in info:
-        print(f"Rubber: winner {info['rubber']['winner']}, settlement N/S - E/W = {info['rubber']['result']:+,}")
+        print(f"Rubber: winner {info['rubber']['winner']}, settlement N/S - E/W = {format_points(info['rubber']['result'])}")
     return 0
 
 

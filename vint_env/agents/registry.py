@@ -18,6 +18,10 @@ spec                  agent
                       ``python -m training.baseline --game GAME``; see
                       :mod:`vint_env.agents.learned.baseline`)
 ``human``             a person at the terminal
+``openspiel:ismcts``  OpenSpiel's information-set MCTS with random rollouts
+``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
+                      openspiel extra); options
+                      ``sims=N,worlds=N,rollouts=N,uct=X,seed=N``
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
 
@@ -34,12 +38,33 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human", "py:MODULE:NAME")
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human",
+         "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
+#: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
+#: (as the game records name their bots), ``factory(game, arg, seed)``.
+ABOVE = {"openspiel": "vint_env.wrappers.openspiel_agent:make_agent"}
 
 
 def rule_agent(game: str = "vint") -> Agent:
     """The rule bot of ``game`` (named by the game's record)."""
     return games.get(game).rule_agent()
+
+
+def short_spec(spec: str) -> str:
+    """A spec as a seat's label shows it: a checkpoint by its run and file name, not its whole path.
+
+    >>> short_spec("ppo:runs/quick/checkpoints/latest.pt")
+    'ppo:quick/latest.pt'
+    >>> short_spec("ppo:/tmp/my_agent.pt"), short_spec("rule")
+    ('ppo:my_agent.pt', 'rule')
+    """
+    kind, sep, arg = str(spec).strip().partition(":")
+    if kind != "ppo" or not arg:
+        return spec
+    parts = arg.replace("\\", "/").rstrip("/").split("/")
+    if len(parts) >= 3 and parts[-2] == "checkpoints":
+        return f"ppo:{parts[-3]}/{parts[-1]}"
+    return f"ppo:{parts[-1]}"
 
 
 class AgentSpecError(ValueError, TypeError):
@@ -83,6 +108,16 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     elif kind == "human" and not arg:
         from .human import HumanAgent
         agent = HumanAgent(game)
+    elif kind in ABOVE:
+        if not arg:
+            raise ValueError(f"agent spec {kind!r} needs a bot: '{kind}:ismcts'")
+        module_name, _, attr = ABOVE[kind].partition(":")
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError as exc:
+            raise ImportError(f"agent spec {spec!r} needs OpenSpiel: pip install 'vint-env[openspiel]' ({exc})") \
+                from exc
+        agent = getattr(module, attr)(game, arg, seed)
     elif kind == "py":
         module_name, _, attr = arg.partition(":")
         if not module_name or not attr:

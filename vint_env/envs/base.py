@@ -171,6 +171,8 @@ class CardGameEnv(AECEnv):
         self._skip_agent_selection = None
         self._views.invalidate()
         self._rewards_set = self._infos_set = False
+        #: The actions applied since ``reset``, in order (what replays the episode from its deal).
+        self.action_history: list[int] = []
 
     def step(self, action) -> None:
         agent = self.agent_selection
@@ -186,6 +188,7 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         deal, seat = self.deal, self._seat
         outcome = self._apply(a)
+        self.action_history.append(a)
         agents = self.possible_agents
         if outcome is NOTHING:
             # The common step, kept lean: no reward, no info, the same episode goes on.
@@ -467,10 +470,12 @@ def take_turned_card(options: dict) -> int | None:
 
 
 def random_turned_card(rng, hand: int) -> int:
-    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md)."""
+    """The dealer's turned card: a uniformly random card of the dealer's hand (docs/rules/index.md).
+
+    Drawn with ``rng.choice`` over the cards (the same draw as ``integers(len(cards))``), so that the
+    draw names the card itself (the OpenSpiel games make it a chance node whose outcomes are the cards)."""
     from ..cards import hand_cards
-    cards = hand_cards(hand)
-    return cards[int(rng.integers(len(cards)))]
+    return int(rng.choice(hand_cards(hand)))
 
 
 def random_deal_for(queued: list, rng):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..cards import NO_TRUMP, SEAT_LETTERS, card_text, hand_to_text
+from ..points import format_points
 from ..rules.rubber import SideScore
 from .picture import TableView, hand_view, trick_in_view
 
@@ -188,7 +189,7 @@ def _solo_whist_facts(env):
             early = " (play stopped: the result was certain)" if deal.ended_early else ""
             tail.append(f"Result: {'made' if deal.made else 'lost'} with {deal.tricks} trick(s){early}")
         tail.append("Payments (points): " + "  ".join(
-            f"{SEAT_LETTERS[s]} {deal.payments[s] / 4:+g}" for s in range(4)))
+            f"{SEAT_LETTERS[s]} {format_points(deal.payments[s] / 4)}" for s in range(4)))
     else:
         tail.append(f"To move: {SEAT_LETTERS[deal.current_player]} (player_{deal.current_player})")
     return title, shown, hands, calls, tail

@@ -88,7 +88,7 @@ class raw_env(PartnershipEnv):
             if widow is None:
                 # 13 cards to each seat, then one random card of each hand to the widow:
                 # a uniformly random deal of 12, 12, 12, 12 and 4.
-                widow = [hand_cards(h)[int(self._rng.integers(13))] for h in hands]
+                widow = [int(self._rng.choice(hand_cards(h))) for h in hands]
             else:
                 widow = [_card(c, "widow") for c in widow]
             return {"widow": widow}

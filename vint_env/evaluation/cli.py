@@ -27,9 +27,10 @@ import sys
 from pathlib import Path
 
 from .. import games
+from ..agents.learned.threads import limit_torch_threads
 from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
-from .games import GAMES
+from .. import games
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
@@ -63,12 +64,15 @@ def output_paths(out: Path) -> tuple[Path, Path]:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--game", choices=GAMES, default="vint")
+    games.add_game_option(p, default="vint")
     p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     p.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
+    p.add_argument("--threads", type=positive_int, default=1,
+                   help="torch threads of each process that plays (default 1: a network per decision is small, "
+                        "and more threads per worker only fight over the cores)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     _env_option_argument(p)
 
@@ -105,9 +109,10 @@ def cmd_match(args) -> int:
     check_file_roles(_inputs(args, [args.a, args.b]),
                      {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
+    limit_torch_threads(args.threads)           # this process plays too (--workers 1) and loads the agents
     result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
-                       env_options=_env_options(args))
+                       env_options=_env_options(args), threads=args.threads)
     summary = summarize(result)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     text = summary_markdown(summary, command)
@@ -139,8 +144,9 @@ def cmd_league(args) -> int:
     check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
                                                   for name in LEAGUE_FILES})
     boards = _boards(args)
+    limit_torch_threads(args.threads)
     league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
-                        progress=not args.no_progress, env_options=_env_options(args))
+                        progress=not args.no_progress, env_options=_env_options(args), threads=args.threads)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_league(league, args.out_dir, command)
     print(paths["markdown"].read_text())
@@ -152,6 +158,7 @@ def cmd_video(args) -> int:
     from ..cards import SEAT_LETTERS
     from .video import check_output, record_board, write_video
     check_output(args.out)
+    limit_torch_threads(1)          # the board is played in this process
     check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
     boards = load_boards(args.deals) if args.deals else generate_boards(
         args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
@@ -209,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     v.add_argument("--html", type=Path, default=None, help="the page to write (default: RESULTS with .html)")
     v.set_defaults(func=cmd_view)
     vd = sub.add_parser("video", help="record one board of a match to an animated GIF (or a frame to a PNG)")
-    vd.add_argument("--game", choices=GAMES, default="vint")
+    games.add_game_option(vd, default="vint")
     vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
     vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
     vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..points import format_ci, format_points
 from .match import MatchResult, run_match
 from .report import summarize, write_json
 from .stats import mean_ci
@@ -63,13 +64,14 @@ def rate(agents: list[str], matches: list[MatchResult]) -> dict[str, dict]:
 
 
 def run_league(game: str, agents: list[str], boards, seed: int = 0, workers: int = 1,
-               progress: bool = False, analysis: bool = False, env_options: dict | None = None) -> League:
+               progress: bool = False, analysis: bool = False, env_options: dict | None = None,
+               threads: int = 1) -> League:
     if len(agents) < 2:
         raise ValueError("a league needs at least two agents")
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents repeat in {agents}")
     matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis,
-                         env_options=env_options)
+                         env_options=env_options, threads=threads)
                for a, b in itertools.combinations(agents, 2)]
     return League(game, list(agents), matches, rate(agents, matches))
 
@@ -94,7 +96,7 @@ def league_markdown(league: League, command: str | None = None) -> str:
                 continue
             m, sign = league.pair(a, b)
             ci = mean_ci([sign * s for s in m.scores])
-            cells.append(f"{ci.mean:.0f} [{ci.low:.0f}, {ci.high:.0f}]")
+            cells.append(format_ci(ci.mean, ci.low, ci.high))
         lines.append(f"| {a} | " + " | ".join(cells) + " |")
     lines.append("")
     return "\n".join(lines)
@@ -140,7 +142,7 @@ def league_chart(league: League, path) -> Path:
     for i in range(k):
         for j in range(k):
             if i != j:
-                ax2.text(j, i, f"{margin[i, j]:.0f}", ha="center", va="center", fontsize=8,
+                ax2.text(j, i, format_points(margin[i, j], sign=False), ha="center", va="center", fontsize=8,
                          color=text_color(im.cmap(im.norm(margin[i, j]))))
     ax2.set_title("points per board, row minus column")
     fig.colorbar(im, ax=ax2, shrink=0.8)

@@ -26,6 +26,7 @@ import numpy as np
 from .. import games
 from .._moved import renamed_attributes
 from ..agents.base import Agent
+from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
 from ..seeds import check_seed
 from .deals import Board
@@ -152,18 +153,21 @@ def _extra_metrics(game: str):
 
 # ------------------------------------------------------------------ workers
 
-def _ignore_sigint() -> None:
+def _start_worker(threads: int) -> None:
+    """A worker's first instructions: ignore SIGINT, give torch ``threads`` threads (before it loads)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    limit_torch_threads(threads)
 
 
-def _start_pool(workers: int):
+def _start_pool(workers: int, threads: int = 1):
     """A pool of spawned workers that ignore SIGINT from their first instruction: the parent
     ignores it while it starts them (an ignored signal stays ignored in a new process), and
-    the initializer covers workers the pool starts later."""
+    the initializer covers workers the pool starts later.  Each worker's torch gets ``threads``
+    threads: a match's networks are small, and workers that each take every core fight over them."""
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        return mp.get_context("spawn").Pool(workers, initializer=_ignore_sigint)
+        return mp.get_context("spawn").Pool(workers, initializer=_start_worker, initargs=(threads,))
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
@@ -172,7 +176,8 @@ def _start_pool(workers: int):
 _WORKER_TABLE: dict = {}
 
 
-def _play_chunk(args) -> tuple[list[BoardResult], float]:
+def _play_chunk(args) -> tuple[list[BoardResult], float, tuple[int, int | None]]:
+    """Play some boards; returns their results, the CPU seconds and (process id, torch threads)."""
     game, spec_a, spec_b, episode, analysis, boards, seed, env_options = args
     key = (game, spec_a, spec_b, episode, analysis, env_options)
     table = _WORKER_TABLE.get(key)
@@ -181,7 +186,7 @@ def _play_chunk(args) -> tuple[list[BoardResult], float]:
         table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis, dict(env_options))
     cpu0 = time.process_time()
     results = [table.play_board(b, seed) for b in boards]
-    return results, time.process_time() - cpu0
+    return results, time.process_time() - cpu0, (os.getpid(), torch_threads())
 
 
 @dataclass
@@ -196,6 +201,8 @@ class MatchResult:
     cpu_seconds: float
     workers: int
     env_options: dict = field(default_factory=dict)
+    #: torch's threads in each process that played boards (process id -> threads; None: torch not loaded)
+    torch_threads: dict = field(default_factory=dict)
 
     @property
     def scores(self) -> list[float]:
@@ -205,7 +212,7 @@ class MatchResult:
 def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
               chunk_size: int | None = None, analysis: bool = True,
-              env_options: dict | None = None) -> MatchResult:
+              env_options: dict | None = None, threads: int = 1) -> MatchResult:
     """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards``.
 
     ``workers > 1`` splits the boards over processes (started with
@@ -214,7 +221,9 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     with one process.  ``analysis=False`` skips the per-board
     double-dummy analysis (Vint par, declarer play), the slow part of a
     match between fast agents.  ``env_options``: further options of the
-    game's env (two-player Vint: ``{"way": 1}``).
+    game's env (two-player Vint: ``{"way": 1}``).  ``threads``: torch threads of each worker
+    process (default 1, the fastest for these networks); with one worker the boards are played
+    in this process, whose threads are the caller's (``vint-eval --threads`` sets them).
     """
     record = games.get(game)
     check_seed(seed, allow_none=False)
@@ -224,6 +233,8 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
         raise ValueError("no boards to play")
     if not isinstance(workers, int) or workers < 1:
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
+    if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+        raise ValueError(f"threads must be a positive integer, got {threads!r}")
     # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
     for s in (agent_a, agent_b):
         load_agent(s, game=game)
@@ -242,23 +253,26 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     start = time.perf_counter()
     results: list[BoardResult] = []
     cpu = 0.0
+    threads_seen: dict = {}
     try:
         if workers == 1:
             # A new match loads its agents afresh: a checkpoint may have changed since the last one.
             _WORKER_TABLE.clear()
             for job in jobs:
-                res, c = _play_chunk(job)
+                res, c, (pid, n) = _play_chunk(job)
                 results.extend(res)
                 cpu += c
+                threads_seen[pid] = n
                 bar.update(len(res))
         else:
             # Workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
             # handles it and stops the pool at once, instead of each worker failing its job.
-            pool = _start_pool(workers)
+            pool = _start_pool(workers, threads)
             try:
-                for res, c in pool.imap_unordered(_play_chunk, jobs):
+                for res, c, (pid, n) in pool.imap_unordered(_play_chunk, jobs):
                     results.extend(res)
                     cpu += c
+                    threads_seen[pid] = n
                     bar.update(len(res))
                 pool.close()
             except BaseException:
@@ -270,7 +284,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
         bar.close()
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
-                       time.perf_counter() - start, cpu, workers, env_options)
+                       time.perf_counter() - start, cpu, workers, env_options, threads_seen)
 
 
 class _NoBar:

@@ -21,6 +21,7 @@ import json
 import time
 from pathlib import Path
 
+from .. import games
 from . import match as match_mod
 from .deals import generate_boards
 from .match import BoardResult, MatchResult, TableResult, run_match
@@ -106,7 +107,7 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m vint_env.evaluation.pimc_measure", description=__doc__.split("\n\n")[0])
     p.add_argument("--log", required=True, type=Path)
     p.add_argument("--summary", action="store_true", help="summarise the log and exit")
-    p.add_argument("--game", default="vint")
+    games.add_game_option(p, default="vint")
     p.add_argument("--a", default="pimc")
     p.add_argument("--b", default="rule")
     p.add_argument("--boards", type=int, default=1000)

@@ -8,6 +8,7 @@ import math
 from pathlib import Path
 
 from .. import games
+from ..points import ci_parts, format_ci, format_points
 from .match import MatchResult
 from .replay import replay_json
 from .stats import mean_ci, share_ci
@@ -33,6 +34,8 @@ def summarize(match: MatchResult) -> dict:
         "boards_won": won, "boards_lost": lost, "boards_tied": n - won - lost,
         "share_won": {"share": share, "low": lo, "high": hi},
         "seconds": match.seconds, "cpu_seconds": match.cpu_seconds, "workers": match.workers,
+        # torch's threads in each process that played (absent where no network played)
+        "torch_threads": [n for _, n in sorted(getattr(match, "torch_threads", {}).items()) if n is not None],
         "seconds_per_1000_boards": 1000 * match.seconds / n,
         "cpu_seconds_per_1000_boards": 1000 * match.cpu_seconds / n,
     }
@@ -131,11 +134,10 @@ def _num(x, spec: str) -> str:
     return format(x, spec) if isinstance(x, (int, float)) and math.isfinite(x) else "n/a"
 
 
-def _fmt_ci(d: dict | None, digits: int = 1) -> str:
-    if not d:
+def _fmt_ci(d: dict | None) -> str:
+    if not d or not all(isinstance(d.get(k), (int, float)) and math.isfinite(d[k]) for k in ("mean", "low", "high")):
         return "n/a"
-    f = f".{digits}f"
-    return f"{_num(d['mean'], f)} [{_num(d['low'], f)}, {_num(d['high'], f)}]"
+    return format_ci(d["mean"], d["low"], d["high"])
 
 
 def summary_markdown(s: dict, command: str | None = None) -> str:
@@ -147,18 +149,17 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
         "",
         f"- boards: {s['boards']} (seed {s['seed']}), {s['tables_per_board']} tables each "
         + ("(duplicate, seats swapped)" if s["tables_per_board"] == 2 else "(A rotated through the seats)"),
-        (f"- A minus B, points per board: **{m['mean']:.1f}**, 95% CI [{_num(m['low'], '.1f')}, "
-         f"{_num(m['high'], '.1f')}] "
-         if s["tables_per_board"] == 2 else
-         f"- A's points per board (A alone against three B, at each seat in turn, summed): "
-         f"**{m['mean']:.2f}**, 95% CI [{_num(m['low'], '.2f')}, {_num(m['high'], '.2f')}] ")
-        + f"(sd {_num(m['sd'], '.1f')})" + (f" ({m['interval']})" if m.get("interval") else ""),
+        ("- A minus B, points per board: " if s["tables_per_board"] == 2 else
+         "- A's points per board (A alone against three B, at each seat in turn, summed): ")
+        + "**{}**, 95% CI [{}, {}]".format(*ci_parts(m["mean"], m["low"], m["high"]))
+        + f" (sd {format_points(m['sd'], sign=False)})" + (f" ({m['interval']})" if m.get("interval") else ""),
         f"- boards won by A: {s['boards_won']}, lost: {s['boards_lost']}, tied: {s['boards_tied']} "
         f"(share won {_num(s['share_won']['share'], '.3f')}, 95% CI [{_num(s['share_won']['low'], '.3f')}, "
         f"{_num(s['share_won']['high'], '.3f')}])",
         f"- time: {s['seconds']:.1f} s wall with {s['workers']} worker(s), {s['cpu_seconds']:.1f} s CPU "
-        f"({s['seconds_per_1000_boards']:.0f} s wall / {s['cpu_seconds_per_1000_boards']:.0f} s CPU "
-        "per 1,000 boards)",
+        f"({s['seconds_per_1000_boards']:,.0f} s wall / {s['cpu_seconds_per_1000_boards']:,.0f} s CPU "
+        "per 1,000 boards" + (f"; torch threads per process: {', '.join(map(str, s['torch_threads']))}"
+                              if s.get("torch_threads") else "") + ")",
     ]
     if command:
         lines.insert(2, f"- command: `{command}`")
@@ -187,7 +188,7 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
             lines.append(
                 f"| {team} {name} | {c['declared']} | {c['made']} | {made} | {level} | "
                 + (f"{c['overbid_vs_dd']} / {c['underbid_vs_dd']} | {_num(c['mean_level_minus_dd_level'], '.2f')} | "
-                   f"{_fmt_ci(c['declarer_tricks_minus_dd'], 2)} | {_fmt_ci(c['auction_vs_par_points'])} |"
+                   f"{_fmt_ci(c['declarer_tricks_minus_dd'])} | {_fmt_ci(c['auction_vs_par_points'])} |"
                    if dd else "- | - | - | "
                    + (f"{_fmt_ci(c['auction_vs_par_points'])} |" if c.get("auction_vs_par_points") else "- |")))
     return "\n".join(lines) + "\n"

@@ -34,7 +34,10 @@ body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 
 header { background: #1f3a5f; color: #fff; padding: 10px 20px; }
 header h1 { font-size: 19px; margin: 0; }
 main { padding: 12px 20px; }
-nav#matches button { margin-right: 6px; }
+nav#matches button { margin-right: 6px; padding: 5px 12px; border: 1px solid #b8c0cc; border-radius: 5px 5px 0 0;
+  background: #e4e8ee; color: #1d232a; cursor: pointer; font: inherit; }
+nav#matches button:hover { background: #d5dce6; }
+nav#matches button.active { background: #1f3a5f; border-color: #1f3a5f; color: #fff; font-weight: 600; cursor: default; }
 section.panel { background: #fff; border: 1px solid #d5d9e0; border-radius: 6px; padding: 10px 14px; margin: 10px 0; }
 h2 { font-size: 16px; margin: 4px 0 8px; }
 table.grid { border-collapse: collapse; font-size: 13px; }
@@ -104,8 +107,21 @@ const SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
 const RANKS = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"];
 let state = {match: 0, board: null, step: 0, maxStep: 0, sort: {col: 0, dir: 1}};
 
-""" + DOM_JS + r"""function fmt(x, d) { return (x === null || x === undefined || Number.isNaN(x)) ? "-" : Number(x).toFixed(d === undefined ? 0 : d); }
-function signed(x, d) { const s = fmt(x, d); return x > 0 ? "+" + s : s; }
+""" + DOM_JS + r"""// Points as the command-line tools print them (vint_env/points.py): thousands separators; a whole
+// number whole; a figure alone to about three significant digits; a CI to two of its half-width.
+function decimalsFor(m) { m = Math.abs(m); return (!isFinite(m) || m === 0) ? 2 : Math.max(0, Math.min(2, 1 - Math.floor(Math.log10(m)))); }
+function fmt(x, d) {
+  if (x === null || x === undefined || Number.isNaN(Number(x))) return "-";
+  x = Number(x);
+  if (d === undefined) d = Number.isInteger(x) ? 0 : decimalsFor(x / 10);
+  if (Math.abs(x) < 0.5 * Math.pow(10, -d)) x = 0;
+  return x.toLocaleString("en-US", {minimumFractionDigits: d, maximumFractionDigits: d});
+}
+function signed(x, d) { const s = fmt(x, d); return Number(x) > 0 && s !== "0" ? "+" + s : s; }
+function ciText(m) {
+  const half = (m.high - m.low) / 2, d = half > 0 ? decimalsFor(half) : undefined;
+  return signed(m.mean, d) + "  95% CI [" + signed(m.low, d) + ", " + signed(m.high, d) + "]";
+}
 function cardEl(text, extra, rankOnly) {
   const suit = text[0];
   return el("span", {"class": "card s-" + suit + (extra ? " " + extra : ""), "data-card": text},
@@ -132,7 +148,7 @@ function renderSummary() {
     ["boards", s.boards + " (seed " + s.seed + "), " + s.tables_per_board + " tables each" +
                (partnership ? " (duplicate, seats swapped)" : " (A alone against three B, rotated)")],
     [partnership ? "A minus B per board" : "A's points per board",
-     signed(m.mean, 1) + "  95% CI [" + fmt(m.low, 1) + ", " + fmt(m.high, 1) + "]"],
+     ciText(m)],
     ["boards won / lost / tied", s.boards_won + " / " + s.boards_lost + " / " + s.boards_tied],
   ];
   if (s.command) rows.push(["command", s.command]);
@@ -146,7 +162,7 @@ function renderSummary() {
 }
 
 function renderChart() {
-  const boards = match().boards, W = 900, H = 230, L = 60, R = 12, T = 14, B = 30;
+  const boards = match().boards, W = 900, H = 230, L = 84, R = 12, T = 18, B = 30;
   let sum = 0; const ys = [0];
   for (const b of boards) { sum += b.score; ys.push(sum); }
   const lo = Math.min(0, ...ys), hi = Math.max(0, ...ys), span = (hi - lo) || 1;
@@ -159,9 +175,11 @@ function renderChart() {
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v); if (text !== undefined) e.textContent = text; svg.append(e); return e; };
   add("line", {x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: "#888", "stroke-dasharray": "4 3"});
   add("line", {x1: L, x2: L, y1: T, y2: H - B, stroke: "#888"});
-  add("text", {x: L - 6, y: y(hi) + 4, "text-anchor": "end"}, fmt(hi));
-  add("text", {x: L - 6, y: y(lo) + 4, "text-anchor": "end"}, fmt(lo));
-  if (hi !== 0 && lo !== 0) add("text", {x: L - 6, y: y(0) + 4, "text-anchor": "end"}, "0");
+  // the axis labels: top, bottom and zero, each where it cannot overlap another (11 px text)
+  add("text", {x: L - 6, y: y(hi) + 4, "text-anchor": "end", "class": "axis-label"}, signed(hi));
+  add("text", {x: L - 6, y: y(lo) + 4, "text-anchor": "end", "class": "axis-label"}, signed(lo));
+  if (hi !== 0 && lo !== 0 && y(hi) + 14 < y(0) && y(0) + 14 < y(lo))
+    add("text", {x: L - 6, y: y(0) + 4, "text-anchor": "end", "class": "axis-label"}, "0");
   add("text", {x: L, y: H - 10}, "board " + (boards.length ? boards[0].board : ""));
   add("text", {x: W - R, y: H - 10, "text-anchor": "end"}, "board " + (boards.length ? boards[boards.length - 1].board : ""));
   add("text", {x: (L + W) / 2, y: H - 10, "text-anchor": "middle"}, match().summary.tables_per_board === 2 ? "cumulative points of A minus B over the boards"
@@ -220,7 +238,7 @@ function renderBoards() {
     if (b.board === state.board) tr.classList.add("selected");
     for (const c of cols) {
       const v = c.value(b);
-      const td = el("td", {text: typeof v === "number" ? fmt(v, Number.isInteger(v) ? 0 : 2) : v});
+      const td = el("td", {text: typeof v === "number" ? (c.cls ? signed(v) : fmt(v)) : v});
       if (c.text) td.className = "text"; else if (c.cls) td.className = v > 0 ? "pos" : v < 0 ? "neg" : "";
       tr.append(td);
     }
@@ -293,7 +311,7 @@ function objTable(obj) {
     let cell;
     if (v !== null && typeof v === "object" && !Array.isArray(v)) cell = objTable(v);
     else if (Array.isArray(v)) cell = document.createTextNode(v.map(x => Array.isArray(x) ? x.join(":") : x).join(", "));
-    else cell = document.createTextNode(v === null ? "-" : String(v));
+    else cell = document.createTextNode(v === null ? "-" : typeof v === "number" ? fmt(v) : String(v));
     t.append(el("tr", {}, el("td", {text: k}), el("td", {}, cell)));
   }
   return t;
@@ -388,7 +406,9 @@ function nextTrick() {
 
 function showMatch(i) {
   state.match = i; state.board = null; state.sort = {col: 0, dir: 1};
-  for (const [k, btn] of document.querySelectorAll("#matches button").entries()) btn.disabled = k === i;
+  for (const [k, btn] of document.querySelectorAll("#matches button").entries()) {
+    btn.classList.toggle("active", k === i); btn.setAttribute("aria-pressed", String(k === i));
+  }
   renderSummary(); renderChart(); renderBoards(); renderReplay();
 }
 // A fragment value is used only if it is a plain decimal integer (at most 9 digits) in range: a crafted

@@ -21,6 +21,7 @@ as import paths, loaded on first use).
 
 from __future__ import annotations
 
+import argparse
 import importlib
 
 from .layout import Layout
@@ -76,10 +77,35 @@ def get(name) -> Game:
                      f"(or their env names {', '.join(env_names())})")
 
 
+def add_game_option(parser: argparse.ArgumentParser, *flags: str, env_name: bool = False, **kwargs):
+    """The ``--game`` option of a command-line tool: a game's name or its env name (``whist`` or ``whist_v0``).
+
+    The parsed value is the game's name (``env_name=True``: its env name), whichever was typed;
+    an unknown name is argparse's usage error, listing the games.  ``kwargs`` go to
+    ``add_argument`` (``default``, ``required``, ``nargs``, ``help``).
+
+    >>> p = argparse.ArgumentParser()
+    >>> _ = add_game_option(p, default="vint")
+    >>> p.parse_args(["--game", "whist_v0"]).game, p.parse_args(["--game", "whist"]).game
+    ('whist', 'whist')
+    """
+    def game(text: str) -> str:
+        try:
+            record = get(text.strip())
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+        return record.env_name if env_name else record.name
+
+    known = env_names() if env_name else names()
+    kwargs.setdefault("metavar", "{" + ",".join(known) + "}")
+    kwargs["help"] = kwargs.get("help", "the game") + " (its name or its env name: whist or whist_v0)"
+    return parser.add_argument(*(flags or ("--game",)), type=game, **kwargs)
+
+
 def engine_games() -> tuple[str, ...]:
     """The games the batched engine plays."""
     return tuple(g.name for g in _load().values() if g.engine is not None)
 
 
 __all__ = ["AGENTS", "AGENT_SEAT", "DealResult", "Game", "Layout", "PARTNERSHIP", "SOLO", "TWO_PLAYER", "get", "names", "env_names",
-           "all_games", "engine_games"]
+           "all_games", "engine_games", "add_game_option"]

@@ -135,6 +135,7 @@ GAME = Game(
     new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
+    engine="vint_env.vector.engine:SoloWhistEngine", engine_code=2,
     calls_help=("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "
                 "declaree;\n            after an abondance, the trump: trump S / trump C / trump D / trump H"),
     parameters=(

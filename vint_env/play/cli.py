@@ -20,6 +20,7 @@ import argparse
 import random
 import sys
 
+from ..agents.learned.threads import limit_torch_threads
 from ..agents.registry import load_agent
 from .. import games
 from .session import PlaySession, seat_number
@@ -46,7 +47,7 @@ def _seat(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-play", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--game", choices=games.names(), default="vint")
+    games.add_game_option(p, default="vint")
     p.add_argument("--seat", type=_seat, default=None, help="your seat: N, E, S or W (default S)")
     p.add_argument("--player", type=int, choices=(0, 1), default=None,
                    help="two-player Vint: you are player_0 (seat N) or player_1 (default 0)")
@@ -87,6 +88,7 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
+    limit_torch_threads(1)          # a network answers one decision at a time: one thread is the fastest
     try:
         session = make_session(args)
         who = session.name

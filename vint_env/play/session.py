@@ -14,18 +14,19 @@ cleanly.
 from __future__ import annotations
 
 import warnings
+import textwrap
 from typing import Callable
 
 from ..agents.base import Agent
-from ..cards import SEAT_LETTERS, hand_cards
+from ..cards import SEAT_LETTERS, hand_to_text
 from .. import games
 from ..games import TWO_PLAYER
 from ..evaluation.replay import DealReplay
+from ..points import format_points
 from ..seeds import check_seed
 from .actions import action_codec
 from .table import Seating, TableDriver
 
-SUIT_SYMBOLS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
 
 def __getattr__(name):
@@ -112,9 +113,24 @@ class PlaySession:
         except ValueError:
             return str(action)
 
-    def legal_text(self, legal: list[int]) -> str:
+    def legal_text(self, legal: list[int], lead: str = "") -> str:
+        """``lead`` and the legal actions' names, wrapped to the terminal's usual width."""
         names = [self.action_name(a) for a in legal]
-        return (", " if any(" " in n for n in names) else " ").join(names)
+        text = lead + (", " if any(" " in n for n in names) else " ").join(names)
+        return textwrap.fill(text, width=78, subsequent_indent="    ", break_on_hyphens=False)
+
+    def why_illegal(self, action: int) -> str:
+        """Why the person may not take ``action`` now (a card not in the hand, a suit to follow ...)."""
+        play = getattr(self.raw.deal, "play", None)
+        playing = play is not None and not play.is_over      # the person's turn (or their dummy's)
+        if playing:
+            if action >= 52:        # card ids are 0..51 in every game; calls come after
+                return "the cards are being played: play a card"
+            why = getattr(play, "why_illegal", None)
+            return (why(action) if why is not None else None) or "not one of your legal cards"
+        if action < 52:
+            return "it is not yet time to play cards: make a call"
+        return "that call is not open to you now"
 
     def show_table(self) -> None:
         self.print(self.raw.render())
@@ -129,7 +145,7 @@ class PlaySession:
                 for number in range(1, self.deals + 1):
                     self.play_episode(number)
             if self.episode == "deal" and self.deals > 1:
-                self.print(f"\nYour total over {self.deals} deals: {self.total:+g} points.")
+                self.print(f"\nYour total over {self.deals} deals: {format_points(self.total)} points.")
         except Quit:
             self.print("\nBye.")
         return 0
@@ -156,7 +172,7 @@ class PlaySession:
         legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
         self.print("")
         self.show_table()
-        self.print("Your legal actions: " + self.legal_text(legal))
+        self.print(self.legal_text(legal, "Your legal actions: "))
         prompt = f"{self.name(self.seating.human)} (you)> "
         seat = self.raw.deal.current_player
         if self.two_player and seat != self.raw.deal.player_seats[self.seating.human]:
@@ -182,18 +198,19 @@ class PlaySession:
                 self.show_table()
                 continue
             if word == "legal":
-                self.print("legal: " + self.legal_text(legal))
+                self.print(self.legal_text(legal, "legal: "))
                 continue
             if not word:
                 continue
             try:
                 action = int(self.parse(typed.strip()))
             except (ValueError, KeyError):
-                self.print(f"not understood: {typed.strip()!r} names no call or card; legal now: "
-                           f"{self.legal_text(legal)} (type help for the syntax)")
+                self.print(f"not understood: {typed.strip()!r} names no call or card (type help for the syntax)")
+                self.print(self.legal_text(legal, "legal now: "))
                 continue
             if action not in legal:
-                self.print(f"{self.action_name(action)} is not legal now; legal: {self.legal_text(legal)}")
+                self.print(f"{self.action_name(action)} is not legal now: {self.why_illegal(action)}")
+                self.print(self.legal_text(legal, "legal now: "))
                 continue
             return action
 
@@ -240,20 +257,17 @@ class PlaySession:
         if record.points is not None:
             mine = record.points[me]
             self.total += mine
-            lines.append("Points this deal: " + ", ".join(f"{self.name(s)} {p:+g}" for s, p in enumerate(record.points))
-                         + f"   (yours {mine:+g})")
+            lines.append("Points this deal: " + ", ".join(f"{self.name(s)} {format_points(p)}"
+                                                          for s, p in enumerate(record.points))
+                         + f"   (yours {format_points(mine)})")
         if "rubber" in record.info:
             lines += describe_rubber(record.info["rubber"], me, two_player=self.two_player)
         self.print("\n".join(lines))
 
 
 def hand_text(mask: int) -> str:
-    """``♠ A K 7  ♥ Q 10  ♦ -  ♣ 9 8 6 5 4 3 2``."""
-    by_suit = {s: [] for s in "SHDC"}
-    for c in reversed(hand_cards(mask)):
-        text = "SCDH"[c // 13] + ("2 3 4 5 6 7 8 9 10 J Q K A".split())[c % 13]
-        by_suit[text[0]].append(text[1:])
-    return "  ".join(f"{SUIT_SYMBOLS[s]} {' '.join(r) or '-'}" for s, r in by_suit.items())
+    """``♠ A K 7  ♣ 9 8 6 5 4 3 2  ♦ -  ♥ Q 10``: the suits in the order the table shows them during play."""
+    return hand_to_text(mask)
 
 
 def _value(v) -> str:

@@ -20,7 +20,7 @@ from typing import Callable
 
 from .. import games
 from ..agents.base import Agent
-from ..agents.registry import load_agent
+from ..agents.registry import load_agent, short_spec
 from ..evaluation.deals import generate_board
 from ..evaluation.games import make_env, reset_options
 from ..evaluation.replay import DealReplay, TableRecorder
@@ -67,7 +67,8 @@ def seat_bots(game, human: int, partner: str | None = None, opponents: str = "ru
     bots = {s: load_agent(spec, game=record.name) for s, spec in specs.items()}
     labels = {human: "you"}
     for s, spec in specs.items():
-        labels[s] = f"partner, {spec}" if record.partnership and s == (human + 2) % players else spec
+        label = short_spec(spec)        # a checkpoint by its run and file name, not its whole path
+        labels[s] = f"partner, {label}" if record.partnership and s == (human + 2) % players else label
     return Seating(human, bots, labels, specs)
 
 

@@ -161,6 +161,12 @@ class SoloWhistDeal:
         """Cards shown to everybody: the open-misère declarer's hand after the first trick."""
         return self.play.hands[self.declarer] if self.hand_shown else 0
 
+    def visible_seats(self, player: int) -> tuple[int, ...]:
+        """Seats whose present cards ``player`` sees: his own, and the open-misère hand once it is shown."""
+        if self.hand_shown and self.declarer != player:
+            return (player, self.declarer)
+        return (player,)
+
     def declaring_tricks(self) -> int:
         """Tricks taken so far by the declaring side."""
         won = self.play.tricks_won

@@ -11,7 +11,7 @@ Four seats play to every trick (clockwise), or only the seats given in
 
 from __future__ import annotations
 
-from ..cards import NO_TRUMP, SUIT_MASK, card_text, hand_cards  # noqa: F401  (NO_TRUMP re-exported)
+from ..cards import NO_TRUMP, SUIT_MASK, Suit, card_text, hand_cards  # noqa: F401  (NO_TRUMP re-exported)
 from .phase import Phase
 
 
@@ -194,6 +194,28 @@ class TrickPlay:
 
     def legal_cards(self) -> list[int]:
         return hand_cards(self.legal_mask())
+
+    def why_illegal(self, card: int) -> str | None:
+        """Why the player to move may not play ``card``, in words for that player; None if they may.
+
+        >>> from vint_env.cards import parse_hand_pbn
+        >>> play = TrickPlay([parse_hand_pbn(h) for h in ("AK...", "Q2...", "J.3..", "T.4..")], NO_TRUMP, 0)
+        >>> play.why_illegal(51)
+        'HA is not in your hand'
+        >>> _ = play.play(12); _ = play.play(0)
+        >>> play.why_illegal(40)
+        'you must follow suit: spades were led and you hold a spade'
+        >>> play.why_illegal(9) is None
+        True
+        """
+        hand = self.hands[self.current_player]
+        if not 0 <= card < 52 or not hand >> card & 1:
+            return f"{card_text(card) if 0 <= card < 52 else card} is not in your hand"
+        led = self.led_suit
+        if led >= 0 and card // 13 != led and hand & SUIT_MASK[led]:
+            name = Suit(led).name.lower()
+            return f"you must follow suit: {name} were led and you hold a {name[:-1]}"
+        return None
 
     def play(self, card: int, checked: bool = False) -> int | None:
         """Play a card for the player to move; returns the trick winner when it completes.

@@ -14,8 +14,9 @@ agents you name, so do not expose it to a network you do not trust.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
+
+from ..agents.learned.threads import limit_torch_threads
 
 
 def _positive(kind):
@@ -43,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    os.environ.setdefault("OMP_NUM_THREADS", "1")        # agents that run networks: one thread each
+    limit_torch_threads(1)          # agents that run networks: one thread each (a decision at a time)
     try:
         import uvicorn
         from .app import create_app

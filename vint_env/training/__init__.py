@@ -1,9 +1,12 @@
 """Baseline PPO training with self-play (PyTorch) for vint_v0, whist_v0 and solo_whist_v0.
 
-- ``config.py``: every hyper-parameter in :class:`PPOConfig`, loaded from ``configs/*.yaml``;
+- ``config.py``: every hyper-parameter in :class:`PPOConfig`, loaded from ``configs/*.yaml`` (sections by job);
 - ``sources.py``: the batch of games a rollout plays (AEC envs, or the batched engine);
 - ``selfplay.py``: who sits where, and the learner's per-seat transitions;
 - ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;
+- ``warm_start.py``, ``pool.py``, ``eval_schedule.py``, ``checkpoints.py``: the trainer's other jobs;
+- ``collectors.py``: collection in processes (or Ray actors) beside the learner;
+- ``runner.py``: one run as a library call (what ``vint-train`` and the baseline recipe call);
 - ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;
 - ``schedule.py``: the share of the budget used, which annealing follows;
 - ``teacher_data.py``, ``imitation.py``: the imitation warm start (teacher's games, cloning, KL term);

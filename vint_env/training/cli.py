@@ -13,22 +13,12 @@ printing the final evaluation table and the plot's path.
 from __future__ import annotations
 
 import argparse
-import math
 import shutil
 import sys
 from pathlib import Path
 
-import yaml
-
-from .config import (
-    RESUME_OVERRIDABLE,
-    ConfigError,
-    PPOConfig,
-    apply_overrides,
-    code_specs,
-    config_from_dict,
-    load_config,
-)
+from .config import ConfigError, load_config
+from .runner import format_progress, resume_config, run_training  # noqa: F401  (format_progress: public before)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +38,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overwrite", action="store_true",
                    help="start afresh in the run folder, deleting the run it holds")
     p.add_argument("--no-progress", action="store_true", help="no progress bar (one line per evaluation instead)")
+    p.add_argument("--collectors", type=int, metavar="N",
+                   help="collect in N processes beside the learner (sets collectors; 0: in the learner)")
+    p.add_argument("--ray-address", metavar="ADDRESS",
+                   help="run the collectors as Ray actors on this cluster ('local': start a Ray here; 'auto': the "
+                        "running one); sets ray_address, and collectors=2 unless given")
     return p
 
 
@@ -78,53 +73,6 @@ def fresh_run_dir(base: Path) -> Path:
     return base.with_name(f"{base.name}-{k}")
 
 
-def _resume_config(run_dir: Path, args) -> tuple[PPOConfig, Path]:
-    from vint_env.agents.learned.policy import load_checkpoint
-    ckpt_path = run_dir / "checkpoints" / "latest.pt"
-    if not ckpt_path.exists():
-        raise ConfigError(f"nothing to resume in {str(run_dir)!r}: no checkpoints/latest.pt")
-    ckpt = load_checkpoint(ckpt_path)
-    saved = config_from_dict(ckpt["config"], str(ckpt_path))
-    if args.config:
-        given = load_config(args.config).to_dict()
-        differs = {k: (saved.to_dict()[k], v) for k, v in given.items()
-                   if saved.to_dict()[k] != v and k not in RESUME_OVERRIDABLE}
-        if differs:
-            raise ConfigError(f"--config {args.config} differs from the run being resumed "
-                              f"(run's value, file's value): {differs}")
-    bad = [o.partition("=")[0] for o in args.overrides
-           if o.partition("=")[0].partition(".")[0] not in RESUME_OVERRIDABLE]
-    if bad:
-        raise ConfigError(f"--set {bad} cannot change when resuming; allowed: {', '.join(RESUME_OVERRIDABLE)}")
-    cfg = config_from_dict(apply_overrides(saved.to_dict(), args.overrides))
-    # Nothing read from a checkpoint decides an import: code named by the stored config needs the user's word.
-    given = load_config(args.config).to_dict() if args.config else {}
-    overridden = {o.partition("=")[0].partition(".")[0].strip() for o in args.overrides}
-    unvouched = {k: v for k, v in code_specs(cfg).items()
-                 if k not in overridden and given.get(k) != getattr(cfg, k)}
-    if unvouched:
-        raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
-                          + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
-                          + ". A checkpoint never decides an import: name it yourself to resume, with --config "
-                            "FILE (the run's config, naming the same) or, for eval_opponents, --set "
-                            "eval_opponents=[...]")
-    return cfg, ckpt_path
-
-
-def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
-    out = {"sps": f"{scalars.get('env_steps_per_s', 0):.0f}"}
-    for kind in ("random", "rule"):
-        v = scalars.get(f"return_vs_{kind}")
-        if v is not None and not math.isnan(v):
-            out[f"r_{kind}"] = f"{v:+.3f}"
-    for opp in opponents:
-        v = last_eval.get(f"eval/{opp}/mean")
-        if v is not None:
-            out[f"eval_{opp}"] = f"{v:+.0f}"
-    out["ent"] = f"{scalars.get('entropy', 0):.2f}"
-    return out
-
-
 def _delete_run(run_dir: Path, config) -> None:
     """``--overwrite``: delete the run in ``run_dir``, unless the config being read lies inside it."""
     from vint_env.file_roles import OutputOverInputError, check_file_roles
@@ -136,10 +84,12 @@ def _delete_run(run_dir: Path, config) -> None:
 
 
 def run(args) -> int:
-    from .evaluation import HarnessEvaluator
-    from .logs import RunLogger, plot_learning_curves
-    from .ppo import Trainer
-
+    if args.collectors is not None:
+        args.overrides.append(f"collectors={args.collectors}")
+    if args.ray_address:
+        args.overrides.append(f"ray_address={args.ray_address}")
+        if args.collectors is None and args.resume is None:
+            args.overrides.append("collectors=2")
     if args.resume is not None:
         if isinstance(args.resume, str):
             run_dir = Path(args.resume)
@@ -153,7 +103,7 @@ def run(args) -> int:
             run_dir = runs[-1]    # the latest of runs/<name>, runs/<name>-2, ...
         else:
             raise ConfigError("--resume without a folder needs --config or --run-dir to find the run")
-        cfg, ckpt_path = _resume_config(run_dir, args)
+        cfg, ckpt_path = resume_config(run_dir, args.overrides, args.config)
     else:
         if not args.config:
             raise ConfigError("give --config FILE (e.g. configs/smoke.yaml) or --resume RUN_DIR")
@@ -171,84 +121,7 @@ def run(args) -> int:
             if args.overwrite and has_checkpoints(base):
                 _delete_run(base, args.config)
             run_dir = fresh_run_dir(base)
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-    except OSError as e:   # a path through a file, no permission, a read-only disk
-        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
-
-    evaluator = HarnessEvaluator.from_config(cfg) if cfg.eval_opponents else None
-    try:
-        trainer = Trainer(cfg, run_dir, evaluate=evaluator, say=lambda msg: print(msg, flush=True))
-    except ValueError as e:  # an unknown game, network, env option or teacher
-        raise ConfigError(str(e)) from None
-    resume_update = None
-    if ckpt_path is not None:
-        trainer.restore(ckpt_path)
-        resume_update = trainer.state.update
-        print(f"resuming {run_dir} from update {trainer.state.update} "
-              f"({trainer.state.global_step} env steps)", flush=True)
-    trainer.logger = RunLogger(run_dir, resume_update=resume_update, resume_step=trainer.state.global_step)
-    print(f"vint-train: {cfg.game}, {cfg.total_timesteps} env steps in updates of >= {cfg.rollout_steps} "
-          f"({cfg.num_envs} games x {cfg.num_steps} steps, source {cfg.env_source})"
-          + (f", at most {cfg.max_minutes:g} min" if cfg.max_minutes else "") + f"; run folder {run_dir}",
-          flush=True)
-
-    bar = None
-    if not args.no_progress:
-        from tqdm import tqdm
-        bar = tqdm(total=cfg.total_timesteps, initial=min(trainer.state.global_step, cfg.total_timesteps),
-                   unit="step", unit_scale=True, dynamic_ncols=True, file=sys.stderr)
-
-        def progress(st, scalars, last_eval):
-            bar.update(min(st.global_step, cfg.total_timesteps) - bar.n)
-            bar.set_postfix(format_progress(scalars, last_eval, cfg.eval_opponents), refresh=False)
-    else:
-        def progress(st, scalars, last_eval):
-            if (any(k.startswith("eval/") for k in scalars) or st.update % cfg.checkpoint_every == 0
-                    or st.global_step >= cfg.total_timesteps):
-                print(f"update {st.update}, step {st.global_step}/{cfg.total_timesteps}, "
-                      f"{st.train_seconds / 60:.1f} min: "
-                      + " ".join(f"{k}={v}" for k, v in format_progress(scalars, last_eval,
-                                                                        cfg.eval_opponents).items()),
-                      flush=True)
-    try:
-        final = trainer.train(progress=progress)
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-        print(f"\ninterrupted; continue with: vint-train --resume {run_dir}", file=sys.stderr)
-        return 130
-    finally:
-        if bar is not None:
-            bar.close()
-        trainer.logger.close()
-
-    st = trainer.state
-    if final.get("already_finished"):
-        print(f"\n{run_dir} had finished: {st.update} updates, {st.global_step} env steps, its final evaluation "
-              f"logged in {run_dir / 'metrics.csv'}; nothing to do. To train on: vint-train --resume {run_dir} "
-              f"--set total_timesteps=<more> (or max_minutes=<more>)")
-        return 0
-    plot = plot_learning_curves(trainer.logger, cfg.eval_opponents, run_dir / "learning_curves.png",
-                                f"{cfg.name} ({cfg.game})")
-    print(f"\ntrained {st.update} updates, {st.global_step} env steps, {st.samples} PPO samples "
-          f"in {st.train_seconds / 60:.1f} min"
-          + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"
-             if final.get("stopped_early") else ""))
-    print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'}")
-    if evaluator is not None:
-        print(f"\nfinal evaluation of the trained agent (A) through the harness: "
-              f"{cfg.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
-              f"(A's points summed over the board's tables; seats swapped between tables):")
-        print(evaluator.table())
-    print(f"learning curves: {plot if plot else '(no evaluation data to plot)'}")
-    if evaluator is not None:
-        viewer = evaluator.write_viewer(run_dir / "final_evaluation.html",
-                                        f"{cfg.name} ({cfg.game}): final evaluation")
-        if viewer is not None:
-            print(f"match viewer (open in a browser; replays every board): {viewer}")
-    return 0
+    return run_training(cfg, run_dir, ckpt_path, show_progress=not args.no_progress)
 
 
 def main(argv=None) -> int:

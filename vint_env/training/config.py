@@ -1,8 +1,22 @@
-"""Every hyper-parameter of a PPO run, in one dataclass, loaded from YAML.
+"""Every hyper-parameter of a PPO run, loaded from YAML in sections.
 
-``load_config("configs/vint_ppo.yaml", ["ppo.lr=1e-4"])`` reads the YAML
-file, applies ``--set key=value`` overrides, and checks every key and type:
-an unknown or mistyped key is an error naming the key and the known ones.
+``load_config("configs/vint_ppo.yaml", ["ppo.learning_rate=1e-4"])`` reads the
+YAML file, applies ``--set key=value`` overrides, and checks every key and
+type: an unknown or mistyped key is an error naming the nearest known key.
+
+A config file is nested by job (:data:`SECTIONS`: ``run``, ``collection``,
+``opponents``, ``model``, ``shaping``, ``ppo``, ``warm_start``,
+``evaluation``)::
+
+    run: {name: quick, game: vint_v0, seed: 1}
+    ppo: {learning_rate: 0.0001, clip_coef: 0.1}
+
+Every key has one name, the same inside its section and alone, so the flat
+files of earlier releases (``learning_rate: 0.0001`` at the top) and
+``--set learning_rate=...`` keep working; a key given twice (flat and in its
+section) is an error.  The resolved :class:`PPOConfig` is flat (``cfg.learning_rate``);
+:meth:`PPOConfig.to_nested` gives the sectioned form a run writes to its
+``config.yaml``.
 """
 
 from __future__ import annotations
@@ -30,7 +44,7 @@ OPPONENT_KINDS = ("self", "pool", "random", "rule")
 #: schedule from the checkpoint on (so the run then differs from an uninterrupted one), and a new
 #: ``torch_threads`` may change float rounding.
 RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
-                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads")
+                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads", "ray_address")
 
 
 class ConfigError(ValueError):
@@ -43,7 +57,7 @@ class PPOConfig:
 
     # --- run ----------------------------------------------------------------
     name: str = "vint_ppo"               # run name: folder runs/<name> and log titles
-    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0
+    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0 (or vint, whist ...)
     env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
     seed: int = 1                        # everything random in the run derives from it
     total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops
@@ -57,6 +71,11 @@ class PPOConfig:
     env_source: str = "aec"              # aec: a Python loop over PettingZoo AEC envs; vector: vint_env.vector
     num_envs: int = 32                   # games played side by side (one batched forward pass per step)
     num_steps: int = 128                 # env steps per game per rollout; the deal in progress is then finished
+    collectors: int = 0                  # 0: collect in the learner, then update; N >= 1: N collector processes
+                                         # (or Ray actors) of num_envs games each, collecting while the learner
+                                         # updates (one update of policy lag; vint_env/training/collectors.py)
+    ray_address: str = ""                # with collectors >= 1: run them as Ray actors on this cluster
+                                         # ("local": a Ray started here; "auto": the running one)
 
     # --- self-play opponents --------------------------------------------------
     # Probability of each kind of opponent partnership for a game of the rollout:
@@ -96,6 +115,8 @@ class PPOConfig:
     vf_coef: float = 0.5
     max_grad_norm: float = 0.5
     target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
+    fused_adam: bool = False             # torch's fused Adam kernel (the same algorithm, 4x faster a step on CPU;
+                                         # floats differ in the last bits from the default, so off by default)
 
     # --- imitation warm start (vint_env/training/imitation.py); off while teacher is "" --
     # The teacher plays teacher_deals deals in all four seats (auction and play); the policy first clones
@@ -135,10 +156,11 @@ class PPOConfig:
         def need(cond: bool, msg: str):
             if not cond:
                 raise ConfigError(msg)
-        need(self.game in GAMES, f"game must be one of {GAMES}, got {self.game!r}")
+        if isinstance(self.game, str) and self.game in _games.names():
+            self.game = _games.get(self.game).env_name      # "whist" is whist_v0, as in every CLI
+        need(self.game in GAMES, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
         if isinstance(self.env_kwargs, dict):
-            from vint_env import games     # the game's declared options check the values they declare
-            declared = {p.name: p for p in games.get(self.game).parameters}
+            declared = {p.name: p for p in _games.get(self.game).parameters}   # the game's declared options
             for key, value in self.env_kwargs.items():
                 try:
                     declared[key].check(value) if key in declared else None
@@ -152,6 +174,11 @@ class PPOConfig:
                     "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
                     "teacher_workers", "bc_batch_size"):
             need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
+        need(self.collectors >= 0, f"collectors must be >= 0, got {self.collectors!r}")
+        need(not self.ray_address or self.collectors >= 1,
+             f"ray_address={self.ray_address!r} runs the collectors on Ray: it needs collectors >= 1")
+        need(not (self.central_critic and self.collectors),
+             "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
         for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
                     "ent_coef", "vf_coef", "target_kl", "bc_epochs", "bc_value_coef", "kl_coef"):
             need(getattr(self, key) >= 0, f"{key} must be >= 0, got {getattr(self, key)!r}")
@@ -212,17 +239,77 @@ class PPOConfig:
         return self.num_envs * self.num_steps
 
     def to_dict(self) -> dict:
+        """Flat: key -> value (what checkpoints store and runs compare)."""
         return dataclasses.asdict(self)
+
+    def to_nested(self) -> dict:
+        """Sectioned, as a config file is written: section -> key -> value."""
+        flat = self.to_dict()
+        return {section: {k: flat[k] for k in keys} for section, keys in SECTIONS.items()}
 
 
 FIELDS = {f.name: f for f in dataclasses.fields(PPOConfig)}
 _HINTS = typing.get_type_hints(PPOConfig)
 
+#: The sections of a config file, each the keys of one job of the trainer (the module that reads them).
+SECTIONS: dict[str, tuple[str, ...]] = {
+    "run": ("name", "game", "env_kwargs", "seed", "total_timesteps", "max_minutes", "torch_threads", "runs_dir"),
+    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address"),  # sources.py, selfplay.py,
+                                                                                         # collectors.py
+    "opponents": ("opponent_mix", "pool_size", "pool_add_every"),                   # pool.py
+    "model": ("network", "network_kwargs", "central_critic", "critic_hidden_sizes"),  # agents/learned/networks.py
+    "shaping": ("shaping_trick_reward", "shaping_exclude_items", "shaping_deal_transform",
+                "shaping_deal_scale"),                                              # shaping.py
+    "ppo": ("learning_rate", "anneal_lr", "gamma", "gae_lambda", "num_minibatches", "update_epochs", "norm_adv",
+            "clip_coef", "clip_coef_final", "clip_vloss", "ent_coef", "ent_coef_final", "vf_coef",
+            "max_grad_norm", "target_kl", "fused_adam"),                            # ppo.py
+    "warm_start": ("teacher", "teacher_deals", "teacher_workers", "teacher_cache", "bc_epochs", "bc_batch_size",
+                   "bc_learning_rate", "bc_value_coef", "teacher_values", "bc_value_scale", "bc_value_unit",
+                   "bc_teacher_bonus", "residual_base", "residual_margin", "residual_actions", "bc_holdout",
+                   "kl_coef", "kl_decay"),                                          # warm_start.py
+    "evaluation": ("eval_every", "eval_deals", "final_eval_deals", "eval_opponents", "checkpoint_every",
+                   "keep_checkpoints"),                                             # eval_schedule.py, checkpoints.py
+}
+SECTION_OF = {key: section for section, keys in SECTIONS.items() for key in keys}
+assert sorted(SECTION_OF) == sorted(FIELDS), set(FIELDS) ^ set(SECTION_OF)   # every key in exactly one section
+QUALIFIED = [f"{SECTION_OF[k]}.{k}" for k in FIELDS]
 
-def _unknown_key(key: str) -> ConfigError:
-    close = difflib.get_close_matches(key, FIELDS, n=1)
+
+def _unknown_key(key: str, section: str | None = None) -> ConfigError:
+    """The error for an unknown key (``section``: the section it was given in), naming the nearest key."""
+    name = f"{section}.{key}" if section else key
+    if section is None and key in SECTIONS:
+        return ConfigError(f"config section {key!r} must be a mapping of its keys: {', '.join(SECTIONS[key])}")
+    if section is not None and key in SECTION_OF:
+        return ConfigError(f"config key {key!r} is not in section {section!r}: it is {SECTION_OF[key]}.{key}")
+    close = difflib.get_close_matches(name, QUALIFIED if section else list(FIELDS) + list(SECTIONS), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
-    return ConfigError(f"unknown config key {key!r}{hint}; known keys: {', '.join(FIELDS)}")
+    listing = (f"keys of {section}: {', '.join(SECTIONS[section])}" if section in SECTIONS
+               else f"sections: {', '.join(SECTIONS)}; keys: {', '.join(FIELDS)}")
+    return ConfigError(f"unknown config key {name!r}{hint}; {listing}")
+
+
+def flatten(data: dict) -> dict:
+    """A config mapping, sectioned or flat (or a mix), as flat keys; unknown or doubled keys are errors."""
+    flat: dict = {}
+    def put(key, value):
+        if key in flat:
+            raise ConfigError(f"config key {key!r} is given twice (alone and as {SECTION_OF[key]}.{key})")
+        flat[key] = value
+    for key, value in data.items():
+        key = str(key)
+        if key in SECTIONS and key not in FIELDS:
+            if not isinstance(value, dict):
+                raise _unknown_key(key)
+            for sub, v in value.items():
+                if str(sub) not in SECTIONS[key]:
+                    raise _unknown_key(str(sub), key)
+                put(str(sub), v)
+        elif key in FIELDS:
+            put(key, value)
+        else:
+            raise _unknown_key(key)
+    return flat
 
 
 def _check_type(key: str, value: Any) -> Any:
@@ -272,18 +359,15 @@ def code_specs(cfg: PPOConfig) -> dict[str, str]:
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of config keys, got {type(data).__name__}")
-    values = {}
-    for key, value in data.items():
-        if key not in FIELDS:
-            raise _unknown_key(str(key))
-        values[key] = _check_type(key, value)
+    values = {key: _check_type(key, value) for key, value in flatten(data).items()}
     return PPOConfig(**values).validate()
 
 
 def parse_override(text: str) -> tuple[str, Any]:
     """``"key=value"`` -> ``(key, value)``, the value read as YAML (``3e-4``, ``true``, ``[64, 64]``).
 
-    A dotted key sets one entry of a mapping field: ``opponent_mix.self=0.6``.
+    A key may name its section (``ppo.learning_rate=1e-4``) or not (``learning_rate=1e-4``); a
+    further dotted part sets one entry of a mapping key: ``opponent_mix.self=0.6``.
     """
     if "=" not in text:
         raise ConfigError(f"--set expects key=value, got {text!r}")
@@ -299,12 +383,25 @@ def parse_override(text: str) -> tuple[str, Any]:
     return key, value
 
 
+def override_key(text: str) -> str:
+    """The config key an override ``[section.]key[.entry]=value`` sets (``ppo.learning_rate=1`` -> ``learning_rate``)."""
+    top, _, rest = text.partition("=")[0].strip().partition(".")
+    return rest.partition(".")[0] if top in SECTIONS and top not in FIELDS else top
+
+
 def apply_overrides(data: dict, overrides: list[str]) -> dict:
-    data = dict(data)
+    """``data`` (sectioned or flat) as flat keys with the ``key=value`` overrides applied."""
+    data = flatten(data)
     for text in overrides:
         key, value = parse_override(text)
         top, _, sub = key.partition(".")
-        if top not in FIELDS:
+        if top in SECTIONS and top not in FIELDS:
+            if not sub:
+                raise _unknown_key(top)
+            top, _, sub = sub.partition(".")
+            if top not in SECTIONS[key.partition(".")[0]]:
+                raise _unknown_key(top, key.partition(".")[0])
+        elif top not in FIELDS:
             raise _unknown_key(top)
         if sub:
             factory = FIELDS[top].default_factory

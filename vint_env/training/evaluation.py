@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from vint_env import games
+from vint_env.points import ci_parts
 
 
 def harness_game(game: str) -> str:
@@ -98,6 +99,7 @@ class HarnessEvaluator:
         for opp, s in self.last_summaries.items():
             m = s["margin_per_board"]
             verdict = "" if (m["low"] > 0 or m["high"] < 0) else " (CI includes 0)"
-            rows.append(f"| {opp} | {s['boards']} | {m['mean']:+.1f}{verdict} | [{m['low']:+.1f}, {m['high']:+.1f}] "
+            mean, low, high = ci_parts(m["mean"], m["low"], m["high"])
+            rows.append(f"| {opp} | {s['boards']} | {mean}{verdict} | [{low}, {high}] "
                         f"| {s['boards_won']} / {s['boards_lost']} / {s['boards_tied']} |")
         return "\n".join(rows)

@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 
 from ..atomic import atomic_write, remove_stale_temporaries
+from ..points import format_points
 
 
 class RunLogger:
@@ -106,9 +107,6 @@ def cloning_rows(logger: RunLogger) -> list[dict]:
     return out
 
 
-def _points(x: float) -> str:
-    """A margin as the plot writes it: whole points where they are large (Vint), two decimals where not."""
-    return f"{x:+,.0f}" if abs(x) >= 10 else f"{x:+.2f}"
 
 
 def _training_kinds(logger: RunLogger) -> list[str]:
@@ -130,6 +128,34 @@ def curve_panels(logger: RunLogger, opponents: list[str]) -> list[str]:
             + (["training"] if training or not cloning else []))
 
 
+def trained_range(ys, lo, hi, untrained: float) -> tuple[float, float] | None:
+    """The y-range of an evaluation panel that leaves the untrained network out, or None to keep them all.
+
+    Cloning moves Vint's margin against the rule bot from about -140,000 to a few hundred: on one scale
+    the trained agent's curve is a flat line.  When the untrained value lies more than three times
+    the trained curve's span (its CI band) away from it, the panel is scaled to the trained curve
+    (and zero, if near) and the untrained value is written at the panel's edge.
+    """
+    low, high = min(list(lo or ys) + list(ys)), max(list(hi or ys) + list(ys))
+    span = max(high - low, 1e-9)
+    if low - 3 * span <= untrained <= high + 3 * span:
+        return None
+    if low - 3 * span <= 0 <= high + 3 * span:
+        low, high = min(low, 0.0), max(high, 0.0)
+    pad = 0.12 * (high - low)
+    return round(low - pad, 6), round(high + pad, 6)
+
+
+def _scale_to_trained(ax, ys, lo, hi, untrained: float) -> None:
+    limits = trained_range(ys, lo, hi, untrained)
+    if limits is None:
+        return
+    ax.set_ylim(*limits)
+    edge = limits[0] if untrained < limits[0] else limits[1]
+    ax.annotate(f"untrained {format_points(untrained)}, off this scale", (0, edge), textcoords="offset points",
+                xytext=(8, 10 if untrained < limits[0] else -14), color="C3")
+
+
 def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
     """PNG of the learning curves: one panel per evaluation opponent (the harness's margin in raw
     points per board, with its 95% CI band; each on its own scale, since Vint's margin against
@@ -140,7 +166,8 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
     epoch (epoch 0 = the untrained network), on the decisions trained on and on held-out deals; and its
     evaluation panels start with the untrained network's margin (``eval_before_cloning/...``, drawn
     at step 0 and joined to the clone's by a dashed line), so the jump that cloning makes is seen.
-    Cloning to action values (``teacher_values``) adds a panel of the points given up per valued
+    A panel whose untrained value would flatten the trained curve is scaled to the trained curve
+    (:func:`trained_range`).  Cloning to action values (``teacher_values``) adds a panel of the points given up per valued
     decision on held-out deals: by the network alone, by the teacher, and by the teacher corrected by
     the network (``residual_margin``).  A clone-only run (no PPO update) has no training-games panel."""
     import matplotlib
@@ -206,9 +233,10 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
             yerr = ([[before[-1] - blo[-1]], [bhi[-1] - before[-1]]] if blo and bhi else None)
             ax.errorbar([0], [before[-1]], yerr=yerr, fmt="s", color="C3", capsize=3,
                         label="untrained (before cloning)")
-            ax.annotate(_points(before[-1]), (0, before[-1]), textcoords="offset points", xytext=(8, 0),
+            ax.annotate(format_points(before[-1]), (0, before[-1]), textcoords="offset points", xytext=(8, 0),
                         va="center", color="C3")
-        ax.annotate(f"last {_points(ys[-1])}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
+            _scale_to_trained(ax, ys, lo, hi, before[-1])
+        ax.annotate(f"last {format_points(ys[-1])}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
                     ha="right", color="C0")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"vs {opp} (harness, duplicate)")

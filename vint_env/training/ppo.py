@@ -4,7 +4,10 @@ Read top to bottom: :func:`compute_gae` (advantages per seat trajectory),
 :func:`ppo_update` (clipped objective, optional value clipping, entropy
 bonus, gradient clipping), and :class:`Trainer`, whose :meth:`Trainer.train`
 loop is: collect a rollout from a batch of games (``selfplay.py``), compute
-advantages, update, log, evaluate through the harness, checkpoint.
+advantages, update, log, evaluate, checkpoint.  The other jobs live in modules
+of their own: the imitation warm start (``warm_start.py``), the opponent pool
+(``pool.py``), when to evaluate (``eval_schedule.py``) and the checkpoints
+(``checkpoints.py``).
 
 Reproducibility: everything random in update ``u`` comes from generators
 seeded with ``(seed, u)``, and a checkpoint holds the network, the optimizer,
@@ -14,9 +17,8 @@ uninterrupted run would.
 
 from __future__ import annotations
 
-import copy
+import contextlib
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -24,12 +26,15 @@ import torch
 from torch import nn
 
 from vint_env.agents.learned.networks import MaskedCategorical, build_network
-from vint_env.agents.learned.policy import load_checkpoint, save_checkpoint
 
-from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
+from . import eval_schedule, warm_start
+from .checkpoints import TrainState, policy_payload, read_resumable, write_checkpoints
+from .config import PPOConfig
 from .critic import CentralCritic
+from .eval_schedule import BEFORE_CLONING, margins  # noqa: F401  (public names of this module before the split)
 from .evaluation import harness_game
-from .imitation import behaviour_clone, kl_to_reference
+from .imitation import kl_to_reference
+from .pool import OpponentPool
 from .schedule import budget_fraction, budget_spent, linear
 from .selfplay import Rollout, SelfPlayCollector
 from .shaping import RewardShaper
@@ -161,33 +166,6 @@ def default_bot_factory(game: str):
     return make_bot
 
 
-def margins(scalars: dict) -> str:
-    """``vs random +11,141, vs rule -141,952 points a board`` from an evaluation's ``eval/...`` scalars."""
-    opps = [k[len("eval/"):-len("/mean")] for k in scalars if k.startswith("eval/") and k.endswith("/mean")]
-    return ", ".join(f"vs {o} {scalars[f'eval/{o}/mean']:+,.0f}" for o in opps) + " points a board (duplicate)"
-
-
-BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
-
-
-@dataclass
-class TrainState:
-    """Counters that a checkpoint carries across ``--resume``."""
-
-    update: int = 0            # updates done
-    global_step: int = 0       # env steps taken
-    samples: int = 0           # learner transitions trained on
-    train_seconds: float = 0.0  # wall time spent in train() so far (all sessions)
-    # An evaluation saves a checkpoint before it plays (the harness plays that file) and again after it
-    # is logged; a checkpoint saved before carries the evaluation as pending, so a run killed while
-    # evaluating plays it again on --resume instead of losing its row.
-    pending_eval_deals: int = 0     # deals of the evaluation in progress at this checkpoint; 0 = none
-    pending_eval_final: bool = False
-    final_eval_update: int = -1     # the update whose final evaluation is logged; -1 = none yet
-    pretrained: bool = False        # the imitation warm start is done
-    evaluated_before_cloning: bool = False   # the untrained network's evaluation (warm start) is logged
-
-
 class Trainer:
     """One PPO self-play run: network, optimizer, opponent pool, game batch, logs.
 
@@ -215,9 +193,13 @@ class Trainer:
                                  f"state_space), not env_source {cfg.env_source!r}")
             self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
             params += list(self.critic.parameters())
-        self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5)
-        self.pool_weights: list[dict] = []     # state_dicts of past snapshots, oldest first
-        self.pool_nets: list[nn.Module] = []
+        try:
+            self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5,
+                                              **({"fused": True} if cfg.fused_adam else {}))
+        except (RuntimeError, TypeError) as e:
+            raise ValueError(f"fused_adam: this torch ({torch.__version__}) has no fused Adam on CPU ({e}); "
+                             f"set fused_adam: false") from None
+        self.pool = OpponentPool(cfg.pool_size)
         make_bot = make_bot or default_bot_factory(cfg.game)
         for kind in ("random", "rule"):
             if cfg.opponent_mix.get(kind, 0) > 0:
@@ -232,146 +214,64 @@ class Trainer:
         self.evaluate = evaluate
         self.logger = logger
         self.last_eval: dict = {}
+        self.behaviour: dict | None = None   # with collectors: {"model", "pool"} that play the next rollout
 
-    # -- checkpoints ----------------------------------------------------------
+    @property
+    def pool_weights(self) -> list[dict]:
+        """The opponent pool's snapshots (state_dicts), oldest first."""
+        return self.pool.weights
+
+    # -- checkpoints (checkpoints.py) -----------------------------------------
     def checkpoint_payload(self) -> dict:
-        cfg = self.cfg
+        import dataclasses
         return {
-            "game": cfg.game,
-            "env_kwargs": dict(cfg.env_kwargs),
-            "obs_size": self.obs_size,
-            "num_actions": self.num_actions,
-            "network": {"name": cfg.network, "kwargs": dict(cfg.network_kwargs)},
-            "model": self.net.state_dict(),
-            "residual": ({"base": cfg.residual_base, "margin": float(cfg.residual_margin),
-                          "actions": cfg.residual_actions}
-                         if cfg.residual_base else None),
-            "config": cfg.to_dict(),
+            **policy_payload(self.cfg, self.obs_size, self.num_actions, self.net.state_dict()),
             "trainer": {
+                **dataclasses.asdict(self.state),
                 "optimizer": self.optimizer.state_dict(),
-                "pool": self.pool_weights,
-                "update": self.state.update,
-                "global_step": self.state.global_step,
-                "samples": self.state.samples,
-                "train_seconds": self.state.train_seconds,
-                "pending_eval_deals": self.state.pending_eval_deals,
-                "pending_eval_final": self.state.pending_eval_final,
-                "final_eval_update": self.state.final_eval_update,
-                "pretrained": self.state.pretrained,
-                "evaluated_before_cloning": self.state.evaluated_before_cloning,
+                "pool": self.pool.state(),
                 "reference": None if self.reference is None else self.reference.state_dict(),
                 "critic": None if self.critic is None else self.critic.state_dict(),
+                "behaviour": self.behaviour,
                 "last_eval": self.last_eval,
             },
         }
 
     def save(self) -> Path:
-        """Write ``checkpoints/update_NNNNNN.pt`` and ``checkpoints/latest.pt`` (both atomically);
-        remove temporary files left by a run killed in the middle of a write."""
-        for stale in self.ckpt_dir.glob(".*.tmp"):
-            stale.unlink(missing_ok=True)
-        payload = self.checkpoint_payload()
-        path = save_checkpoint(self.ckpt_dir / f"update_{self.state.update:06d}.pt", payload)
-        save_checkpoint(self.ckpt_dir / "latest.pt", payload)
-        keep = self.cfg.keep_checkpoints
-        if keep > 0:
-            for old in sorted(self.ckpt_dir.glob("update_*.pt"))[:-keep]:
-                old.unlink(missing_ok=True)
-        return path
+        """Write ``checkpoints/update_NNNNNN.pt`` and ``checkpoints/latest.pt`` (both atomically)."""
+        return write_checkpoints(self.ckpt_dir, self.state.update, self.checkpoint_payload(),
+                                 self.cfg.keep_checkpoints)
 
     def restore(self, path: str | Path) -> None:
         """Continue from a checkpoint of this same run (same config)."""
-        ckpt = load_checkpoint(path, game=self.cfg.game)
-        if "trainer" not in ckpt:
-            raise ValueError(f"{path} holds a policy only, no trainer state to resume from")
-        saved, now = config_from_dict(ckpt["config"]).to_dict(), self.cfg.to_dict()
-        diff = {k: (v, now[k]) for k, v in saved.items() if now[k] != v and k not in RESUME_OVERRIDABLE}
-        if diff:
-            raise ValueError(f"cannot resume {path}: config differs from the checkpoint's (checkpoint, now): {diff}")
+        ckpt = read_resumable(path, self.cfg)
         self.net.load_state_dict(ckpt["model"])
         t = ckpt["trainer"]
         self.optimizer.load_state_dict(t["optimizer"])
-        self.pool_weights = list(t["pool"])
-        self.state = TrainState(update=t["update"], global_step=t["global_step"], samples=t["samples"],
-                                train_seconds=t["train_seconds"],
-                                pending_eval_deals=int(t.get("pending_eval_deals", 0)),
-                                pending_eval_final=bool(t.get("pending_eval_final", False)),
-                                final_eval_update=int(t.get("final_eval_update", -1)),
-                                pretrained=bool(t.get("pretrained", False)),
-                                evaluated_before_cloning=bool(t.get("evaluated_before_cloning", False)))
+        self.pool.load(t["pool"])
+        self.state = TrainState.from_checkpoint(t)
         if self.critic is not None:
             self.critic.load_state_dict(t["critic"])
         if t.get("reference") is not None:
-            self.reference = self._frozen_copy()
+            self.reference = warm_start.frozen_copy(self.net)
             self.reference.load_state_dict(t["reference"])
         self.last_eval = dict(t.get("last_eval") or {})
+        self.behaviour = t.get("behaviour")
 
-    # -- imitation warm start -------------------------------------------------
-    def _frozen_copy(self) -> nn.Module:
-        net = copy.deepcopy(self.net).eval()
-        for p in net.parameters():
-            p.requires_grad_(False)
-        return net
-
+    # -- the other jobs, in their modules ---------------------------------------
     def pretrain(self, seconds=None) -> list[dict]:
-        """Clone the teacher (``vint_env/training/imitation.py``) before the first update; keep the clone as the
-        KL reference when ``kl_coef > 0``; log ``bc/...`` rows at update 0 (epoch 0: the network before
-        cloning) and save a checkpoint.
-
-        ``seconds()`` is the run's training time so far (teacher data included): cloning stops between
-        two minibatches once it reaches ``max_minutes``, as the PPO updates would."""
-        from .teacher_data import teacher_data
-        cfg, st = self.cfg, self.state
-        seconds = seconds or (lambda: st.train_seconds)
-        t0 = time.perf_counter()
-        data, _, cached = teacher_data(cfg.game, cfg.env_kwargs, cfg.teacher, cfg.seed, cfg.teacher_deals,
-                                       cfg.teacher_workers,
-                                       Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
-                                       say=self.say, values=cfg.teacher_values)
-        t1 = time.perf_counter()
-        def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
-            return cfg.max_minutes > 0 and seconds() >= 60.0 * cfg.max_minutes
-
-        history = behaviour_clone(self.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
-                                  cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
-                                  holdout=cfg.bc_holdout, say=self.say, value_scale=cfg.bc_value_scale,
-                                  teacher_bonus=cfg.bc_teacher_bonus, value_unit=cfg.bc_value_unit,
-                                  stop=stop, measure_start=True,
-                                  margins=(cfg.residual_margin,) if cfg.residual_base else ())
-        done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
-        stopped = done < cfg.bc_epochs
-        if stopped:
-            self.say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.max_minutes:g}) after {done:.2f} "
-                     f"of {cfg.bc_epochs} epochs")
-        if self.logger is not None:
-            for h in history:
-                self.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
-            self.logger.log(0, 0, {"teacher/decisions": len(data), "teacher/seconds": t1 - t0,
-                                   "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1,
-                                   "bc/epochs_done": done, "bc/stopped_by_budget": int(stopped)})
-        if cfg.kl_coef > 0:
-            self.reference = self._frozen_copy()
-        st.pretrained = True
-        self.save()
-        return history
+        """The imitation warm start (``warm_start.pretrain``)."""
+        return warm_start.pretrain(self, seconds)
 
     def kl_coef_now(self, frac: float) -> float:
-        """The KL-to-teacher weight at budget fraction ``frac``: ``kl_coef`` falling linearly to 0 at
-        ``kl_decay``."""
-        cfg = self.cfg
-        return cfg.kl_coef * max(0.0, 1.0 - frac / cfg.kl_decay)
+        return warm_start.kl_coef_at(self.cfg, frac)
 
-    # -- opponent pool --------------------------------------------------------
-    def _pool_modules(self) -> list[nn.Module]:
-        while len(self.pool_nets) < len(self.pool_weights):
-            self.pool_nets.append(copy.deepcopy(self.net).eval())
-        for net, weights in zip(self.pool_nets, self.pool_weights):
-            net.load_state_dict(weights)
-        return self.pool_nets[:len(self.pool_weights)]
+    def run_evaluation(self, deals: int, final: bool = False) -> dict:
+        """Play, log and return an evaluation of the current weights (``eval_schedule.run_evaluation``)."""
+        return eval_schedule.run_evaluation(self, deals, final)
 
-    def _snapshot(self) -> None:
-        self.pool_weights.append({k: v.detach().clone() for k, v in self.net.state_dict().items()})
-        del self.pool_weights[:-self.cfg.pool_size]
+    def evaluate_before_cloning(self, deals: int) -> dict:
+        return eval_schedule.evaluate_before_cloning(self, deals)
 
     # -- one update -----------------------------------------------------------
     def budget_fraction(self) -> float:
@@ -397,19 +297,16 @@ class Trainer:
             **({"kl_coef": self.kl_coef_now(frac)} if self.reference is not None else {}),
         }
 
-    def update_once(self) -> dict:
-        cfg, st = self.cfg, self.state
-        coefs = self.coefficients()
-        self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
-        rng, gen = _seeded(cfg.seed, st.update, 0)
-
-        t0 = time.perf_counter()
+    def collect(self, rng: np.random.Generator, gen: torch.Generator) -> Rollout:
+        """One rollout of the current policy and the pool (eval mode, no gradient)."""
         self.net.eval()
         if self.critic is not None:
             self.critic.eval()
-        rollout = self.collector.collect(self.net, self._pool_modules(), rng, gen, critic=self.critic)
-        t1 = time.perf_counter()
+        return self.collector.collect(self.net, self.pool.modules(self.net), rng, gen, critic=self.critic)
 
+    def learn(self, rollout: Rollout, coefs: dict, rng: np.random.Generator) -> dict:
+        """Advantages of ``rollout`` and the PPO update on it; the loss figures."""
+        cfg = self.cfg
         advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
                                           rollout.dones, rollout.next_index, cfg.gamma, cfg.gae_lambda)
         ref_logits = None
@@ -423,76 +320,41 @@ class Trainer:
                             clip_coef=coefs["clip_coef"], ent_coef=coefs["ent_coef"], ref_logits=ref_logits,
                             kl_coef=coefs.get("kl_coef", 0.0), critic=self.critic)
         self.net.eval()
-        t2 = time.perf_counter()
+        return losses
 
+    def update_once(self) -> dict:
+        cfg, st = self.cfg, self.state
+        coefs = self.coefficients()
+        self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
+        rng, gen = _seeded(cfg.seed, st.update, 0)
+        t0 = time.perf_counter()
+        rollout = self.collect(rng, gen)
+        t1 = time.perf_counter()
+        losses = self.learn(rollout, coefs, rng)
+        t2 = time.perf_counter()
+        return self.account(rollout, {**coefs, **losses}, collect_seconds=t1 - t0, update_seconds=t2 - t1)
+
+    def account(self, rollout: Rollout, scalars: dict, collect_seconds: float, update_seconds: float,
+                wall_seconds: float | None = None) -> dict:
+        """Count an update done on ``rollout`` (and snapshot into the pool when due); its scalars."""
+        st = self.state
         st.update += 1
         st.global_step += rollout.env_steps
         st.samples += len(rollout)
-        if st.update % cfg.pool_add_every == 0:
-            self._snapshot()
+        if st.update % self.cfg.pool_add_every == 0:
+            self.pool.add(self.net)
+        wall = collect_seconds + update_seconds if wall_seconds is None else wall_seconds
         return {
-            **coefs,
-            **losses,
+            **scalars,
             **rollout.stats,
             "rollout_env_steps": rollout.env_steps,
             "rollout_samples": len(rollout),
-            "env_steps_per_s": rollout.env_steps / (t1 - t0),            # collection only
-            "samples_per_s": len(rollout) / (t2 - t0),                   # collection + update
-            "update_seconds": t2 - t1,
+            "env_steps_per_s": rollout.env_steps / collect_seconds,       # collection only
+            "samples_per_s": len(rollout) / wall,                         # learner samples / wall time
+            "update_seconds": update_seconds,
         }
 
     # -- the loop -------------------------------------------------------------
-    def run_evaluation(self, deals: int, final: bool = False) -> dict:
-        """Have ``evaluate`` play the current weights; log and return its scalars.
-
-        The checkpoint saved before playing (the file the harness loads) marks the evaluation
-        pending, the one saved after it is logged clears that, so ``--resume`` after a kill in
-        between plays it again (:meth:`train`) and its row is neither lost nor doubled."""
-        st = self.state
-        if self.evaluate is None:
-            if final:
-                st.final_eval_update = st.update
-            return {}
-        st.pending_eval_deals, st.pending_eval_final = deals, final
-        path = self.save()
-        if self.logger is not None and hasattr(self.logger, "drop_rows"):
-            # a row of this very evaluation, logged by a run killed before its checkpoint: replaced
-            self.logger.drop_rows(st.update, prefix="eval/")
-        scalars = self.evaluate(path, st.update, deals)
-        self.last_eval = dict(scalars)
-        if self.logger is not None:
-            self.logger.log(st.update, st.global_step, scalars)
-        st.pending_eval_deals, st.pending_eval_final = 0, False
-        if final:
-            st.final_eval_update = st.update
-        self.save()
-        return scalars
-
-    def evaluate_before_cloning(self, deals: int) -> dict:
-        """Evaluate the untrained network before the warm start clones the teacher, logged at update 0 as
-        ``eval_before_cloning/<opponent>/...``: where the learning curves start.
-
-        The checkpoint saved first leaves this evaluation undone, so a run killed while it plays does it
-        again on ``--resume`` (its row is dropped and logged again); the harness plays a copy of the
-        weights in ``checkpoints/before_cloning.pt``, removed afterwards."""
-        st = self.state
-        if self.evaluate is None:
-            return {}
-        self.save()
-        path = save_checkpoint(self.ckpt_dir / "before_cloning.pt", self.checkpoint_payload())
-        if self.logger is not None and hasattr(self.logger, "drop_rows"):
-            self.logger.drop_rows(0, prefix=BEFORE_CLONING)
-        self.say(f"evaluating the untrained network ({deals} boards per opponent) ...")
-        found = self.evaluate(path, 0, deals)
-        self.say(f"the untrained network: {margins(found)}")
-        scalars = {BEFORE_CLONING + k.removeprefix("eval/"): v for k, v in found.items()}
-        path.unlink(missing_ok=True)
-        if self.logger is not None:
-            self.logger.log(0, 0, scalars)
-        st.evaluated_before_cloning = True
-        self.save()
-        return scalars
-
     def train(self, progress=None) -> dict:
         """Run updates until ``total_timesteps`` or ``max_minutes``; returns the final evaluation.
 
@@ -501,12 +363,13 @@ class Trainer:
         cfg, st = self.cfg, self.state
         session_start = time.perf_counter()
         base_seconds = st.train_seconds
-        if st.pending_eval_deals:
-            self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+
         def seconds() -> float:
             return base_seconds + time.perf_counter() - session_start
 
-        if cfg.teacher and cfg.bc_epochs > 0 and not st.pretrained and st.update == 0:
+        if st.pending_eval_deals:
+            self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+        if warm_start.wanted(cfg, st):
             if cfg.eval_every and not st.evaluated_before_cloning:   # the curves start before cloning
                 self.evaluate_before_cloning(cfg.eval_deals)
                 st.train_seconds = seconds()
@@ -514,20 +377,8 @@ class Trainer:
             st.train_seconds = seconds()   # teacher data and cloning are in the budget
             if cfg.eval_every and self.evaluate is not None and not self.budget_spent():
                 self.say(f"the clone: {margins(self.run_evaluation(cfg.eval_deals))}")   # where PPO starts
-        while not self.budget_spent():
-            scalars = self.update_once()
-            st.train_seconds = base_seconds + time.perf_counter() - session_start
-            scalars["elapsed_minutes"] = st.train_seconds / 60
-            scalars["process_cpu_minutes"] = time.process_time() / 60   # this process, this session
-            if self.logger is not None:
-                self.logger.log(st.update, st.global_step, scalars)
-            last = self.budget_spent()
-            if not last and cfg.eval_every and st.update % cfg.eval_every == 0:
-                scalars.update(self.run_evaluation(cfg.eval_deals))
-            if progress is not None:
-                progress(st, scalars, self.last_eval)
-            if last or st.update % cfg.checkpoint_every == 0:
-                self.save()
+        with contextlib.closing(self.updates()) as updates:   # closing stops the collectors, whatever happens
+            self._loop(updates, seconds, progress)
         stopped_early = st.global_step < cfg.total_timesteps
         if st.final_eval_update == st.update:
             final = {**self.last_eval, "already_finished": True}
@@ -536,3 +387,71 @@ class Trainer:
             self.save()
         final["stopped_early"] = stopped_early
         return final
+
+    def _loop(self, updates, seconds, progress) -> None:
+        """After each update: log, evaluate when due, report progress, checkpoint."""
+        cfg, st = self.cfg, self.state
+        for scalars in updates:
+            st.train_seconds = seconds()
+            scalars["elapsed_minutes"] = st.train_seconds / 60
+            scalars["process_cpu_minutes"] = time.process_time() / 60   # this process, this session
+            if self.logger is not None:
+                self.logger.log(st.update, st.global_step, scalars)
+            last = self.budget_spent()
+            if not last and eval_schedule.due(cfg, st.update):
+                scalars.update(self.run_evaluation(cfg.eval_deals))
+            if progress is not None:
+                progress(st, scalars, self.last_eval)
+            if last or st.update % cfg.checkpoint_every == 0:
+                self.save()
+
+    def updates(self):
+        """The run's updates, one scalars dict each, until the budget is spent (the clock is the caller's:
+        it sets ``state.train_seconds`` after each)."""
+        if self.cfg.collectors:
+            yield from self.overlapped_updates()
+            return
+        while not self.budget_spent():
+            yield self.update_once()
+
+    def overlapped_updates(self):
+        """Updates with collection beside them (``collectors.py``): while update ``u`` learns from rollout
+        ``u``, the collectors play rollout ``u + 1`` with the weights from before the update."""
+        from .collectors import gather, make_collectors
+        cfg, st = self.cfg, self.state
+        if self.budget_spent():
+            return
+        collectors = make_collectors(cfg)
+        try:
+            def behaviour() -> dict:
+                return {"model": {k: v.detach().clone() for k, v in self.net.state_dict().items()},
+                        "pool": list(self.pool.state())}
+            if self.behaviour is None:
+                self.behaviour = behaviour()
+            pool_sent = None
+
+            def request(update: int) -> None:   # the pool travels only when it changed
+                nonlocal pool_sent
+                pool = self.behaviour["pool"]
+                fresh = pool_sent is None or len(pool) != len(pool_sent) or any(a is not b for a, b in
+                                                                                zip(pool, pool_sent))
+                collectors.request(update, self.behaviour["model"], pool if fresh else None)
+                pool_sent = pool
+            request(st.update)
+            t_last = time.perf_counter()
+            while not self.budget_spent():
+                parts, collect_seconds = collectors.receive()
+                rollout = gather(parts)
+                self.behaviour = behaviour()     # plays rollout u + 1, collected during this update
+                if st.global_step + rollout.env_steps < cfg.total_timesteps or cfg.max_minutes:
+                    request(st.update + 1)
+                coefs = self.coefficients()
+                self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
+                rng, _ = _seeded(cfg.seed, st.update, 1000)
+                t1 = time.perf_counter()
+                losses = self.learn(rollout, coefs, rng)
+                t2 = time.perf_counter()
+                yield self.account(rollout, {**coefs, **losses}, collect_seconds, t2 - t1, wall_seconds=t2 - t_last)
+                t_last = time.perf_counter()
+        finally:
+            collectors.close()

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from vint_env.agents.learned.networks import MaskedCategorical
+from vint_env.agents.learned.networks import MaskedCategorical, SparseObs
 
 LEARNER = -1          # controller code of a learner seat
 POOL0 = 0             # controller codes >= 0: index into the pool
@@ -39,7 +39,7 @@ class Rollout:
     deal, ``-1`` after the last one (then ``dones[k]`` is True).
     """
 
-    obs: torch.Tensor
+    obs: torch.Tensor | SparseObs      # SparseObs (active entries) for a network with sparse_input
     masks: torch.Tensor
     actions: torch.Tensor
     logprobs: torch.Tensor
@@ -55,6 +55,32 @@ class Rollout:
 
     def __len__(self) -> int:
         return len(self.rewards)
+
+
+def concat_rollouts(parts: list[Rollout]) -> Rollout:
+    """One rollout of several (collectors' shares of the games), links and deal numbers renumbered."""
+    if any(p.states is not None for p in parts):
+        raise ValueError("rollouts with critic states are collected in the learner only")
+    sizes = np.cumsum([0] + [len(p) for p in parts])
+    deals = np.cumsum([0] + [int(p.stats.get("deals", 0)) for p in parts])
+    obs = (SparseObs.cat([p.obs for p in parts]) if isinstance(parts[0].obs, SparseObs)
+           else torch.cat([p.obs for p in parts]))
+    next_index = np.concatenate([np.where(p.next_index >= 0, p.next_index + off, -1)
+                                 for p, off in zip(parts, sizes)])
+    stats = {"deals": int(deals[-1])}
+    total = max(stats["deals"], 1)
+    stats["deal_length"] = sum(p.stats.get("deal_length", 0.0) * p.stats.get("deals", 0) for p in parts) / total
+    for kind in ("pool",) + BOT_KINDS:
+        n = [p.stats.get(f"deals_vs_{kind}", 0) for p in parts]
+        r = [p.stats.get(f"return_vs_{kind}", float("nan")) for p in parts]
+        stats[f"return_vs_{kind}"] = (float(sum(a * b for a, b in zip(n, r) if a)) / sum(n)) if sum(n) else float("nan")
+        stats[f"deals_vs_{kind}"] = int(sum(n))
+    return Rollout(obs=obs, masks=torch.cat([p.masks for p in parts]), actions=torch.cat([p.actions for p in parts]),
+                   logprobs=torch.cat([p.logprobs for p in parts]), values=torch.cat([p.values for p in parts]),
+                   rewards=np.concatenate([p.rewards for p in parts]), dones=np.concatenate([p.dones for p in parts]),
+                   next_index=next_index, seats=np.concatenate([p.seats for p in parts]),
+                   deal_ids=np.concatenate([p.deal_ids + off for p, off in zip(parts, deals)]),
+                   env_steps=sum(p.env_steps for p in parts), stats=stats)
 
 
 class StreamBuffer:
@@ -129,7 +155,8 @@ class StreamBuffer:
             raise RuntimeError("rollout ended with a deal in progress")
         cat = (lambda xs: torch.cat(xs)) if self.obs else (lambda xs: torch.zeros(0))
         n = self.n
-        return Rollout(obs=cat(self.obs), masks=cat(self.masks), actions=cat(self.actions),
+        obs = SparseObs.cat(self.obs) if self.obs and isinstance(self.obs[0], SparseObs) else cat(self.obs)
+        return Rollout(obs=obs, masks=cat(self.masks), actions=cat(self.actions),
                        logprobs=cat(self.logprobs), values=cat(self.values),
                        rewards=self.rewards[:n].copy(), dones=self.dones[:n].copy(),
                        next_index=self.next_index[:n].copy(), seats=self.seats[:n].copy(),
@@ -164,7 +191,8 @@ class SelfPlayCollector:
             self._bots[key] = self.make_bot(kind)
         return self._bots[key]
 
-    def _new_deal(self, i: int, rng: np.random.Generator, pool_size: int, buf: StreamBuffer) -> np.ndarray:
+    def _new_deal(self, i: int, rng: np.random.Generator, pool_size: int, buf: StreamBuffer) -> int:
+        """Draw game ``i``'s next deal (opponents, side, bots' seeds); the seed to start it with."""
         buf.new_deal(i)
         kind = self.kinds[rng.choice(len(self.kinds), p=self.probs)]
         if kind == "pool" and pool_size == 0:
@@ -183,7 +211,23 @@ class SelfPlayCollector:
                 self.bot_kind[i] = kind
                 for s in other:
                     self._bot(i, s, kind).reset(int(rng.integers(2**31)))
-        return self.batch.start(i, int(rng.integers(2**31)))
+        return int(rng.integers(2**31))
+
+    def _start(self, ids: list[int], seeds: list[int]) -> np.ndarray:
+        """Start the drawn deals (one engine reset for all where the batch can); credits ``[n, 4]``."""
+        if hasattr(self.batch, "start_many"):
+            return self.batch.start_many(ids, seeds)
+        return np.array([self.batch.start(i, s) for i, s in zip(ids, seeds)]).reshape(len(ids), 4)
+
+    def _observe(self, ids: np.ndarray, sparse: bool):
+        """The observations of games ``ids`` as the policy reads them (dense, or active entries) and masks."""
+        batch = self.batch
+        if sparse and hasattr(batch, "observe_active"):
+            index, weight, masks = batch.observe_active(ids)
+            return SparseObs(torch.from_numpy(index), torch.from_numpy(weight), batch.obs_size), torch.from_numpy(masks)
+        obs, masks = batch.observe(ids)
+        obs_t = torch.from_numpy(obs)
+        return (SparseObs.from_dense(obs) if sparse else obs_t), torch.from_numpy(masks)
 
     @torch.no_grad()
     def collect(self, policy: torch.nn.Module, pool: list[torch.nn.Module], rng: np.random.Generator,
@@ -199,17 +243,15 @@ class SelfPlayCollector:
         deal_return = np.zeros((n, 4))
         lengths: list[int] = []
         deal_len = np.zeros(n, dtype=np.int64)
-        for i in range(n):
-            deal_return[i] += self._new_deal(i, rng, len(pool), buf)
+        sparse = bool(getattr(policy, "sparse_input", False))
+        deal_return += self._start(list(range(n)), [self._new_deal(i, rng, len(pool), buf) for i in range(n)])
         total_steps = 0
         while active.any():
             ids = np.flatnonzero(active)
             seats = batch.acting_seats()[ids]
-            obs, masks = batch.observe(ids)
+            obs_t, masks_t = self._observe(ids, sparse)
             ctrl = self.control[ids, seats]
             actions = np.empty(len(ids), dtype=np.int64)
-            obs_t = torch.from_numpy(obs)
-            masks_t = torch.from_numpy(masks)
             rows = np.flatnonzero(ctrl == LEARNER)
             if rows.size:
                 logits, values = policy(obs_t[rows])
@@ -240,6 +282,7 @@ class SelfPlayCollector:
             paid = real.any(axis=1)
             if paid.any():
                 deal_return[ids[paid]] += real[paid]
+            again = []
             for k in np.flatnonzero(done):
                 i = ids[k]
                 buf.end_deal(i)
@@ -252,7 +295,9 @@ class SelfPlayCollector:
                 if steps[i] >= self.num_steps:
                     active[i] = False
                 else:
-                    deal_return[i] += self._new_deal(i, rng, len(pool), buf)
+                    again.append((i, self._new_deal(i, rng, len(pool), buf)))
+            if again:
+                deal_return[[i for i, _ in again]] += self._start([i for i, _ in again], [s for _, s in again])
         stats = {"deals": len(lengths), "deal_length": float(np.mean(lengths)) if lengths else 0.0}
         for kind, r in returns.items():
             stats[f"return_vs_{kind}"] = float(np.mean(r)) if r else float("nan")

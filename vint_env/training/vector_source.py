@@ -1,41 +1,55 @@
-"""The batched Vint engine (``vint_env.vector``) as a game batch for the trainer.
+"""The batched engine (``vint_env.vector``) as a game batch for the trainer.
 
 Same contract as :class:`vint_env.training.sources.AECGameBatch` (see ``sources.py``),
-played by :class:`vint_env.vector.VintEngine` in NumPy arrays (numba when
-installed): one engine step moves every live game at once.  A game started
-with seed ``s`` gets the deal and dealer that ``vint_v0.raw_env().reset(seed=s)``
-deals, so both sources play the very same games (``tests/test_training_vector.py``
-checks that rollouts agree action for action).
+played by the game's batched engine (its record's ``engine``: Vint and Whist now) in NumPy
+arrays stepped by numba: one engine step moves every live game at once.  A game started with
+seed ``s`` gets the deal, dealer (and turned card) that the env's ``raw_env().reset(seed=s)``
+deals, so both sources play the very same games (``tests/test_training_vector.py`` checks that
+rollouts agree action for action).
 
-Vint only (the engine plays Vint deals), deal episodes; env options
-``reward_scale`` and ``passout`` as ``vint_v0``.
+Deal episodes; the env options are the engine's (``vint_v0``'s ``reward_scale``, ``passout``,
+``honours``, ``game_race``; ``whist_v0``'s ``reward_scale``, ``no_trump``, ``ten_is_honour``).
 """
 
 from __future__ import annotations
+
+import inspect
 
 import numpy as np
 
 from vint_env.cards import random_deal
 from vint_env.games import AGENTS
-SUPPORTED_KWARGS = ("reward_scale", "passout", "honours", "game_race", "episode", "backend")
+
+ENGINE_ONLY = ("backend", "obs_dtype", "auto_reset", "parallel")   # the engine's own knobs, not env options
+
+
+def engine_options(engine_class) -> tuple[str, ...]:
+    """The env options an engine takes (its constructor's, without its own knobs), and ``episode``."""
+    names = [p for p in inspect.signature(engine_class.__init__).parameters if p != "self"]
+    return tuple(p for p in names if p not in ENGINE_ONLY) + ("episode", "backend")
 
 
 class VectorGameBatch:
-    """``num_envs`` Vint deals in one :class:`~vint_env.vector.VintEngine` (``auto_reset=False``)."""
+    """``num_envs`` deals of one game in its batched engine (``auto_reset=False``)."""
 
     def __init__(self, game: str, num_envs: int, env_kwargs: dict | None = None):
         from vint_env import games
-        from vint_env.vector import VintEngine
-        if games.get(game) is not VintEngine.game:     # the deal-start and kwargs below are Vint's
-            raise ValueError(f"env_source 'vector' plays {VintEngine.game.env_name} only, not {game!r}")
+        record = games.get(game)
+        if not record.has_engine:
+            raise ValueError(f"env_source 'vector' plays {', '.join(games.get(g).env_name for g in games.engine_games())}"
+                             f" only (the games of the batched engine), not {game!r}")
+        engine_class = record.engine_class()
         kwargs = dict(env_kwargs or {})
-        unknown = set(kwargs) - set(SUPPORTED_KWARGS)
+        supported = engine_options(engine_class)
+        unknown = set(kwargs) - set(supported)
         if unknown:
             raise ValueError(f"env_source 'vector' does not take env_kwargs {sorted(unknown)}; "
-                             f"it takes {SUPPORTED_KWARGS}")
+                             f"it takes {supported}")
         if kwargs.pop("episode", "deal") != "deal":
             raise ValueError("env_source 'vector' plays deal episodes only (episode='deal')")
-        self.engine = VintEngine(**kwargs, auto_reset=False)     # the engine's defaults are the game's
+        self.engine = engine_class(**kwargs, auto_reset=False)
+        self.record = record
+        self.turns_card = record.turns_card and not getattr(self.engine, "no_trump", False)
         self.game = game
         self.num_envs = int(num_envs)
         self.obs_size = int(self.engine.observation_size)
@@ -45,14 +59,25 @@ class VectorGameBatch:
         self._seat = np.full(self.num_envs, -1, dtype=np.int64)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
 
-    def start(self, i: int, seed: int) -> np.ndarray:
-        # the deal vint_v0.raw_env().reset(seed=seed) makes: dealer first, then the hands
+    def deal_of_seed(self, seed: int):
+        """``(hands, dealer, turned card or None)`` that the env's ``reset(seed=seed)`` deals."""
+        from vint_env.envs.base import random_turned_card
         rng = np.random.default_rng(int(seed))
         dealer = int(rng.integers(4))
         hands = random_deal(rng)
-        self.engine.reset(self.state, games=[i], deals=[hands], dealers=[dealer])
-        self._seat[i] = int(self.state.current_player[i])
-        return np.zeros(4, dtype=np.float64)
+        return hands, dealer, (random_turned_card(rng, hands[dealer]) if self.turns_card else None)
+
+    def start(self, i: int, seed: int) -> np.ndarray:
+        return self.start_many([i], [seed])[0]
+
+    def start_many(self, ids, seeds) -> np.ndarray:
+        """New deals in games ``ids`` (one engine reset for all); credits ``[n, 4]`` (zero)."""
+        ids = np.asarray(ids, dtype=np.int64)
+        deals = [self.deal_of_seed(s) for s in seeds]
+        extra = {"turned": [d[2] for d in deals]} if self.turns_card else {}
+        self.engine.reset(self.state, games=ids, deals=[d[0] for d in deals], dealers=[d[1] for d in deals], **extra)
+        self._seat[ids] = self.state.current_player[ids]
+        return np.zeros((len(ids), 4), dtype=np.float64)
 
     def acting_seats(self) -> np.ndarray:
         return self._seat
@@ -61,6 +86,13 @@ class VectorGameBatch:
         obs = np.asarray(self.state.observation[ids], dtype=np.float32)
         masks = self.state.legal_action_mask[ids].astype(bool)
         return obs, masks
+
+    def observe_active(self, ids: np.ndarray):
+        """``(index, weight, masks)``: the active entries of the observations of games ``ids``, read in
+        place from the engine's arrays (no dense copy), and their masks."""
+        from vint_env.agents.learned.sparse import active_entries
+        index, weight = active_entries(self.state.observation, rows=ids)
+        return index, weight, self.state.legal_action_mask[ids].astype(bool)
 
     def bot_view(self, i: int):
         ob = {"observation": np.array(self.state.observation[i], dtype=np.float32),

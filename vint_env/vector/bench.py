@@ -8,7 +8,9 @@ of about ``--seconds`` each, all in one run so the figures share the
 machine's conditions) for:
 
 - the batched engine (:class:`~vint_env.vector.VintEngine`) at several batch
-  sizes (numba on all its threads and on one);
+  sizes (numba on all its threads and on one), and its other games
+  (``WhistEngine``, ``SoloWhistEngine``) on one thread at B=1024 and at the
+  largest batch size;
 - `vint_v0`, `whist_v0` and `solo_whist_v0` through PettingZoo's AEC API
   (``env.agent_iter()`` / ``env.last()`` / ``env.step``, an action drawn from
   ``np.flatnonzero(obs["action_mask"])``), interleaved round by round with
@@ -307,7 +309,7 @@ def main(argv=None) -> int:
     p.add_argument("--no-peers", action="store_true", help="skip the AEC envs, OpenSpiel and RLCard")
     p.add_argument("--no-engine", action="store_true", help="skip the batched engine (AEC envs and peers only)")
     p.add_argument("--no-whist", action="store_true",
-                   help="skip the Whist rows (WhistEngine, whist_v0, solo_whist_v0)")
+                   help="skip the Whist and Solo Whist rows (WhistEngine, SoloWhistEngine, whist_v0, solo_whist_v0)")
     p.add_argument("--quick", action="store_true", help="3 repeats of 0.3 s, fewer batch sizes (a smoke run)")
     p.add_argument("--profile", action="store_true",
                    help="also print where the time goes (batched step parts; cProfile of the AEC loop)")
@@ -353,9 +355,11 @@ def main(argv=None) -> int:
             floor_row = rate
 
     if not args.no_whist and not args.no_engine:
-        b = max(sizes) if sizes else 1024
-        run, _, _ = engine_runner(b, False, args.obs_dtype, game="whist")
-        report(f"WhistEngine numba, 1 thread, B={b}", run)
+        for game in games.engine_games()[1:]:            # the engine's other games, after Vint
+            name = games.get(game).engine_class().__name__
+            for b in sorted({1024, max(sizes)} if sizes else {1024}):
+                run, _, _ = engine_runner(b, False, args.obs_dtype, game=game)
+                report(f"{name} numba, 1 thread, B={b}", run)
     ratios = []
     if not args.no_peers:
         ratios = compare_aec_with_openspiel(args, rows)

@@ -3,7 +3,7 @@
 Game ``b`` of a batch owns a 64-bit ``key[b]``; its n-th deal (dealer, and
 Whist's turned card) is a pure function of ``(key[b], n)`` (SplitMix64
 hashing, then the 52 cards sorted by random keys: a uniform permutation; the
-turned card is a uniformly chosen card of the dealer's hand, docs/rules/index.md).  So a game replays the
+turned card of Whist and Solo Whist is a uniformly chosen card of the dealer's hand, docs/rules/index.md).  So a game replays the
 same deals whatever the batch size, the backend or the other games, and
 same seeds give the same games.
 """
@@ -14,7 +14,8 @@ import numpy as np
 
 from ..cards import DeckError, parse_pbn, validate_deal
 from ..seeds import SeedError, check_seed
-from .state import AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, VOIDS, WHIST, WON, KernelOptions, VintBatchState
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, NUM_SMALL, PLAY, SOLO_WHIST, VOIDS, WHIST, WON, KernelOptions,
+                    VintBatchState)
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -66,7 +67,7 @@ def random_deals(keys: np.ndarray, deal_index: np.ndarray) -> tuple[np.ndarray, 
 
 
 def turned_cards(keys: np.ndarray, deal_index: np.ndarray, dealer_hands: np.ndarray) -> np.ndarray:
-    """Whist's turned card of each deal: the k-th lowest card of the dealer's hand, k uniform in 0..12."""
+    """Whist's (Solo Whist's) turned card of each deal: the k-th lowest card of the dealer's hand, k uniform in 0..12."""
     k = ((splitmix64(_deal_base(keys, deal_index) ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13)).astype(np.int64)
     bits = np.unpackbits(np.ascontiguousarray(dealer_hands, dtype="<u8").view(np.uint8).reshape(-1, 8),
                          axis=1, bitorder="little")[:, :52]
@@ -150,13 +151,18 @@ def start_deals(state: VintBatchState, games: np.ndarray, spec: KernelOptions, h
     row[WON:WON + 4] = 0
     small[games] = row
     small[games, COL["dealer"]] = dealers
-    if spec.game == WHIST:
+    if spec.game == SOLO_WHIST or (spec.game == WHIST and not spec.no_trump):
+        if turned is None:
+            turned = turned_cards(state.key[games], state.deal_index[games], hands[np.arange(games.size), dealers])
+        small[games, COL["turned"]] = turned
+    if spec.game == SOLO_WHIST:
+        # docs/rules/solo_whist.md, Auction: eldest hand (left of the dealer) calls first.
+        small[games, COL["current_player"]] = (dealers + 1) & 3
+        small[games, COL["passed"]] = 0
+        small[games, COL["may_accept"]] = 1
+        small[games, COL["must_raise"]] = 0
+    elif spec.game == WHIST:
         # docs/rules/whist.md: no auction; the turned card's suit is trump; left of the dealer leads.
-        if not spec.no_trump:
-            if turned is None:
-                turned = turned_cards(state.key[games], state.deal_index[games],
-                                      hands[np.arange(games.size), dealers])
-            small[games, COL["turned"]] = turned
         small[games, COL["trump"]] = 4 if spec.no_trump else np.asarray(turned) // 13
         small[games, COL["phase"]] = PLAY
         small[games, COL["leader"]] = (dealers + 1) & 3

@@ -1,4 +1,4 @@
-"""`VintEngine` and `WhistEngine`: B deals at once, PGX-style ``init`` / ``step``.
+"""`VintEngine`, `WhistEngine` and `SoloWhistEngine`: B deals at once, PGX-style ``init`` / ``step``.
 
 >>> import numpy as np
 >>> engine = VintEngine()
@@ -14,16 +14,17 @@ True
 What a state holds (arrays, first axis = game):
 
 - ``current_player[B]``: seat to act (0..3), -1 once a deal is over;
-- ``observation[B, D]``: ``vint_v0``'s (``whist_v0``'s) observation
+- ``observation[B, D]``: ``vint_v0``'s (``whist_v0``'s, ``solo_whist_v0``'s) observation
   (``encode_observation``, deal episodes, bit for bit) of the player to move;
   for a finished deal not yet reset, of the seat that acted last
   (``observer[B]`` says whose view);
 - ``legal_action_mask[B, A]`` (int8 0/1): the player to move's legal actions
-  (A = 88 in Vint, 52 in Whist);
+  (A = 88 in Vint, 52 in Whist, 65 in Solo Whist);
 - ``rewards[B, 4]``: what each seat earned by the last step: zero except
   when it ended a deal, then the deal's points difference (side 0 minus
-  side 1, partners equal) times ``reward_scale``, exactly as the env's
-  reward; ``points[B, 4]`` the same unscaled (int64);
+  side 1, partners equal; in Solo Whist each seat's own payment in quarter
+  points, zero for a deal thrown in) times ``reward_scale``, exactly as the
+  env's reward; ``points[B, 4]`` the same unscaled (int64);
 - ``terminated[B]``: the last step ended the game's deal.
 
 ``step`` updates the state **in place** and returns it (copy what you
@@ -47,6 +48,8 @@ import numpy as np
 
 from .. import games
 from ..rules.tricks import IllegalActionError, MalformedActionError
+from ..rules.solo_whist_payments import PAYMENT_VARIANTS
+from ..rules.vint import check_variants
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
 from .state import COL, EngineStateError, KernelOptions, VintBatchState, check_layout
@@ -56,7 +59,7 @@ BACKENDS = ("numba",)
 
 
 class BatchEngine:
-    """What the batched Vint and Whist engines share: init / reset / step / observe.
+    """What the batched engines share: init / reset / step / observe.
 
     ``reward_scale``: reward = points x scale; ``backend``: ``"numba"``, the
     one backend (kept as an argument for old callers); ``obs_dtype``:
@@ -196,10 +199,18 @@ class BatchEngine:
         self._impl.check_rows(state, self.spec)
 
     # ------------------------------------------------------------ internals
-    def _start(self, state, idx, deals, dealers):
+    def _start(self, state, idx, deals, dealers, turned=None):
         hands = as_hand_array(deals, idx.size) if deals is not None else None
         dl = as_dealers(dealers, idx.size) if dealers is not None else None
-        start_deals(state, idx, self.spec, hands, dl)
+        if turned is not None:
+            if not self.game.turns_card:
+                raise ValueError(f"no card is turned in {self.game.title}: do not give turned cards")
+            if self.spec.no_trump:
+                raise ValueError("no card is turned in no-trump Whist: do not give turned cards")
+            if hands is None or dl is None:
+                raise ValueError("turned cards need the injected deals and dealers they belong to")
+            turned = as_turned(turned, hands, dl)
+        start_deals(state, idx, self.spec, hands, dl, turned)
 
     def _write_views(self, state, games=None):
         self._impl.write_views(state, self.spec, self.parallel, games)
@@ -288,16 +299,31 @@ class WhistEngine(BatchEngine):
         self.no_trump = no_trump
         self.ten_is_honour = ten_is_honour
 
-    def _start(self, state, idx, deals, dealers, turned=None):
-        hands = as_hand_array(deals, idx.size) if deals is not None else None
-        dl = as_dealers(dealers, idx.size) if dealers is not None else None
-        if turned is not None:
-            if self.no_trump:
-                raise ValueError("no card is turned in no-trump Whist: do not give turned cards")
-            if hands is None or dl is None:
-                raise ValueError("turned cards need the injected deals and dealers they belong to")
-            turned = as_turned(turned, hands, dl)
-        start_deals(state, idx, self.spec, hands, dl, turned)
+
+class SoloWhistEngine(BatchEngine):
+    """Batched Solo Whist deals (docs/rules/solo_whist.md): ``solo_whist_v0``'s observations (1096), actions (65),
+    rewards.
+
+    ``payments``: ``"symmetric"`` (default) or ``"literal"``, as ``solo_whist_v0``;
+    ``reward_scale``: default 0.25 (rewards in points), as ``solo_whist_v0``; the
+    other options are :class:`BatchEngine`'s.  Rewards and points are each
+    seat's own payment (quarter points; zero for a deal thrown in).  The
+    dealer's turned card is a uniformly random card of their hand
+    (``turned=`` in ``init``/``reset`` fixes it with injected deals); eldest
+    hand, left of the dealer, calls first.  A deal ends when its result is
+    certain, as the reference rules end it: a misère or déclarée may end
+    before the 13th trick, or at the last call before any card is played.
+    """
+
+    game = games.get("solo_whist")
+
+    def __init__(self, payments: str = "symmetric", reward_scale: float = game.reward_scale, backend: str = "numba",
+                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False):
+        if payments not in PAYMENT_VARIANTS:
+            raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
+        super().__init__(KernelOptions(game=self.game.engine_code, payments_literal=payments == "literal",
+                                       reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
+        self.payments = payments
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""The batched Vint and Whist rules as numba-compiled loops, game by game.
+"""The batched Vint, Whist and Solo Whist rules as numba-compiled loops, game by game.
 
 The second of the two implementations of these rules (the first is the
 readable reference in :mod:`vint_env.rules`; the differential tests play both
@@ -14,22 +14,29 @@ import numpy as np
 from numba import njit, prange
 
 from ..rules.tricks import IllegalActionError
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, TRICK, VOIDS, WHIST, WON,
-                    EngineStateError, KernelOptions, VintBatchState)
-from .tables import (BID_BASE, HIGHEST_13, NUM_ACTIONS, NUM_BIDS, OBS_SIZE, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, SOLO_WHIST, TRICK, TRUMP,
+                    VOIDS, WHIST, WON, EngineStateError, KernelOptions, VintBatchState)
+from .tables import (BID_BASE, HIGHEST_13, NUM_ACTIONS, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
                      O_LAST_TRICK, O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRACK, O_TRICK,
-                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, TOP_FIVE, W_DEALER,
+                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, OBS_SIZE, PASS, POPCOUNT_13, RUN_FROM_ACE, S_CALLS,
+                     S_DEALER, S_DECLARING, S_EXPOSED, S_EXPOSED_SEAT, S_HAND, S_HIGHEST, S_LAST_TRICK, S_MUST_RAISE,
+                     S_PASSED, S_PHASE, S_PLAYED, S_TO_MOVE, S_TRACK, S_TRICK, S_TRICK_LEADER, S_TRICKS_TAKEN,
+                     S_TRUMP, S_TURNED_CARD, S_TURNED_HOLDER, S_WITH_ME, SOLO_ABONDANCE, SOLO_ACCEPT, SOLO_BID_INDEX,
+                     SOLO_CALL_BASE, SOLO_DECLAREE, SOLO_MISERE, SOLO_NUM_ACTIONS, SOLO_OBS_SIZE, SOLO_OPEN_MISERE,
+                     SOLO_PASS, SOLO_PROPOSAL, SOLO_TERMS, SOLO_TRUMP_ABONDANCE, SOLO_TRUMP_BASE, TOP_FIVE, W_DEALER,
                      W_HAND, W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRACK, W_TRICK, W_TRICK_LEADER,
-                     W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_SLAM_12,
-                     WHIST_NUM_ACTIONS, WHIST_OBS_SIZE, WHIST_SLAM_13, WHIST_TRICK_POINTS)
+                     W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_NUM_ACTIONS,
+                     WHIST_OBS_SIZE, WHIST_SLAM_12, WHIST_SLAM_13, WHIST_TRICK_POINTS)
 
 _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"], COL["dealer"]
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
 _TRUMP, _DECLARER, _LEADER, _TRICK_LEN = COL["trump"], COL["declarer"], COL["leader"], COL["trick_len"]
 _LAST_LEADER, _TRICKS_PLAYED, _TURNED = COL["last_leader"], COL["tricks_played"], COL["turned"]
+_PARTNER, _PASSED, _MAY_ACCEPT, _MUST_RAISE = COL["partner"], COL["passed"], COL["may_accept"], COL["must_raise"]
 # Offsets of the tracking blocks (trick_winner, winning_card, voids, cards_out, top_remaining).
 O_WINNER, O_WINNING_CARD, O_VOIDS, O_CARDS_OUT, O_TOP = O_TRACK
 W_WINNER, W_WINNING_CARD, W_VOIDS, W_CARDS_OUT, W_TOP = W_TRACK
+S_WINNER, S_WINNING_CARD, S_VOIDS, S_CARDS_OUT, S_TOP = S_TRACK
 # Lookup tables read as compile-time constants: bits set / highest bit of a suit's 13-bit mask.
 _POP13 = POPCOUNT_13.astype(np.int8)     # int8: 8 kB each, they stay in the L1 cache
 _HIGH13 = HIGHEST_13.astype(np.int8)
@@ -183,14 +190,17 @@ def _finish(small, b, diff, scale, points, rewards, terminated):
 
 
 @njit(cache=True, inline="always")
-def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_net, scale, points, rewards,
-               terminated, run_tab, top_tab, pop_tab, coronet_tab):
+def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_net, literal, scale, points, rewards,
+               terminated, run_tab, top_tab, pop_tab, coronet_tab, terms):
     """One action in game ``b`` (legality checked before)."""
     one = np.uint64(1)
     phase = small[b, _PHASE]
     seat = np.int64(small[b, _CUR])
     small[b, _ACTOR] = seat
     small[b, _CUR] = (seat + 1) & 3
+    if phase != PLAY and game == SOLO_WHIST:
+        _solo_call(small, words, b, a, seat, literal, scale, points, rewards, terminated, terms)
+        return
     if phase == AUCTION:                  # docs/rules/vint.md, Auction
         if a != PASS:
             i = a - BID_BASE
@@ -256,7 +266,9 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
     small[b, _CUR] = winner
     played = small[b, _TRICKS_PLAYED] + 1
     small[b, _TRICKS_PLAYED] = played
-    if played == 13:
+    if game == SOLO_WHIST:                # the misères and déclarée may end before the 13th trick
+        _solo_after_trick(small, words, b, literal, scale, points, rewards, terminated, terms)
+    elif played == 13:
         if game == WHIST:
             diff = _score_whist(words, small, b, ten_is_honour, run_tab, pop_tab, coronet_tab)
         else:
@@ -282,12 +294,18 @@ def _bits(out, b, start, word):
 
 @njit(cache=True, inline="always")
 def _observe_play(small, words, b, me, out, o_leader, o_trick, o_last, o_taken):
-    """The trick-play blocks shared by Vint and Whist: leader, trick, last trick, tricks taken."""
-    out[b, o_leader + ((small[b, _LEADER] - me) & 3)] = 1
+    """The trick-play blocks shared by Vint and Whist: leader, trick, last trick, tricks taken by side."""
     ours = small[b, WON + me] + small[b, WON + (me ^ 2)]
     theirs = small[b, WON + (me ^ 1)] + small[b, WON + (me ^ 3)]
     out[b, o_taken + ours] = 1
     out[b, o_taken + 14 + theirs] = 1
+    _observe_trick_cards(small, b, me, out, o_leader, o_trick, o_last)
+
+
+@njit(cache=True, inline="always")
+def _observe_trick_cards(small, b, me, out, o_leader, o_trick, o_last):
+    """The trick blocks of every game (games/obs_blocks.py, ``PLAY_BLOCKS``): leader, trick, last trick."""
+    out[b, o_leader + ((small[b, _LEADER] - me) & 3)] = 1
     for r in range(4):
         s = (me + r) & 3
         c = small[b, TRICK + s]
@@ -397,16 +415,20 @@ def _observe_whist(small, words, b, me, out):
 def _observe_one(small, words, b, me, out, game):
     if game == WHIST:
         _observe_whist(small, words, b, me, out)
+    elif game == SOLO_WHIST:
+        _observe_solo(small, words, b, me, out)
     else:
         _observe_vint(small, words, b, me, out)
 
 
 @njit(cache=True, inline="always")
-def _legal_one(small, words, b, out):
+def _legal_one(small, words, b, out, game):
     """Legal actions of the player to move in game ``b`` into ``out[b]``."""
     out[b, :] = 0
     phase = small[b, _PHASE]
-    if phase == AUCTION:
+    if game == SOLO_WHIST and phase != PLAY:
+        _legal_solo_calls(small, b, out)
+    elif phase == AUCTION:
         out[b, PASS] = 1
         for i in range(small[b, _HIGHEST] + 1, NUM_BIDS):
             out[b, BID_BASE + i] = 1
@@ -418,6 +440,276 @@ def _legal_one(small, words, b, out):
             if follow != np.uint64(0):
                 hand = follow
         _bits(out, b, 0, hand)
+
+
+# ---------------------------------------------------------------- Solo Whist (docs/rules/solo_whist.md)
+# The auction, the abondance trump choice, the early ends and the payments; the trick play above is shared.
+# Columns: ``highest`` is the highest bid's action (53..60), ``highest_bidder`` who made it (the reference's
+# ``declarer`` during the auction), ``declarer`` is set once the auction ends with a contract.
+
+@njit(cache=True, inline="always")
+def _solo_new_auction(small, b):
+    """A new deal's auction: eldest hand (left of the dealer) calls first, nobody has called yet."""
+    small[b, _CUR] = (small[b, _DEALER] + 1) & 3
+    small[b, _PARTNER] = -1
+    small[b, _PASSED] = 0
+    small[b, _MAY_ACCEPT] = 1
+    small[b, _MUST_RAISE] = 0
+
+
+@njit(cache=True, inline="always")
+def _solo_declaring(small, b, s):
+    """Seat ``s`` holds the highest bid: its bidder, or the partner who accepted it."""
+    return small[b, _BIDDER] >= 0 and (s == small[b, _BIDDER] or s == small[b, _PARTNER])
+
+
+@njit(cache=True, inline="always")
+def _solo_proposal_standing(small, b):
+    """A proposal is the highest bid and nobody has accepted it."""
+    return small[b, _HIGHEST] == SOLO_PROPOSAL and small[b, _PARTNER] < 0
+
+
+@njit(cache=True, inline="always")
+def _solo_may_call(small, b, s, eldest):
+    """Seat ``s`` is asked in turn: not holding the highest bid and not passed, or eldest's right to accept."""
+    if _solo_declaring(small, b, s):
+        return False
+    if not (np.int64(small[b, _PASSED]) >> s) & 1:
+        return True
+    return s == eldest and small[b, _MAY_ACCEPT] == 1 and _solo_proposal_standing(small, b)
+
+
+@njit(cache=True, inline="always")
+def _solo_call_legal(small, b, a):
+    """Whether call ``a`` (52..64) is legal for the player to move (rules.solo_whist.SoloWhistDeal._legal_calls):
+    the trump suits after an abondance; else pass, acceptance of a standing proposal, or a higher bid."""
+    phase = small[b, _PHASE]
+    if phase == TRUMP:
+        return a >= SOLO_TRUMP_BASE
+    if phase != AUCTION or a >= SOLO_TRUMP_BASE:
+        return False
+    if a == SOLO_PASS:
+        return True
+    if small[b, _MUST_RAISE] == 1:          # an unaccepted proposal: bid higher (no trump abondance) or pass
+        return a > SOLO_ACCEPT and a != SOLO_TRUMP_ABONDANCE
+    seat = np.int64(small[b, _CUR])
+    if (np.int64(small[b, _PASSED]) >> seat) & 1:      # eldest hand after passing: accept or pass
+        return a == SOLO_ACCEPT
+    if a == SOLO_ACCEPT:
+        return _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]
+    h = np.int64(small[b, _HIGHEST])
+    if h >= 0 and SOLO_BID_INDEX[a - SOLO_CALL_BASE] <= SOLO_BID_INDEX[h - SOLO_CALL_BASE]:
+        return False
+    return a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE    # not without the lower game first
+
+
+@njit(cache=True, inline="always")
+def _legal_solo_calls(small, b, out):
+    """The calls of the player to move (auction), or the four trump suits (an abondance's trump choice)."""
+    for a in range(SOLO_PASS, SOLO_TRUMP_BASE + 4):
+        if _solo_call_legal(small, b, a):
+            out[b, a] = 1
+
+
+@njit(cache=True)
+def _solo_call(small, words, b, a, seat, literal, scale, points, rewards, terminated, terms):
+    """A call, or the abondance declarer's trump choice, by ``seat`` (rules.solo_whist.SoloWhistDeal._call)."""
+    if small[b, _PHASE] == TRUMP:
+        _solo_start_play(small, words, b, a - SOLO_TRUMP_BASE, literal, scale, points, rewards, terminated, terms)
+        return
+    eldest = (np.int64(small[b, _DEALER]) + 1) & 3
+    if a >= SOLO_CALL_BASE:                  # the observation's calls columns
+        words[b, BIDS + seat] |= np.uint64(1) << np.uint64(a - SOLO_CALL_BASE)
+    if a == SOLO_PASS:
+        passed = np.int64(small[b, _PASSED])
+        if (passed >> seat) & 1 or (seat == eldest and _solo_proposal_standing(small, b)):
+            small[b, _MAY_ACCEPT] = 0        # eldest hand declined the proposal
+        small[b, _PASSED] = passed | (1 << seat)
+        if small[b, _MUST_RAISE] == 1:       # the proposer passes too: thrown in
+            _finish(small, b, 0, scale, points, rewards, terminated)
+            return
+    elif a == SOLO_ACCEPT:
+        small[b, _PARTNER] = seat
+        if seat == eldest:
+            small[b, _MAY_ACCEPT] = 0
+    else:
+        small[b, _HIGHEST] = a
+        small[b, _BIDDER] = seat
+        small[b, _PARTNER] = -1
+        small[b, _MUST_RAISE] = 0
+    for step in range(1, 4):
+        nxt = (seat + step) & 3
+        if _solo_may_call(small, b, nxt, eldest):
+            small[b, _CUR] = nxt
+            return
+    h = np.int64(small[b, _HIGHEST])         # nobody else may call
+    if h < 0:
+        _finish(small, b, 0, scale, points, rewards, terminated)      # everybody passed: thrown in
+    elif _solo_proposal_standing(small, b):
+        small[b, _MUST_RAISE] = 1
+        small[b, _CUR] = small[b, _BIDDER]
+    else:
+        declarer = small[b, _BIDDER]
+        small[b, _DECLARER] = declarer
+        if h == SOLO_ABONDANCE:              # the declarer names trump after the auction
+            small[b, _PHASE] = TRUMP
+            small[b, _CUR] = declarer
+        elif h == SOLO_MISERE or h == SOLO_OPEN_MISERE or h == SOLO_DECLAREE:
+            _solo_start_play(small, words, b, 4, literal, scale, points, rewards, terminated, terms)
+        else:
+            _solo_start_play(small, words, b, small[b, _TURNED] // 13, literal, scale, points, rewards,
+                             terminated, terms)
+
+
+@njit(cache=True)
+def _solo_start_play(small, words, b, trump, literal, scale, points, rewards, terminated, terms):
+    """Eldest hand leads (the declarer in abondance déclarée); the result may be certain before the first card."""
+    small[b, _TRUMP] = trump
+    leader = np.int64(small[b, _DECLARER]) if small[b, _HIGHEST] == SOLO_DECLAREE \
+        else (np.int64(small[b, _DEALER]) + 1) & 3
+    small[b, _LEADER] = leader
+    small[b, _CUR] = leader
+    small[b, _PHASE] = PLAY
+    _solo_after_trick(small, words, b, literal, scale, points, rewards, terminated, terms)
+
+
+@njit(cache=True, inline="always")
+def _solo_certain(small, words, b, declarer, misere):
+    """Nothing anybody plays can change a misère's (déclarée's) result, between tricks
+    (rules.solo_whist.misere_is_safe / declaree_is_safe).  Misère: in every suit all the declarer's cards
+    are lower than all the others' cards and, when the declarer is on lead, the others hold cards of every
+    suit the declarer holds.  Déclarée: the declarer is on lead and in every suit all the declarer's cards
+    are higher than all the others'."""
+    on_lead = small[b, _LEADER] == declarer
+    if not misere and not on_lead:
+        return False
+    mine = words[b, HAND + declarer]
+    others = words[b, HAND + ((declarer + 1) & 3)] | words[b, HAND + ((declarer + 2) & 3)] \
+        | words[b, HAND + ((declarer + 3) & 3)]
+    for suit in range(4):
+        m = _ranks(mine, suit)
+        o = _ranks(others, suit)
+        if m != 0 and o != 0:
+            if misere and _HIGH13[m] > _HIGH13[o & -o]:
+                return False
+            if not misere and _HIGH13[m & -m] < _HIGH13[o]:
+                return False
+        elif misere and on_lead and m != 0:      # a lead nobody can follow would win the trick
+            return False
+    return True
+
+
+@njit(cache=True)
+def _solo_after_trick(small, words, b, literal, scale, points, rewards, terminated, terms):
+    """End the deal when its result is settled (rules.solo_whist.SoloWhistDeal._after_trick)."""
+    contract = np.int64(small[b, _HIGHEST])
+    declarer = np.int64(small[b, _DECLARER])
+    partner = np.int64(small[b, _PARTNER])
+    taken = np.int64(small[b, WON + declarer])
+    if partner >= 0:
+        taken += small[b, WON + partner]
+    played = np.int64(small[b, _TRICKS_PLAYED])
+    over = played == 13
+    if contract == SOLO_MISERE or contract == SOLO_OPEN_MISERE:
+        if taken > 0:
+            _solo_settle(small, b, taken, literal, scale, points, rewards, terminated, terms)
+            return
+        if not over and _solo_certain(small, words, b, declarer, True):
+            _solo_settle(small, b, 0, literal, scale, points, rewards, terminated, terms)
+            return
+    elif contract == SOLO_DECLAREE:
+        if played > taken:
+            _solo_settle(small, b, taken, literal, scale, points, rewards, terminated, terms)
+            return
+        if not over and _solo_certain(small, words, b, declarer, False):
+            _solo_settle(small, b, 13, literal, scale, points, rewards, terminated, terms)
+            return
+    if over:
+        _solo_settle(small, b, taken, literal, scale, points, rewards, terminated, terms)
+
+
+@njit(cache=True)
+def _solo_settle(small, b, tricks, literal, scale, points, rewards, terminated, terms):
+    """Payments of the finished contract, in quarter points (rules.solo_whist_payments.payments)."""
+    contract = np.int64(small[b, _HIGHEST])
+    stake = terms[contract - SOLO_CALL_BASE, 0]
+    need = terms[contract - SOLO_CALL_BASE, 1]
+    per_trick = terms[contract - SOLO_CALL_BASE, 2]
+    if contract == SOLO_MISERE or contract == SOLO_OPEN_MISERE:
+        made = tricks == 0
+    else:
+        made = tricks >= need
+    if made:
+        x = stake + per_trick * (tricks - need)
+    elif per_trick == 0:                     # misères and déclarée: the stake, no undertricks
+        x = -stake
+    elif literal:
+        x = -per_trick * (need - tricks)
+    else:
+        x = -(stake + per_trick * (need - tricks))
+    declarer = np.int64(small[b, _DECLARER])
+    partner = np.int64(small[b, _PARTNER])
+    for s in range(4):
+        if contract == SOLO_PROPOSAL:        # each partner receives from (pays to) one defender
+            p = x if (s == declarer or s == partner) else -x
+        else:                                # the declarer receives from (pays to) each of the three
+            p = 3 * x if s == declarer else -x
+        points[b, s] = p
+        rewards[b, s] = p * scale
+    small[b, _PHASE] = OVER
+    small[b, _CUR] = -1
+    terminated[b] = True
+
+
+@njit(cache=True, inline="always")
+def _observe_solo(small, words, b, me, out):
+    """``games.solo_whist.encode_observation`` of seat ``me`` in game ``b`` into ``out[b]``."""
+    out[b, :] = 0
+    phase = small[b, _PHASE]
+    if phase != OVER:
+        out[b, S_PHASE + (0 if phase == AUCTION else (1 if phase == TRUMP else 2))] = 1
+        out[b, S_TO_MOVE + ((small[b, _CUR] - me) & 3)] = 1
+    dealer = np.int64(small[b, _DEALER])
+    out[b, S_DEALER + ((dealer - me) & 3)] = 1
+    _bits(out, b, S_HAND, words[b, HAND + me])
+    turned = np.int64(small[b, _TURNED])
+    out[b, S_TURNED_CARD + turned] = 1
+    if (words[b, HAND + dealer] >> np.uint64(turned)) & np.uint64(1):
+        out[b, S_TURNED_HOLDER + ((dealer - me) & 3)] = 1
+    passed = np.int64(small[b, _PASSED])
+    for r in range(4):
+        s = (me + r) & 3
+        _bits(out, b, S_CALLS + 8 * r, words[b, BIDS + s])
+        if (passed >> s) & 1:
+            out[b, S_PASSED + r] = 1
+    out[b, S_MUST_RAISE] = small[b, _MUST_RAISE]
+    h = np.int64(small[b, _HIGHEST])
+    if h >= 0:
+        out[b, S_HIGHEST + SOLO_BID_INDEX[h - SOLO_CALL_BASE]] = 1
+        out[b, S_DECLARING + ((small[b, _BIDDER] - me) & 3)] = 1
+        if small[b, _PARTNER] >= 0:
+            out[b, S_DECLARING + ((small[b, _PARTNER] - me) & 3)] = 1
+    if small[b, _DECLARER] >= 0:             # the auction ended with a contract: the observer's side
+        mine = _solo_declaring(small, b, me)
+        for r in range(4):
+            if _solo_declaring(small, b, (me + r) & 3) == mine:
+                out[b, S_WITH_ME + r] = 1
+    seen = np.uint64(1) << np.uint64(turned)  # face up: the turned card until played, an open misère hand
+    trump = small[b, _TRUMP]
+    if trump >= 0:                            # play has started
+        out[b, S_TRUMP + trump] = 1
+        if h == SOLO_OPEN_MISERE and small[b, _TRICKS_PLAYED] >= 1:
+            declarer = np.int64(small[b, _DECLARER])
+            shown = words[b, HAND + declarer]
+            out[b, S_EXPOSED_SEAT + ((declarer - me) & 3)] = 1
+            _bits(out, b, S_EXPOSED, shown)
+            seen |= shown
+        _observe_trick_cards(small, b, me, out, S_TRICK_LEADER, S_TRICK, S_LAST_TRICK)
+        for r in range(4):
+            s = (me + r) & 3
+            _bits(out, b, S_PLAYED + 52 * r, words[b, DEALT + s] ^ words[b, HAND + s])
+            out[b, S_TRICKS_TAKEN + 14 * r + small[b, WON + s]] = 1
+    _observe_tracking(small, words, b, me, out, S_WINNER, S_WINNING_CARD, S_VOIDS, S_CARDS_OUT, S_TOP, seen)
 
 
 # Random deals, exactly as vint_env.vector.deals.random_deals (SplitMix64 keys, stable sort).
@@ -469,21 +761,22 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
     for s in range(4):
         small[b, WON + s] = 0
     small[b, _DEALER] = dealer
+    if game == SOLO_WHIST or (game == WHIST and not no_trump):     # a uniform card of the dealer's hand is turned
+        k = np.int64((_mix(base ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13))
+        hand = words[b, DEALT + dealer]
+        for c in range(52):
+            if (hand >> np.uint64(c)) & np.uint64(1):
+                if k == 0:
+                    small[b, _TURNED] = c
+                    break
+                k -= 1
     if game == WHIST:           # docs/rules/whist.md: turned card's suit is trump; left of the dealer leads
-        small[b, _TRUMP] = 4
-        if not no_trump:
-            k = np.int64((_mix(base ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13))
-            hand = words[b, DEALT + dealer]
-            for c in range(52):
-                if (hand >> np.uint64(c)) & np.uint64(1):
-                    if k == 0:
-                        small[b, _TURNED] = c
-                        small[b, _TRUMP] = c // 13
-                        break
-                    k -= 1
+        small[b, _TRUMP] = 4 if no_trump else small[b, _TURNED] // 13
         small[b, _PHASE] = PLAY
         small[b, _LEADER] = (dealer + 1) & 3
         small[b, _CUR] = (dealer + 1) & 3
+    elif game == SOLO_WHIST:    # docs/rules/solo_whist.md, Auction: eldest hand calls first
+        _solo_new_auction(small, b)
     else:
         small[b, _CUR] = dealer     # docs/rules/vint.md, Auction: the dealer calls first
     deal_index[b] += np.uint64(1)
@@ -491,16 +784,16 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
 
 @njit(cache=True, inline="always")
 def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_trump, ten_is_honour, honours_net,
-               scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab, pop_tab,
-               coronet_tab):
+               literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
+               pop_tab, coronet_tab, terms):
     """A whole engine step of game ``b``: act, deal again if over, write observation and mask."""
     terminated[b] = False
     for s in range(4):
         points[b, s] = 0
         rewards[b, s] = 0.0
     if small[b, _PHASE] != OVER:
-        _apply_one(small, words, b, action, game, passout_play, ten_is_honour, honours_net, scale, points,
-                   rewards, terminated, run_tab, top_tab, pop_tab, coronet_tab)
+        _apply_one(small, words, b, action, game, passout_play, ten_is_honour, honours_net, literal, scale, points,
+                   rewards, terminated, run_tab, top_tab, pop_tab, coronet_tab, terms)
         if auto_reset and terminated[b]:
             _deal_one(small, words, key, deal_index, b, game, no_trump)
     me = small[b, _CUR]
@@ -508,28 +801,28 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
         me = max(small[b, _ACTOR], 0)
     observer[b] = me
     _observe_one(small, words, b, np.int64(me), obs, game)
-    _legal_one(small, words, b, mask)
+    _legal_one(small, words, b, mask, game)
 
 
 # One loop on one thread, one over numba's threads (distinct functions, so their disk caches differ).
 @njit(cache=True)
 def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
-                 honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                 top_tab, pop_tab, coronet_tab):
+                 honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                 top_tab, pop_tab, coronet_tab, terms):
     for b in range(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab)
+                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                   top_tab, pop_tab, coronet_tab, terms)
 
 
 @njit(cache=True, parallel=True)
 def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
-                   honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab):
+                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                   top_tab, pop_tab, coronet_tab, terms):
     for b in prange(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   honours_net, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab)
+                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
+                   top_tab, pop_tab, coronet_tab, terms)
 
 
 @njit(cache=True)
@@ -537,7 +830,7 @@ def _views_serial(small, words, seats, obs, mask, write_mask, game):
     for b in range(small.shape[0]):
         _observe_one(small, words, b, np.int64(seats[b]), obs, game)
         if write_mask:
-            _legal_one(small, words, b, mask)
+            _legal_one(small, words, b, mask, game)
 
 
 @njit(cache=True, parallel=True)
@@ -545,7 +838,7 @@ def _views_parallel(small, words, seats, obs, mask, write_mask, game):
     for b in prange(small.shape[0]):
         _observe_one(small, words, b, np.int64(seats[b]), obs, game)
         if write_mask:
-            _legal_one(small, words, b, mask)
+            _legal_one(small, words, b, mask, game)
 
 
 @njit(cache=True)
@@ -557,16 +850,16 @@ def _views_subset(small, words, games, observer, obs, mask, game):
             me = max(small[b, _ACTOR], 0)
         observer[b] = me
         _observe_one(small, words, b, np.int64(me), obs, game)
-        _legal_one(small, words, b, mask)
+        _legal_one(small, words, b, mask, game)
 
 
 #: What the row check found wrong, by its code (``_row_fault``'s return value - 1).
 ROW_FAULTS = (
-    "phase must be 0 (auction), 1 (play) or 2 (over)",
+    "phase must be 0 (auction), 1 (play), 2 (over) or, in Solo Whist, 3 (the abondance trump choice)",
     "current_player must be -1..3",
     "actor must be -1..3",
     "dealer must be 0..3",
-    "highest must be -1..34 (a bid index)",
+    "highest must be -1..34 (a bid index; in Solo Whist -1 or a bid action 53, 55..60)",
     "highest_bidder must be -1..3",
     "passes must be 0..4",
     "passed_out must be 0 or 1",
@@ -587,6 +880,10 @@ ROW_FAULTS = (
     "Vint play needs a contract (highest 0..34, declarer 0..3) unless passed out",
     "Whist needs a trump 0..4",
     "the trick in progress needs a leader 0..3 and a card 0..51 from each seat that played to it",
+    "Solo Whist: partner must be -1..3, passed 0..15 (a bit per seat), may_accept and must_raise 0 or 1",
+    "Solo Whist: turned must be a card 0..51 of the dealer's hand as dealt",
+    "Solo Whist: calls must be 8 bits (bit action - 53) per seat",
+    "Solo Whist: a bid needs its bidder 0..3, the trump choice an abondance, its declarer and a seat to move",
 )
 
 
@@ -604,8 +901,14 @@ def _row_fault(small, words, b, game):
     """
     phase = small[b, _PHASE]
     cur = small[b, _CUR]
-    checks = (_within(phase, 0, 2), _within(cur, -1, 3), _within(small[b, _ACTOR], -1, 3),
-              _within(small[b, _DEALER], 0, 3), _within(small[b, _HIGHEST], -1, NUM_BIDS - 1),
+    solo = game == SOLO_WHIST
+    h = small[b, _HIGHEST]
+    if solo:
+        highest_ok = h == -1 or (h != SOLO_ACCEPT and _within(h, SOLO_CALL_BASE, SOLO_DECLAREE))
+    else:
+        highest_ok = _within(h, -1, NUM_BIDS - 1)
+    checks = (_within(phase, 0, 3 if solo else 2), _within(cur, -1, 3), _within(small[b, _ACTOR], -1, 3),
+              _within(small[b, _DEALER], 0, 3), highest_ok,
               _within(small[b, _BIDDER], -1, 3), _within(small[b, _PASSES], 0, 4),
               _within(small[b, _PASSED_OUT], 0, 1), _within(small[b, _TRUMP], -1, 4),
               _within(small[b, _DECLARER], -1, 3), _within(small[b, _LEADER], -1, 3),
@@ -653,6 +956,28 @@ def _row_fault(small, words, b, game):
         for i in range(n):
             if small[b, TRICK + ((leader + i) & 3)] < 0:
                 return 25
+    if solo:
+        return _solo_row_fault(small, words, b)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _solo_row_fault(small, words, b):
+    """Solo Whist's own columns (its auction, the turned card, the calls), as ``_row_fault``."""
+    if not (_within(small[b, _PARTNER], -1, 3) and _within(small[b, _PASSED], 0, 15)
+            and _within(small[b, _MAY_ACCEPT], 0, 1) and _within(small[b, _MUST_RAISE], 0, 1)):
+        return 26
+    turned = np.int64(small[b, _TURNED])
+    if turned < 0 or not (words[b, DEALT + small[b, _DEALER]] >> np.uint64(turned)) & np.uint64(1):
+        return 27
+    for s in range(4):
+        if (words[b, BIDS + s] >> np.uint64(8)) != np.uint64(0):
+            return 28
+    phase = small[b, _PHASE]
+    if small[b, _HIGHEST] >= 0 and small[b, _BIDDER] < 0:
+        return 29
+    if phase == TRUMP and (small[b, _HIGHEST] != SOLO_ABONDANCE or small[b, _DECLARER] < 0 or small[b, _CUR] < 0):
+        return 29
     return 0
 
 
@@ -672,6 +997,8 @@ def _is_legal(small, words, b, a, num_actions):
     if a < 0 or a >= num_actions:
         return False
     phase = small[b, _PHASE]
+    if num_actions == SOLO_NUM_ACTIONS and phase != PLAY:        # Solo Whist's calls and trump choice
+        return a >= SOLO_PASS and _solo_call_legal(small, b, a)
     if phase == AUCTION:
         return a == PASS or BID_BASE + small[b, _HIGHEST] + 1 <= a < BID_BASE + NUM_BIDS
     if phase != PLAY or a >= 52:
@@ -714,11 +1041,19 @@ def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
                                f"(small row {state.small[b].tolist()})")
 
 
+def _sizes(spec: KernelOptions) -> tuple[int, int]:
+    """The game's observation size and action count."""
+    if spec.game == WHIST:
+        return WHIST_OBS_SIZE, WHIST_NUM_ACTIONS
+    if spec.game == SOLO_WHIST:
+        return SOLO_OBS_SIZE, SOLO_NUM_ACTIONS
+    return OBS_SIZE, NUM_ACTIONS
+
+
 def _check_outputs(state: VintBatchState, obs: np.ndarray, mask: np.ndarray, spec: KernelOptions) -> None:
     check_rows(state, spec)
     b = state.batch_size
-    obs_size = WHIST_OBS_SIZE if spec.game == WHIST else OBS_SIZE
-    num_actions = WHIST_NUM_ACTIONS if spec.game == WHIST else NUM_ACTIONS
+    obs_size, num_actions = _sizes(spec)
     if obs.shape != (b, obs_size) or mask.shape != (b, num_actions):
         raise EngineStateError(f"observation [{b}, {obs_size}] and mask [{b}, {num_actions}] expected, "
                                f"got {list(obs.shape)} and {list(mask.shape)}")
@@ -735,9 +1070,9 @@ def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_r
         raise IllegalActionError("numba_backend.step takes one legal action per game (see BatchEngine.step)")
     kernel = _step_parallel if parallel else _step_serial
     kernel(state.small, state.words, state.key, state.deal_index, actions, spec.game, spec.passout_play,
-           spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.reward_scale, auto_reset, state.points,
-           state.rewards, state.terminated, state.observer, state.observation, state.legal_action_mask,
-           RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET)
+           spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.payments_literal, spec.reward_scale, auto_reset,
+           state.points, state.rewards, state.terminated, state.observer, state.observation,
+           state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET, SOLO_TERMS)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
@@ -769,7 +1104,7 @@ def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
 def illegal_games(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> np.ndarray:
     """Indices of the live games whose action is not legal (judged from the state, not from its mask array)."""
     check_rows(state, spec)
-    num_actions = WHIST_NUM_ACTIONS if spec.game == WHIST else NUM_ACTIONS
+    num_actions = _sizes(spec)[1]
     bad = np.empty(state.batch_size, dtype=np.int64)
     n = _illegal(state.small, state.words, actions, num_actions, bad)
     return bad[:n]

@@ -21,11 +21,11 @@ its seat; the one policy acts for all of them:
 - ``done[B]``: the action just taken ended that game's deal; the game was
   dealt again at once, so ``obs``/``mask``/``seat`` already belong to the
   new deal (the first player to move there is its dealer in Vint, the
-  dealer's left in Whist);
+  dealer's left in Whist and Solo Whist);
 - ``seat_rewards[B, 4]`` (float32): on ``done``, every seat's reward for
   the deal that ended (the env's rewards: points x ``reward_scale``,
-  side 0 = seats 0 & 2 positive when it won, the other side the negative);
-  zero otherwise;
+  side 0 = seats 0 & 2 positive when it won, the other side the negative;
+  in Solo Whist each seat's own payment); zero otherwise;
 - ``reward[B]``: ``seat_rewards[b, actor]`` for the seat that just acted.
 
 Rewards reach each seat at the end of the deal, not when it acts.  A seat's
@@ -67,10 +67,10 @@ class SelfPlayVecEnv:
     """B games in self-play for one shared policy (see the module docstring for the contract).
 
     ``num_envs``: B; ``seed``: an integer; ``game``: a game the batched engine
-    plays (``"vint"``, default, or ``"whist"``: see :func:`vint_env.games.engine_games`); other keyword options go to
-    :class:`~vint_env.vector.VintEngine` (``passout``, ``reward_scale``,
-    ``obs_dtype``, ``parallel``) or
-    :class:`~vint_env.vector.WhistEngine` (``no_trump``, ``ten_is_honour`` ...).
+    plays (``"vint"``, default, ``"whist"`` or ``"solo_whist"``: see :func:`vint_env.games.engine_games`); other
+    keyword options go to :class:`~vint_env.vector.VintEngine` (``passout``, ``reward_scale``,
+    ``obs_dtype``, ``parallel``), :class:`~vint_env.vector.WhistEngine` (``no_trump``,
+    ``ten_is_honour`` ...) or :class:`~vint_env.vector.SoloWhistEngine` (``payments`` ...).
     """
 
     def __init__(self, num_envs: int, seed: int = 0, game: str = "vint", **engine_options):

@@ -1,4 +1,4 @@
-"""The arrays of a batch of deals (B games of Vint or Whist) for the numba kernel.
+"""The arrays of a batch of deals (B games of Vint, Whist or Solo Whist) for the numba kernel.
 
 A batch state is two compact tables, one row per game, plus the outputs of
 the last step:
@@ -8,6 +8,8 @@ the last step:
 - ``words[B, NUM_WORDS]`` (uint64): card and bid masks (hands as dealt,
   hands now, each seat's bids as a 35-bit mask) and the voids shown (bit
   ``4 * seat + suit``: the seat did not follow that suit when it was led);
+  in Solo Whist a seat's bid mask holds its calls instead (bit ``action - 53``:
+  proposal, acceptance, solo ... abondance déclarée, the observation's ``calls`` columns);
 - ``observation[B, D]``, ``legal_action_mask[B, A]``, ``rewards[B, 4]``,
   ``points[B, 4]``, ``terminated[B]`` for the player to move;
 - ``key[B]`` and ``deal_index[B]``: each game's random stream (see
@@ -16,8 +18,8 @@ the last step:
 The columns are also readable by name as attributes, PGX-style
 (``state.current_player``, ``state.phase`` ...): those are views into the
 tables, so writing through them changes the state.  Seats are absolute
-(0..3, N E S W); bids are bid indices 0..34 (action - 53); trump is 0..3 or
-4 for no-trump; -1 means "none".
+(0..3, N E S W); bids are bid indices 0..34 (action - 53) in Vint, bid actions
+53..60 in Solo Whist; trump is 0..3 or 4 for no-trump; -1 means "none".
 """
 
 from __future__ import annotations
@@ -27,27 +29,28 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..games import vint, whist
+from ..games import solo_whist, vint, whist
 from ..rules.phase import Phase
 
 D = vint.GAME.observation_size
 NUM_ACTIONS = vint.GAME.num_actions
 
-# Phases: the rules' enum, by its kernel number.
-AUCTION, PLAY, OVER = Phase.AUCTION.code, Phase.PLAY.code, Phase.OVER.code
+# Phases: the rules' enum, by its kernel number (TRUMP: Solo Whist's abondance declarer names trump).
+AUCTION, PLAY, OVER, TRUMP = Phase.AUCTION.code, Phase.PLAY.code, Phase.OVER.code, Phase.TRUMP.code
 
 # The games' numbers inside the kernel (from their records).
-VINT, WHIST = vint.GAME.engine_code, whist.GAME.engine_code
+VINT, WHIST, SOLO_WHIST = vint.GAME.engine_code, whist.GAME.engine_code, solo_whist.GAME.engine_code
 
 
 class KernelOptions(NamedTuple):
     """Which game the kernel plays, with its variants (plain values, for compiled code)."""
 
-    game: int = VINT               # the game's ``engine_code``: VINT or WHIST
+    game: int = VINT               # the game's ``engine_code``: VINT, WHIST or SOLO_WHIST
     passout_play: bool = False     # Vint, docs/rules/vint.md, Pass-out variant "play"
     no_trump: bool = False         # Whist, docs/rules/whist.md variant no_trump
     ten_is_honour: bool = False    # Whist, docs/rules/whist.md variant ten_is_honour
     honours_net: bool = False      # Vint, docs/rules/vint.md, Scoring item 4 variant honours="net" (default "majority")
+    payments_literal: bool = False  # Solo Whist, docs/rules/solo_whist.md, Payments variant "literal"
     reward_scale: float = 0.001
 
 # int8 columns of ``small``.
@@ -56,20 +59,25 @@ SMALL_COLUMNS = (
     "current_player",   # seat to act, -1 once the deal is over
     "actor",            # seat that took the last action, -1 at the start of a deal
     "dealer",
-    "highest",          # highest bid index so far (0..34), -1 none
-    "highest_bidder",
+    "highest",          # highest bid so far, -1 none: Vint its index (0..34), Solo Whist its action (53..60)
+    "highest_bidder",   # who made it
     "passes",           # passes in a row since the last bid
     "passed_out",       # 1 after four passes
     "trump",            # 0..3 suit, 4 no-trump; -1 until play starts
-    "declarer",         # -1 without a contract
+    "declarer",         # -1 without a contract (Solo Whist: until the auction ends with one)
     "leader",           # leader of the trick in progress
     "trick_len",        # cards in the trick in progress
     "last_leader",      # leader of the last completed trick, -1 none
     "tricks_played",
-    "turned",           # Whist: the dealer's turned card (face up until played), -1 none
+    "turned",           # Whist, Solo Whist: the dealer's turned card (face up until played), -1 none
     "won0", "won1", "won2", "won3",            # tricks taken by each seat
     "trick0", "trick1", "trick2", "trick3",    # card each seat played to the trick in progress, -1 none
     "last0", "last1", "last2", "last3",        # card each seat played to the last completed trick
+    # Solo Whist's auction (docs/rules/solo_whist.md, Auction); -1 in the other games.
+    "partner",          # who accepted the standing proposal, -1 none
+    "passed",           # seats that have passed, bit s
+    "may_accept",       # 1 while eldest hand may still accept a proposal after passing
+    "must_raise",       # 1 when an unaccepted proposal sends the turn back to its proposer
 )
 COL = {name: i for i, name in enumerate(SMALL_COLUMNS)}
 NUM_SMALL = len(SMALL_COLUMNS)
@@ -91,7 +99,7 @@ class EngineStateError(ValueError):
 
 @dataclass
 class VintBatchState:
-    """B deals (Vint or Whist); see the module docstring for the columns."""
+    """B deals (Vint, Whist or Solo Whist); see the module docstring for the columns."""
 
     small: np.ndarray
     words: np.ndarray

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games import vint, whist
+from ..games import solo_whist, vint, whist
+from ..rules import solo_whist_calls as solo_calls
+from ..rules.solo_whist_payments import TERMS as SOLO_TERMS_BY_CONTRACT
 from ..rules.vint import BID_BASE, NUM_BIDS, PASS
 from ..rules.vint_scoring import NT, sequence_length
 from ..rules.whist_scoring import SLAM_POINTS, TRICK_POINTS, coronet_value
@@ -37,6 +39,29 @@ W_TRACK = tuple(W[name] for name in TRACK_NAMES)
 WHIST_CORONET = np.array([[coronet_value(n, d) for n in range(14)] for d in (False, True)], dtype=np.int64)
 WHIST_TRICK_POINTS = TRICK_POINTS
 WHIST_SLAM_12, WHIST_SLAM_13 = SLAM_POINTS[12], SLAM_POINTS[13]
+
+# Solo Whist (docs/rules/solo_whist.md): observation offsets, call actions, the payment terms.
+SOLO_OBS_SIZE, SOLO_NUM_ACTIONS = solo_whist.GAME.observation_size, solo_whist.GAME.num_actions
+S = solo_whist.GAME.layout.offset
+S_PHASE, S_DEALER, S_TO_MOVE, S_HAND = S["phase"], S["dealer"], S["to_move"], S["hand"]
+S_TURNED_CARD, S_TURNED_HOLDER, S_CALLS, S_PASSED = S["turned_card"], S["turned_holder"], S["calls"], S["passed"]
+S_MUST_RAISE, S_HIGHEST, S_DECLARING, S_WITH_ME = S["must_raise"], S["highest"], S["declaring"], S["with_me"]
+S_TRUMP, S_EXPOSED_SEAT, S_EXPOSED, S_TRICK_LEADER = S["trump"], S["exposed_seat"], S["exposed"], S["trick_leader"]
+S_TRICK, S_LAST_TRICK, S_PLAYED, S_TRICKS_TAKEN = S["trick"], S["last_trick"], S["played"], S["tricks_taken"]
+S_TRACK = tuple(S[name] for name in TRACK_NAMES)
+SOLO_PASS, SOLO_PROPOSAL, SOLO_ACCEPT = solo_calls.PASS, solo_calls.PROPOSAL, solo_calls.ACCEPT
+SOLO_ABONDANCE, SOLO_TRUMP_ABONDANCE = solo_calls.ABONDANCE, solo_calls.TRUMP_ABONDANCE
+SOLO_MISERE, SOLO_OPEN_MISERE, SOLO_DECLAREE = solo_calls.MISERE, solo_calls.OPEN_MISERE, solo_calls.DECLAREE
+SOLO_TRUMP_BASE = solo_calls.TRUMP_BASE
+#: The observation's ``calls`` columns are the call actions from the proposal on, in order (bit ``action - 53``).
+SOLO_CALL_BASE = solo_calls.PROPOSAL
+_CALL_ORDER = (solo_calls.PROPOSAL, solo_calls.ACCEPT, *solo_calls.BIDS[1:])
+assert _CALL_ORDER == tuple(range(SOLO_CALL_BASE, SOLO_CALL_BASE + 8)), "Solo Whist calls are no longer 53..60"
+#: Rank of each call action among the bids (the observation's ``highest`` column), -1 for acceptance.
+SOLO_BID_INDEX = np.array([solo_calls.bid_index(a) if a in solo_calls.BIDS else -1 for a in _CALL_ORDER],
+                          dtype=np.int64)
+#: Payment terms by call action - 53: stake, tricks needed, over/undertrick money (quarter points).
+SOLO_TERMS = np.array([SOLO_TERMS_BY_CONTRACT.get(a, (0, 0, 0)) for a in _CALL_ORDER], dtype=np.int64)
 
 #: Length of the unbroken run from the ace down, for every 13-bit rank mask (docs/rules/vint.md, Scoring item 5).
 RUN_FROM_ACE = np.array([sequence_length(r) for r in range(1 << 13)], dtype=np.int8)

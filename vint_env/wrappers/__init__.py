@@ -9,7 +9,9 @@ each a :class:`SingleAgentEnv` (``gymnasium.make(id, seats=0, opponents="random"
 
 Adapters: :mod:`~vint_env.wrappers.aec` (PettingZoo wrappers: observation key
 renaming, scalar infos), :mod:`~vint_env.wrappers.rllib`,
-:mod:`~vint_env.wrappers.tianshou`, :mod:`~vint_env.wrappers.sb3`.
+:mod:`~vint_env.wrappers.tianshou`, :mod:`~vint_env.wrappers.sb3`; the games as OpenSpiel
+games: :mod:`~vint_env.wrappers.openspiel` (and OpenSpiel's ISMCTS as an agent,
+:mod:`~vint_env.wrappers.openspiel_agent`).
 Only Gymnasium, PettingZoo and NumPy are imported here; the library adapters
 import their library only when used.
 """

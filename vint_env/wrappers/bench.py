@@ -61,7 +61,7 @@ def wrapper_deals(game: str, deals: int, seed: int) -> tuple[float, int]:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", nargs="+", default=list(GAMES), choices=GAMES)
+    games.add_game_option(parser, "--games", env_name=True, nargs="+", default=list(GAMES), help="the games")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)

@@ -25,6 +25,7 @@ import json
 from pathlib import Path
 
 from ... import games
+from ...points import format_ci
 
 MANIFEST_FORMAT = "vint-env/baseline-manifest"
 MANIFEST_VERSION = 1
@@ -183,7 +184,7 @@ def _results_row(game: str, manifest: dict) -> str:
             cells.append("not measured")
             continue
         m = r["margin_per_board"]
-        cells.append(f"{m['mean']:+.2f} [{m['low']:+.2f}, {m['high']:+.2f}] ({r['verdict'].split(' (')[0]})")
+        cells.append(f"{format_ci(m['mean'], m['low'], m['high'])} ({r['verdict'].split(' (')[0]})")
     stale = " **stale: trained for another observation layout**" if stale_layout(manifest, game) else ""
     limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
     steps = budget.get("env_steps") or 0

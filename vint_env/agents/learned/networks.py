@@ -152,7 +152,165 @@ class CardActorCritic(nn.Module):
         return logits, self.value_head(self.value_torso(pooled)).squeeze(-1)
 
 
-NETWORKS: dict[str, type[nn.Module]] = {"mlp": MLPActorCritic, "cards": CardActorCritic}
+class SparseObs:
+    """A batch of observations as their active entries: ``index [B, K]`` (int32) and ``weight [B, K]``
+    (float32; 0 pads).  Indexing takes rows (``obs[mb]``), as a dense batch's would; :meth:`from_dense`
+    and :meth:`cat` make one (``vint_env/agents/learned/sparse.py``)."""
+
+    def __init__(self, index: torch.Tensor, weight: torch.Tensor, size: int):
+        self.index, self.weight, self.size = index, weight, int(size)
+
+    @classmethod
+    def from_dense(cls, obs) -> SparseObs:
+        from .sparse import active_entries
+        arr = obs.detach().numpy() if isinstance(obs, torch.Tensor) else obs
+        index, weight = active_entries(arr)
+        return cls(torch.from_numpy(index), torch.from_numpy(weight), arr.shape[1])
+
+    @classmethod
+    def cat(cls, parts: list[SparseObs]) -> SparseObs:
+        k = max(p.index.shape[1] for p in parts)
+        pad = lambda t, v: torch.nn.functional.pad(t, (0, k - t.shape[1]), value=v)   # noqa: E731
+        return cls(torch.cat([pad(p.index, 0) for p in parts]), torch.cat([pad(p.weight, 0.0) for p in parts]),
+                   parts[0].size)
+
+    def __getitem__(self, rows) -> SparseObs:
+        return SparseObs(self.index[rows], self.weight[rows], self.size)
+
+    def __len__(self) -> int:
+        return self.index.shape[0]
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.index.shape[0], self.size)
+
+    def to_dense(self) -> torch.Tensor:
+        out = torch.zeros(len(self), self.size)
+        out.scatter_add_(1, self.index.long(), self.weight)
+        return out
+
+
+class _GatherSum(torch.autograd.Function):
+    """``out[b] = sum_k weight[b, k] * W[index[b, k]]``: forward by ``embedding_bag``, the gradient of ``W``
+    by :func:`~vint_env.agents.learned.sparse.scatter_rows` (no gradient to the observation)."""
+
+    @staticmethod
+    def forward(ctx, index, weight, w):
+        ctx.save_for_backward(index, weight)
+        ctx.rows = w.shape[0]
+        return torch.nn.functional.embedding_bag(index, w, per_sample_weights=weight, mode="sum")
+
+    @staticmethod
+    def backward(ctx, grad_out):
+        from .sparse import scatter_rows
+        index, weight = ctx.saved_tensors
+        grad_w = torch.zeros(ctx.rows, grad_out.shape[1], dtype=grad_out.dtype)
+        scatter_rows(index.numpy(), weight.numpy(), grad_out.contiguous().numpy(), grad_w.numpy())
+        return None, None, grad_w
+
+
+class SparseInput(nn.Module):
+    """``obs @ W + b`` computed from the observation's active (non-zero) entries only.
+
+    The observations are wide and almost empty (Whist: 965 entries, about 57 non-zero), so a dense
+    first layer mostly multiplies zeros.  This layer sums the rows of ``weight [D, width]`` picked by
+    the active entries, each times its value: the same function as ``nn.Linear(obs_size, width)``
+    (whose weight is this one transposed), at a cost that follows the information instead of the
+    width.  It takes a dense batch ``[B, D]`` or a :class:`SparseObs`."""
+
+    def __init__(self, obs_size: int, width: int):
+        super().__init__()
+        self.obs_size, self.width = int(obs_size), int(width)
+        dense = _init(nn.Linear(obs_size, width))          # the dense layer's initialisation, transposed
+        self.weight = nn.Parameter(dense.weight.detach().T.contiguous())
+        self.bias = nn.Parameter(dense.bias.detach().clone())
+
+    def forward(self, obs) -> torch.Tensor:
+        if not isinstance(obs, SparseObs):
+            if obs.dim() != 2 or obs.shape[1] != self.obs_size:
+                raise ValueError(f"expected observations [B, {self.obs_size}], got {tuple(obs.shape)}")
+            obs = SparseObs.from_dense(obs.float())
+        elif obs.size != self.obs_size:
+            raise ValueError(f"expected observations of {self.obs_size} entries, got {obs.size}")
+        return _GatherSum.apply(obs.index, obs.weight, self.weight) + self.bias
+
+
+class Tanh(nn.Module):
+    """``tanh(x)`` written as ``2 sigmoid(2x) - 1``: the same function, three times faster than ``torch.tanh``
+    on a CPU (``torch.tanh``'s kernel is not vectorised as ``sigmoid``'s is), equal to it within 1e-6."""
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return torch.sigmoid(2.0 * x) * 2.0 - 1.0
+
+
+def _fast_mlp(n_in: int, hidden_sizes) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for width in hidden_sizes:
+        layers += [_init(nn.Linear(n_in, int(width))), Tanh()]
+        n_in = int(width)
+    return nn.Sequential(*layers)
+
+
+class SparseActorCritic(nn.Module):
+    """One trunk shared by the policy and value heads, whose first layer reads only the non-zero entries
+    (``shared: false``: a value trunk of its own, as ``mlp`` has, at twice the trunk's cost).
+
+    ``hidden_sizes``: widths of the trunk's layers (tanh); the first is a :class:`SparseInput` (the same
+    function as a dense layer), the others dense.  A forward pass costs about
+    ``active * h1 + h1 * h2 + ... + h_last * (A + 1)`` multiply-adds a sample instead of the ``mlp``
+    network's ``2 * (D * h1 + h1 * h2 + ...) + h_last * (A + 1)``: about 6 times fewer at 256x256 on
+    Whist.  Orthogonal initialisation as in CleanRL (policy head gain 0.01, value head gain 1)."""
+
+    def __init__(self, obs_size: int, num_actions: int, hidden_sizes=(256, 256), shared: bool = True):
+        super().__init__()
+        if not hidden_sizes or any(int(h) <= 0 for h in hidden_sizes):
+            raise ValueError(f"hidden_sizes must be a non-empty list of positive widths, got {hidden_sizes!r}")
+        self.obs_size, self.num_actions = obs_size, num_actions
+        self.sparse_input = True    # takes a SparseObs as well as a dense batch (the collectors hand it one)
+        self.hidden_sizes = [int(h) for h in hidden_sizes]
+        self.shared = bool(shared)
+        self.first = SparseInput(obs_size, self.hidden_sizes[0])
+        self.first_activation = Tanh()
+        self.trunk = _fast_mlp(self.hidden_sizes[0], self.hidden_sizes[1:])
+        if not self.shared:          # a value trunk of its own, as the mlp network has
+            self.value_first = SparseInput(obs_size, self.hidden_sizes[0])
+            self.value_trunk = _fast_mlp(self.hidden_sizes[0], self.hidden_sizes[1:])
+        width = self.hidden_sizes[-1]
+        self.policy_head = _init(nn.Linear(width, num_actions), gain=0.01)
+        self.value_head = _init(nn.Linear(width, 1), gain=1.0)
+
+    def forward(self, obs) -> tuple[torch.Tensor, torch.Tensor]:
+        if not isinstance(obs, SparseObs):
+            obs = SparseObs.from_dense(self._dense(obs))   # once for both trunks
+        h = self.trunk(self.first_activation(self.first(obs)))
+        hv = h if self.shared else self.value_trunk(self.first_activation(self.value_first(obs)))
+        return self.policy_head(h), self.value_head(hv).squeeze(-1)
+
+    def _dense(self, obs: torch.Tensor) -> torch.Tensor:
+        if obs.dim() != 2 or obs.shape[1] != self.obs_size:
+            raise ValueError(f"expected observations [B, {self.obs_size}], got {tuple(obs.shape)}")
+        return obs.float()
+
+    def multiply_adds(self, active: float) -> float:
+        """Multiply-adds of one forward pass on an observation with ``active`` non-zero entries."""
+        sizes = self.hidden_sizes
+        trunk = active * sizes[0] + sum(a * b for a, b in zip(sizes, sizes[1:]))
+        return trunk * (1 if self.shared else 2) + sizes[-1] * (self.num_actions + 1)
+
+
+def multiply_adds(net: nn.Module, active: float) -> float:
+    """Multiply-adds of one forward pass of ``net`` on an observation with ``active`` non-zero entries
+    (the networks of this module; the dense ones pay for every entry).  ValueError for another network."""
+    if hasattr(net, "multiply_adds"):
+        return float(net.multiply_adds(active))
+    if isinstance(net, MLPActorCritic):
+        linears = [m for m in net.modules() if isinstance(m, nn.Linear)]
+        return float(sum(m.in_features * m.out_features for m in linears))
+    raise ValueError(f"multiply_adds does not know the network {type(net).__name__}")
+
+
+NETWORKS: dict[str, type[nn.Module]] = {"mlp": MLPActorCritic, "cards": CardActorCritic,
+                                        "sparse": SparseActorCritic}
 
 
 def register_network(name: str, cls: type[nn.Module]) -> None:

@@ -1,0 +1,161 @@
+"""One training run as a library call: what ``vint-train`` and ``python -m training.baseline`` both do.
+
+:func:`run_training` builds the :class:`~vint_env.training.ppo.Trainer` of a config in a run folder
+(resuming from a checkpoint when given one), trains it with a progress bar or progress lines, and
+ends with the final evaluation table, the learning-curve plot and the match viewer;
+:func:`resume_config` is the config a stopped run continues with.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import yaml
+
+from vint_env.points import format_points
+
+from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, code_specs, config_from_dict,
+                     load_config, override_key)
+
+
+def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | None = None) -> tuple[PPOConfig, Path]:
+    """``(config, checkpoint)`` to continue the run in ``run_dir``: the checkpoint's config with
+    ``overrides`` (keys of :data:`RESUME_OVERRIDABLE` only); ``config_file``, when given, must agree with
+    the run's config up to those keys."""
+    from vint_env.agents.learned.policy import load_checkpoint
+    ckpt_path = Path(run_dir) / "checkpoints" / "latest.pt"
+    if not ckpt_path.exists():
+        raise ConfigError(f"nothing to resume in {str(run_dir)!r}: no checkpoints/latest.pt")
+    ckpt = load_checkpoint(ckpt_path)
+    saved = config_from_dict(ckpt["config"], str(ckpt_path))
+    if config_file:
+        given = load_config(config_file).to_dict()
+        differs = {k: (saved.to_dict()[k], v) for k, v in given.items()
+                   if saved.to_dict()[k] != v and k not in RESUME_OVERRIDABLE}
+        if differs:
+            raise ConfigError(f"--config {config_file} differs from the run being resumed "
+                              f"(run's value, file's value): {differs}")
+    bad = [o.partition("=")[0] for o in overrides if override_key(o) not in RESUME_OVERRIDABLE]
+    if bad:
+        raise ConfigError(f"--set {bad} cannot change when resuming; allowed: {', '.join(RESUME_OVERRIDABLE)}")
+    cfg = config_from_dict(apply_overrides(saved.to_dict(), list(overrides)))
+    # Nothing read from a checkpoint decides an import: code named by the stored config needs the user's word.
+    given = load_config(config_file).to_dict() if config_file else {}
+    overridden = {override_key(o) for o in overrides}
+    unvouched = {k: v for k, v in code_specs(cfg).items()
+                 if k not in overridden and given.get(k) != getattr(cfg, k)}
+    if unvouched:
+        raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
+                          + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
+                          + ". A checkpoint never decides an import: name it yourself to resume, with --config "
+                            "FILE (the run's config, naming the same) or, for eval_opponents, --set "
+                            "eval_opponents=[...]")
+    return cfg, ckpt_path
+
+
+def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
+    out = {"sps": f"{scalars.get('env_steps_per_s', 0):.0f}"}
+    for kind in ("random", "rule"):
+        v = scalars.get(f"return_vs_{kind}")
+        if v is not None and not math.isnan(v):
+            out[f"r_{kind}"] = f"{v:+.3f}"
+    for opp in opponents:
+        v = last_eval.get(f"eval/{opp}/mean")
+        if v is not None:
+            out[f"eval_{opp}"] = format_points(v)
+    out["ent"] = f"{scalars.get('entropy', 0):.2f}"
+    return out
+
+
+def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool = True) -> int:
+    """Train ``cfg`` in ``run_dir`` (continuing from the checkpoint ``resume_from``), print the final
+    evaluation, plot and viewer; 0 when done, 130 when interrupted (the run resumes later)."""
+    from .evaluation import HarnessEvaluator
+    from .logs import RunLogger, plot_learning_curves
+    from .ppo import Trainer
+
+    run_dir = Path(run_dir)
+    ckpt_path = resume_from
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_nested(), sort_keys=False))
+    except OSError as e:   # a path through a file, no permission, a read-only disk
+        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
+
+    evaluator = HarnessEvaluator.from_config(cfg) if cfg.eval_opponents else None
+    try:
+        trainer = Trainer(cfg, run_dir, evaluate=evaluator, say=lambda msg: print(msg, flush=True))
+    except ValueError as e:  # an unknown game, network, env option or teacher
+        raise ConfigError(str(e)) from None
+    resume_update = None
+    if ckpt_path is not None:
+        trainer.restore(ckpt_path)
+        resume_update = trainer.state.update
+        print(f"resuming {run_dir} from update {trainer.state.update} "
+              f"({trainer.state.global_step} env steps)", flush=True)
+    trainer.logger = RunLogger(run_dir, resume_update=resume_update, resume_step=trainer.state.global_step)
+    print(f"vint-train: {cfg.game}, {cfg.total_timesteps} env steps in updates of >= {cfg.rollout_steps} "
+          f"({cfg.num_envs} games x {cfg.num_steps} steps, source {cfg.env_source})"
+          + (f", at most {cfg.max_minutes:g} min" if cfg.max_minutes else "") + f"; run folder {run_dir}",
+          flush=True)
+
+    bar = None
+    if show_progress:
+        from tqdm import tqdm
+        bar = tqdm(total=cfg.total_timesteps, initial=min(trainer.state.global_step, cfg.total_timesteps),
+                   unit="step", unit_scale=True, dynamic_ncols=True, file=sys.stderr)
+
+        def progress(st, scalars, last_eval):
+            bar.update(min(st.global_step, cfg.total_timesteps) - bar.n)
+            bar.set_postfix(format_progress(scalars, last_eval, cfg.eval_opponents), refresh=False)
+    else:
+        def progress(st, scalars, last_eval):
+            if (any(k.startswith("eval/") for k in scalars) or st.update % cfg.checkpoint_every == 0
+                    or st.global_step >= cfg.total_timesteps):
+                print(f"update {st.update}, step {st.global_step}/{cfg.total_timesteps}, "
+                      f"{st.train_seconds / 60:.1f} min: "
+                      + " ".join(f"{k}={v}" for k, v in format_progress(scalars, last_eval,
+                                                                        cfg.eval_opponents).items()),
+                      flush=True)
+    try:
+        final = trainer.train(progress=progress)
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        print(f"\ninterrupted; continue with: vint-train --resume {run_dir}", file=sys.stderr)
+        return 130
+    finally:
+        if bar is not None:
+            bar.close()
+        trainer.logger.close()
+
+    st = trainer.state
+    if final.get("already_finished"):
+        print(f"\n{run_dir} had finished: {st.update} updates, {st.global_step} env steps, its final evaluation "
+              f"logged in {run_dir / 'metrics.csv'}; nothing to do. To train on: vint-train --resume {run_dir} "
+              f"--set total_timesteps=<more> (or max_minutes=<more>)")
+        return 0
+    plot = plot_learning_curves(trainer.logger, cfg.eval_opponents, run_dir / "learning_curves.png",
+                                f"{cfg.name} ({cfg.game})")
+    print(f"\ntrained {st.update} updates, {st.global_step} env steps, {st.samples} PPO samples "
+          f"in {st.train_seconds / 60:.1f} min"
+          + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"
+             if final.get("stopped_early") else ""))
+    print(f"checkpoint: {run_dir / 'checkpoints' / 'latest.pt'} (the same weights as "
+          f"update_{st.update:06d}.pt, the name the evaluation and the match viewer show)")
+    if evaluator is not None:
+        print(f"\nfinal evaluation of the trained agent (A) through the harness: "
+              f"{cfg.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
+              f"(A's points summed over the board's tables; seats swapped between tables):")
+        print(evaluator.table())
+    print(f"learning curves: {plot if plot else '(no evaluation data to plot)'}")
+    if evaluator is not None:
+        viewer = evaluator.write_viewer(run_dir / "final_evaluation.html",
+                                        f"{cfg.name} ({cfg.game}): final evaluation")
+        if viewer is not None:
+            print(f"match viewer (open in a browser; replays every board): {viewer}")
+    return 0
+
+

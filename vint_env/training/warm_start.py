@@ -1,0 +1,77 @@
+"""The imitation warm start: clone a teacher before the first PPO update, then hold PPO near the clone.
+
+The teacher plays ``teacher_deals`` deals (``teacher_data.py``), the network clones its decisions
+(``imitation.py``), and with ``kl_coef > 0`` a frozen copy of the clone is kept as the reference
+that ``kl_coef * KL(clone || policy)`` pulls toward, a weight falling linearly to 0 at ``kl_decay``
+of the budget.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from pathlib import Path
+
+from torch import nn
+
+
+def frozen_copy(net: nn.Module) -> nn.Module:
+    """An eval-mode copy of ``net`` whose parameters take no gradient."""
+    net = copy.deepcopy(net).eval()
+    for p in net.parameters():
+        p.requires_grad_(False)
+    return net
+
+
+def kl_coef_at(cfg, frac: float) -> float:
+    """The KL-to-teacher weight at budget fraction ``frac``: ``kl_coef`` falling linearly to 0 at ``kl_decay``."""
+    return cfg.kl_coef * max(0.0, 1.0 - frac / cfg.kl_decay)
+
+
+def wanted(cfg, state) -> bool:
+    """Whether the run still has its warm start to do (a teacher, cloning epochs, nothing trained yet)."""
+    return bool(cfg.teacher) and cfg.bc_epochs > 0 and not state.pretrained and state.update == 0
+
+
+def pretrain(trainer, seconds=None) -> list[dict]:
+    """Clone the teacher into ``trainer.net``; keep the clone as the KL reference when ``kl_coef > 0``;
+    log ``bc/...`` rows at update 0 (epoch 0: the network before cloning) and save a checkpoint.
+
+    ``seconds()`` is the run's training time so far (teacher data included): cloning stops between
+    two minibatches once it reaches ``max_minutes``, as the PPO updates would."""
+    from .imitation import behaviour_clone
+    from .teacher_data import teacher_data
+    cfg, st = trainer.cfg, trainer.state
+    seconds = seconds or (lambda: st.train_seconds)
+    t0 = time.perf_counter()
+    data, _, cached = teacher_data(cfg.game, cfg.env_kwargs, cfg.teacher, cfg.seed, cfg.teacher_deals,
+                                   cfg.teacher_workers,
+                                   Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
+                                   say=trainer.say, values=cfg.teacher_values)
+    t1 = time.perf_counter()
+
+    def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
+        return cfg.max_minutes > 0 and seconds() >= 60.0 * cfg.max_minutes
+
+    history = behaviour_clone(trainer.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
+                              cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
+                              holdout=cfg.bc_holdout, say=trainer.say, value_scale=cfg.bc_value_scale,
+                              teacher_bonus=cfg.bc_teacher_bonus, value_unit=cfg.bc_value_unit,
+                              stop=stop, measure_start=True,
+                              margins=(cfg.residual_margin,) if cfg.residual_base else ())
+    done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
+    stopped = done < cfg.bc_epochs
+    if stopped:
+        trainer.say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.max_minutes:g}) after {done:.2f} "
+                    f"of {cfg.bc_epochs} epochs")
+    if trainer.logger is not None:
+        for h in history:
+            trainer.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
+        trainer.logger.log(0, 0, {"teacher/decisions": len(data), "teacher/seconds": t1 - t0,
+                                  "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1,
+                                  "bc/epochs_done": done, "bc/stopped_by_budget": int(stopped)})
+    if cfg.kl_coef > 0:
+        trainer.reference = frozen_copy(trainer.net)
+    st.pretrained = True
+    trainer.save()
+    return history
