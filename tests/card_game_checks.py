@@ -1,9 +1,14 @@
-"""Checks the env test files of all three games share: random episodes, RULES.md legality and
+"""The shared deals, and the checks the env test files of every game share: random episodes, RULES.md legality and
 trick winners worked out independently of the engine, and hidden-card swaps for no-leak tests."""
 
 import numpy as np
 
 from vint_env.cards import hand_cards
+
+#: The shared deals of the tests (PBN, North first).  DEAL_002: the worked deal of tests/data/examples;
+#: ONE_SUIT_EACH: North all spades, East all hearts, South all diamonds, West all clubs.
+DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
+ONE_SUIT_EACH = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 
 
 def random_episode(env, rng, check=None, final_infos=None, choose=None):

@@ -3,7 +3,6 @@
 import doctest
 import importlib
 import sys
-import warnings
 
 import numpy as np
 import pytest
@@ -13,13 +12,6 @@ from vint_env.agents import Agent, RandomAgent
 from vint_env.agents.registry import load_agent
 from vint_env.evaluation.games import make_env
 from vint_env.evaluation.match import play_table
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
 
 
 @pytest.mark.parametrize("module", [

@@ -2,7 +2,6 @@
 
 import json
 import math
-import warnings
 
 import numpy as np
 import pytest
@@ -15,13 +14,6 @@ from vint_env.evaluation.cli import main as cli_main
 from vint_env.evaluation.deals import boards_to_pbn, load_boards, parse_boards, standard_boards
 from vint_env.evaluation.match import seat_plans
 from vint_env.evaluation.stats import mean_ci, share_ci, t_cdf, t_quantile
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
 
 
 # ------------------------------------------------------------ statistics

@@ -194,20 +194,6 @@ def test_agent_kinds_come_from_the_records():
     assert {g.name for g in games.all_games() if g.pimc_agent} >= {"vint", "whist"}
 
 
-def test_no_layer_above_games_branches_on_a_game_name():
-    """Per-game choices live in the records: registries, reports and training ask the record, not the name.
-
-    (The rule bots' own play advice differs by book and stays in their modules.)
-    """
-    root = pathlib.Path(__file__).resolve().parents[1]
-    pattern = ("== \"vint\"", "== \"whist\"", "== \"solo_whist\"", "== \"vint2p\"", "!= \"vint_v0\"",
-               "in (\"vint\", \"whist\"")
-    for path in ["vint_env/agents/registry.py", "vint_env/evaluation/report.py", "vint_env/training/vector_source.py",
-                 "docs/hooks/generate.py"]:
-        text = (root / path).read_text()
-        assert not [p for p in pattern if p in text], path
-
-
 @pytest.mark.parametrize("option, bad", [("passout", "playy"), ("honours", "nett"), ("game_race", "first!"),
                                          ("game_bonus", 500)])
 def test_every_vint_layer_refuses_a_bad_variant_with_one_message(option, bad):

@@ -35,3 +35,38 @@ def test_the_training_library_is_installed_under_the_package_name_and_the_script
     help_text = subprocess.run([sys.executable, "-m", "training.baseline", "--help"], capture_output=True,
                                text=True, check=True).stdout
     assert "--game" in help_text
+
+
+@pytest.mark.parametrize("module, old, new", [
+    ("vint_env.evaluation.replay", "DealRecord", "vint_env.evaluation.replay.DealReplay"),
+    ("vint_env.evaluation.match", "AGENT_NAMES", "vint_env.games.AGENTS"),
+    ("vint_env.agents.rule.card_play", "ACE", "vint_env.cards.Rank.ACE"),
+    ("vint_env.agents.rule.hand_eval", "TEN", "vint_env.cards.Rank.TEN"),
+    ("vint_env.envs.partnership", "EPISODES", "vint_env.games.vint.EPISODES"),
+    ("vint_env.agents.search.pimc", "vint_position", "vint_env.agents.search.pimc_games.vint_position"),
+    ("vint_env.agents.search.pimc", "sampled_dd_call", "vint_env.agents.search.pimc_games.sampled_dd_call"),
+])
+def test_renamed_public_names_warn_and_are_the_new_objects(module, old, new):
+    """Names that moved in the redesign of issue 22 keep their old homes for one release."""
+    import functools
+    owner = importlib.import_module(module)
+    with pytest.warns(DeprecationWarning, match=new.replace(".", r"\.")):
+        moved = getattr(owner, old)
+    parts = new.split(".")
+    for cut in range(len(parts) - 1, 0, -1):
+        try:
+            target = functools.reduce(getattr, parts[cut:], importlib.import_module(".".join(parts[:cut])))
+            break
+        except ModuleNotFoundError:
+            continue
+    assert moved is target
+
+
+def test_old_tables_keyed_by_game_name_still_read_from_the_records():
+    from vint_env import games
+    from vint_env.agents.search import pimc
+    from vint_env.play import session
+    with pytest.warns(DeprecationWarning):
+        assert session.CALL_HELP == {g.name: g.calls_help for g in games.all_games()}
+    with pytest.warns(DeprecationWarning):
+        assert set(pimc.POSITION_OF) == {"vint", "whist"}

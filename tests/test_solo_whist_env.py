@@ -1,12 +1,10 @@
 """solo_whist_v0: PettingZoo conformance, random-game invariants, replay, errors, no leaks, layout."""
 
-import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
-from card_game_checks import random_episode, swap_hidden_cards
+from card_game_checks import DEAL_002, random_episode, swap_hidden_cards
 from vint_env import solo_whist_v0
 from vint_env.cards import hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation
@@ -15,26 +13,9 @@ from vint_env.rules.solo_whist import SoloWhistDeal
 from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, MISERE, OPEN_MISERE, PASS,
                                              PROPOSAL, SOLO, trump_action)
 
-DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-@pytest.mark.parametrize("kwargs", [{}, {"payments": "literal"}])
-def test_pettingzoo_api(kwargs):
-    api_test(solo_whist_v0.env(**kwargs), num_cycles=400)
-
-
-def test_pettingzoo_seed_render_parallel():
-    seed_test(solo_whist_v0.env, num_cycles=300)
-    render_test(lambda render_mode=None: solo_whist_v0.env(render_mode=render_mode))
-    parallel_api_test(solo_whist_v0.parallel_env(), num_cycles=400)
-
+# PettingZoo's api_test, seed_test, parallel_api_test, render_test: tests/test_conformance.py (every game).
 
 def often_pass(legal, rng, pass_rate=0.5):
     """Random legal action, passing often in the auction (so that all contracts occur)."""

@@ -2,7 +2,6 @@
 deals, no leaks in any way or phase, and hand-made deals for each way's own rule."""
 
 import random
-import warnings
 
 import numpy as np
 import pytest
@@ -26,13 +25,6 @@ S, C, D, H = 0, 1, 2, 3
 
 def card(text):
     return parse_card(text)
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
 
 
 # ------------------------------------------------------------------ PettingZoo conformance

@@ -2,7 +2,6 @@
 positions double-dummy, duplicate matches swap the players, and the documented layout is the code's."""
 
 import pathlib
-import warnings
 
 import numpy as np
 import pytest
@@ -14,13 +13,6 @@ from vint_env.evaluation.deals import generate_boards
 from vint_env.evaluation.match import run_match
 
 DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "envs" / "vint2p.md"
-
-
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
 
 
 def test_env_page_generates_its_observation_table_from_the_layout():

@@ -4,38 +4,17 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
-from card_game_checks import legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
+from card_game_checks import DEAL_002, legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import vint_v0
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn
 from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
 from vint_env.rules import PASS, IllegalActionError, MalformedActionError, VintDeal, bid_action
 from vint_env.rules.vint_scoring import NT
 
-DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-@pytest.mark.parametrize("kwargs", [{}, {"episode": "rubber"}, {"passout": "play"}])
-def test_pettingzoo_api(kwargs):
-    api_test(vint_v0.env(**kwargs), num_cycles=400)
-
-
-def test_pettingzoo_seed_and_render():
-    seed_test(vint_v0.env, num_cycles=300)
-    seed_test(lambda: vint_v0.env(episode="rubber"), num_cycles=300)
-    render_test(lambda render_mode=None: vint_v0.env(render_mode=render_mode))
-
-
-def test_pettingzoo_parallel_api():
-    parallel_api_test(vint_v0.parallel_env(), num_cycles=400)
+# PettingZoo's api_test, seed_test, parallel_api_test, render_test: tests/test_conformance.py (every game).
 
 
 def expected_legal(deal):

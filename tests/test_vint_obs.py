@@ -8,7 +8,7 @@ from vint_env.envs.vint_obs import STATE_SIZE, VINT_LAYOUT
 from vint_env.rules import PASS, bid_action
 from vint_env.rules.vint_scoring import NT
 
-DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
+from card_game_checks import DEAL_002  # the shared deals
 
 GOLDEN = [  # name, offset, shape
     ("phase", 0, (2,)), ("dealer", 2, (4,)), ("to_move", 6, (4,)), ("hand", 10, (52,)),

@@ -1,6 +1,7 @@
 """Games, rubber and pass-out marks (RULES.md 2.3 items 6-8, 2.4), worked out by hand."""
 
 import numpy as np
+import card_game_checks
 import pytest
 
 from vint_env.cards import parse_pbn
@@ -13,7 +14,7 @@ SUIT_EACH = parse_pbn("N:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQ
 # 7 S made by N/S on SUIT_EACH (N/S take all 13): 910 below; slam 2,000 + 10,000; honours: N/S hold
 # all five, aces 2-2 and N/S took the tricks: 5 + 2 = 7 x 10 x 70 = 4,900; coronets 11,000 + 5,500.
 SEVEN_SPADES_NS = 910 + 12000 + 4900 + 16500    # 34,310; E/W: coronet 11,000
-DEAL_002 = parse_pbn("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52")
+DEAL_002 = parse_pbn(card_game_checks.DEAL_002)
 
 
 def play_deal(rubber, bidder=None, bid=None):

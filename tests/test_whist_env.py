@@ -4,35 +4,17 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
-from card_game_checks import legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
+from card_game_checks import DEAL_002, legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import whist_v0
 from vint_env.cards import FULL_DECK, NO_TRUMP, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.envs.whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation
 from vint_env.rules import IllegalActionError
 from vint_env.rules.whist import WhistDeal
 
-DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
-@pytest.fixture(autouse=True)
-def _quiet():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        yield
-
-
-@pytest.mark.parametrize("kwargs", [{}, {"episode": "rubber"}, {"no_trump": True, "ten_is_honour": True}])
-def test_pettingzoo_api(kwargs):
-    api_test(whist_v0.env(**kwargs), num_cycles=300)
-
-
-def test_pettingzoo_seed_render_parallel():
-    seed_test(whist_v0.env, num_cycles=200)
-    seed_test(lambda: whist_v0.env(episode="rubber"), num_cycles=200)
-    render_test(lambda render_mode=None: whist_v0.env(render_mode=render_mode))
-    parallel_api_test(whist_v0.parallel_env(), num_cycles=300)
+# PettingZoo's api_test, seed_test, parallel_api_test, render_test: tests/test_conformance.py (every game).
 
 
 def test_mask_equals_legal_actions_and_rewards_are_zero_sum():

@@ -49,3 +49,28 @@ def alias_package(old: str, new: str) -> None:
         return target if importlib.util.find_spec(target) is not None else None
 
     sys.meta_path.append(_AliasFinder(resolve))
+
+
+def renamed_attributes(module: str, renames: dict[str, str]):
+    """A module ``__getattr__`` (PEP 562) that keeps renamed or moved names of ``module`` for one release.
+
+    ``renames``: old attribute name -> the new one's full dotted path (``"vint_env.games.AGENTS"``).  Reading
+    an old name warns (``DeprecationWarning``) and gives the object at the new path itself.
+    """
+    def __getattr__(name):
+        new = renames.get(name)
+        if new is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        warnings.warn(f"{module}.{name} is now {new}; the old name is deprecated and goes in the next release",
+                      DeprecationWarning, stacklevel=2)
+        parts = new.split(".")
+        for cut in range(len(parts) - 1, 0, -1):         # the longest importable module, then attributes
+            try:
+                obj = importlib.import_module(".".join(parts[:cut]))
+            except ModuleNotFoundError:
+                continue
+            for attr in parts[cut:]:
+                obj = getattr(obj, attr)
+            return obj
+        raise ModuleNotFoundError(new)
+    return __getattr__

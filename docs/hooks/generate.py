@@ -5,6 +5,7 @@ A page asks for a generated part with a marker comment on a line of its own:
     <!-- generated: observation-table vint_v0 -->   the env's observation layout, block by block
     <!-- generated: rendered-example vint_v0 -->    one whole deal between rule bots, as render() shows it
     <!-- generated: baselines-table shipped -->     the shipped baselines' measured results, from their manifests
+    <!-- generated: options-table vint_v0 -->       the env's options, from the game's declared parameters
 
 So the tables in the docs are the layout in code (there is no second copy to keep equal), and the
 example is what the current renderer prints. Tests call `expand` on the pages (tests/test_docs.py).
@@ -40,6 +41,25 @@ def rendered_example(name: str, seed: int = 3) -> str:
     return f"```text\n{env.render().rstrip()}\n```"
 
 
+def options_table(name: str) -> str:
+    """The game's declared options (:mod:`vint_env.games.params`) as a Markdown table."""
+    from vint_env import games
+
+    def text(value) -> str:
+        return "None" if value is None else f"`{value!r}`" if isinstance(value, str) else f"`{value}`"
+
+    rows = ["| option | type | default | values | meaning |", "|---|---|---|---|---|"]
+    for p in games.get(name).parameters:
+        if p.allowed is not None:
+            values = ", ".join(text(v) for v in p.allowed) + (", None" if p.optional else "")
+        elif p.minimum is not None:
+            values = f"{'>' if p.exclusive_minimum else '>='} {p.minimum:g}" + (f", <= {p.maximum:g}" if p.maximum else "")
+        else:
+            values = "any"
+        rows.append(f"| `{p.name}` | {p.type.__name__} | {text(p.default)} | {values} | {p.doc} |")
+    return "\n".join(rows)
+
+
 def baselines_table(which: str) -> str:
     """The shipped baselines (``which`` = ``shipped``) as their manifests record them."""
     if which != "shipped":
@@ -49,7 +69,7 @@ def baselines_table(which: str) -> str:
 
 
 GENERATORS = {"observation-table": observation_table, "rendered-example": rendered_example,
-              "baselines-table": baselines_table}
+              "baselines-table": baselines_table, "options-table": options_table}
 
 
 def expand(markdown: str) -> str:

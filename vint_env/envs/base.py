@@ -9,6 +9,8 @@ rewards, dead steps, masks, illegal-action errors and rendering dispatch.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
+from numbers import Integral
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +21,7 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from ..games import AGENT_SEAT, AGENTS
-from ..games.checks import positive_scale
+from ..rules.phase import Phase
 from ..rules.tricks import IllegalActionError, MalformedActionError, check_action  # noqa: F401
 from ..seeds import check_seed
 from .order_enforcing import OrderEnforcingEnv
@@ -107,7 +109,7 @@ class CardGameEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
                              f"got {render_mode!r}")
-        reward_scale = positive_scale("reward_scale", reward_scale)
+        # reward_scale comes checked by the game's declared parameters (each env's GAME.check_options)
         self.render_mode = render_mode
         self._window = None
         self.reward_scale = float(reward_scale)
@@ -138,6 +140,9 @@ class CardGameEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         seed = check_seed(seed)
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a dict (e.g. {{'deal': PBN, 'dealer': 0}}) or None, "
+                             f"got {options!r}")
         # A reset that fails (a bad option) leaves the env as it was: its attributes and its random stream.
         saved, rng_state = dict(self.__dict__), self._rng.bit_generator.state
         try:
@@ -238,7 +243,7 @@ class CardGameEnv(AECEnv):
         deal = self.deal
         if seat != self._seat:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
-        elif deal.phase == "play":
+        elif deal.phase == Phase.PLAY:
             mask = _bits_mask(deal.play.legal_mask(), self.NUM_ACTIONS)
         else:
             mask = np.zeros(self.NUM_ACTIONS, dtype=np.int8)
@@ -443,7 +448,7 @@ def take_dealer(options: dict, rng) -> int:
     dealer = take_option(options, "dealer", None)
     if dealer is None:
         return int(rng.integers(4))
-    if isinstance(dealer, bool) or dealer not in (0, 1, 2, 3):
+    if isinstance(dealer, (bool, np.bool_)) or not isinstance(dealer, Integral) or dealer not in (0, 1, 2, 3):
         raise ValueError(f"reset option 'dealer' must be a seat 0..3, got {dealer!r}")
     return int(dealer)
 

@@ -10,12 +10,13 @@ what its deal info and score items are.
 
 from __future__ import annotations
 
-from ..games.checks import positive_int, seat_or_none
+from .._moved import renamed_attributes
 from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
 from ..games.obs_blocks import encode_side_tricks
 
-EPISODES = ("deal", "rubber")
 SIDE_NAMES = ("NS", "EW")
+#: The episode kinds are each game record's (``Game.episodes``); the old name is kept for one release.
+__getattr__ = renamed_attributes(__name__, {"EPISODES": "vint_env.games.vint.EPISODES"})
 
 
 class PartnershipEnv(CardGameEnv):
@@ -30,10 +31,7 @@ class PartnershipEnv(CardGameEnv):
 
     def __init__(self, episode: str, reward_scale: float, max_deals: int, viewer: int | None,
                  render_mode: str | None):
-        if episode not in EPISODES:
-            raise ValueError(f"episode must be one of {EPISODES}, got {episode!r}")
-        max_deals = positive_int("max_deals", max_deals)
-        viewer = seat_or_none("viewer", viewer)
+        # the options come checked by the game's declared parameters (each env's GAME.check_options)
         super().__init__(render_mode=render_mode, reward_scale=reward_scale)
         self.episode = episode
         self.max_deals = max_deals

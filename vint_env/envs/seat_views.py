@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..rules.tricks import beats, winning_index
+
 # Blocks a card play writes; every layout with the shared trick-play and tracking blocks has them.
 _CARD_BLOCKS = ("to_move", "hand", "trick_leader", "trick", "last_trick", "played",
                 "trick_winner", "winning_card", "voids", "cards_out", "top_remaining")
@@ -174,21 +176,13 @@ class SeatViews:
         before = trick[:-1] if trick else play.last_trick[:-1]     # the trick before this card
         if before:
             trump = play.trump
-            best, i = before[0], 0               # the card winning it (rules.tricks.winning_index)
-            for j in range(1, len(before)):
-                c = before[j]
-                if c // 13 == best // 13:
-                    if c > best:
-                        best, i = c, j
-                elif c // 13 == trump:
-                    best, i = c, j
+            i = winning_index(before, trump)     # the card winning it so far
+            best = before[i]
             led = before[0] // 13
             if suit != led:                      # shown out of the suit led
                 for at in t.void[seat][led]:
                     mv[at] = 1.0
-            b = best // 13
-            beats = (suit == b and card > best) or (suit == trump and b != suit)
-            if beats or not trick:               # the winner so far changes, or the trick is over
+            if beats(card, best, trump) or not trick:               # the winner so far changes, or the trick is over
                 for at in t.winner[((play.leader if trick else play.last_leader) + i) & 3]:
                     mv[at] = 0.0
                 for at in t.card_in[best]:

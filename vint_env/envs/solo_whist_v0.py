@@ -31,13 +31,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import NO_TRUMP, card_text
-from ..games.checks import seat_or_none
 from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
 from ..rules.solo_whist_calls import action_text
-from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from .base import (NOTHING, CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
+
+_D = GAME.defaults
 
 
 class raw_env(CardGameEnv):
@@ -54,14 +54,12 @@ class raw_env(CardGameEnv):
     STATE_SIZE = GAME.state_size
     ACTION_TEXT = staticmethod(GAME.action_text)
 
-    def __init__(self, payments: str = "symmetric", reward_scale: float = GAME.reward_scale,
-                 viewer: int | None = None, render_mode: str | None = None):
-        if payments not in PAYMENT_VARIANTS:
-            raise ValueError(f"payments must be one of {PAYMENT_VARIANTS}, got {payments!r}")
-        viewer = seat_or_none("viewer", viewer)
-        super().__init__(render_mode=render_mode, reward_scale=reward_scale)
-        self.payments = payments
-        self.viewer = viewer
+    def __init__(self, payments: str = _D["payments"], reward_scale: float = _D["reward_scale"],
+                 viewer: int | None = _D["viewer"], render_mode: str | None = None):
+        o = GAME.check_options(payments=payments, reward_scale=reward_scale, viewer=viewer)
+        super().__init__(render_mode=render_mode, reward_scale=o["reward_scale"])
+        self.payments = o["payments"]
+        self.viewer = o["viewer"]
         self.deal: SoloWhistDeal | None = None
 
     # hooks -----------------------------------------------------------------

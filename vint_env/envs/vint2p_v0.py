@@ -26,21 +26,24 @@ pile orders are drawn from the env's generator.
 
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
 from ..cards import hand_cards, parse_card
-from ..rules.vint import check_variants
-from ..rules.vint2p import AUCTION_VARIANTS, NUM_ACTIONS, WAYS, Vint2pDeal, Vint2pRubber, action_text
+from ..rules.vint2p import NUM_ACTIONS, Vint2pDeal, Vint2pRubber, action_text
 from .base import env_factories, take_deals, take_option
 from .partnership import PartnershipEnv
-from ..games.vint2p import STATE_SIZE, VINT2P_LAYOUT, encode_observation, encode_state
+from ..games.vint2p import GAME, STATE_SIZE, VINT2P_LAYOUT, encode_observation, encode_state
 
 PLAYERS = ("player_0", "player_1")
+_D = GAME.defaults
+VINT_VARIANTS = ("game_bonus", "passout", "honours", "game_race")   # the scoring variants, as declared
 
 
 class raw_env(PartnershipEnv):
     metadata = {
-        "name": "vint2p_v0",
+        "name": GAME.env_name,
         "render_modes": ["ansi", "rgb_array", "human"],
         "is_parallelizable": True,
         "render_fps": 2,
@@ -54,27 +57,17 @@ class raw_env(PartnershipEnv):
     STATE_SIZE = STATE_SIZE
     ACTION_TEXT = staticmethod(action_text)
 
-    def __init__(self, way: int = 4, auction: str = "alternating", episode: str = "deal",
-                 game_bonus: int = 100, passout: str = "mark", honours: str = "majority",
-                 game_race: str = "first", reward_scale: float = 0.001,
-                 max_deals: int = 100, viewer: int | None = None, render_mode: str | None = None):
-        if isinstance(way, bool) or way not in WAYS:
-            raise ValueError(f"way must be one of {WAYS}, got {way!r}")
-        if auction not in AUCTION_VARIANTS:
-            raise ValueError(f"auction must be one of {AUCTION_VARIANTS}, got {auction!r}")
-        if auction == "single" and way != 1:
-            raise ValueError(f"auction='single' is a variant of way 1 only, not way {way}")
-        check_variants(game_bonus=game_bonus, passout=passout, honours=honours, game_race=game_race)
-        if way == 5 and passout == "play":
-            raise ValueError("way 5 has no passout='play': without the widow the hands hold 12 cards")
-        super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
-                         viewer=viewer, render_mode=render_mode)
-        self.way = way
-        self.auction = auction
-        self.game_bonus = game_bonus
-        self.passout = passout
-        self.honours = honours
-        self.game_race = game_race
+    def __init__(self, way: int = _D["way"], auction: str = _D["auction"], episode: str = _D["episode"],
+                 game_bonus: int = _D["game_bonus"], passout: str = _D["passout"], honours: str = _D["honours"],
+                 game_race: str = _D["game_race"], reward_scale: float = _D["reward_scale"],
+                 max_deals: int = _D["max_deals"], viewer: int | None = _D["viewer"], render_mode: str | None = None):
+        o = GAME.check_options(way=way, auction=auction, episode=episode, game_bonus=game_bonus, passout=passout,
+                               honours=honours, game_race=game_race, reward_scale=reward_scale,
+                               max_deals=max_deals, viewer=viewer)
+        super().__init__(episode=o["episode"], reward_scale=o["reward_scale"], max_deals=o["max_deals"],
+                         viewer=o["viewer"], render_mode=render_mode)
+        self.way, self.auction = o["way"], o["auction"]
+        self.game_bonus, self.passout, self.honours, self.game_race = (o[k] for k in VINT_VARIANTS)
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:
@@ -82,7 +75,7 @@ class raw_env(PartnershipEnv):
         dealer = take_option(options, "dealer", None)
         if dealer is None:
             dealer = int(self._rng.integers(2))
-        elif isinstance(dealer, bool) or dealer not in (0, 1):
+        elif isinstance(dealer, (bool, np.bool_)) or not isinstance(dealer, Integral) or dealer not in (0, 1):
             raise ValueError(f"reset option 'dealer' must be a player 0 or 1, got {dealer!r}")
         self._start_episode(queued, int(dealer), options)
 

@@ -35,9 +35,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.vint import GAME, encode_observation, encode_state
-from ..rules.vint import AUCTION, BID_BASE, PASS, VintDeal, VintRubber, action_text, check_variants
+from ..rules.vint import AUCTION, BID_BASE, PASS, VintDeal, VintRubber, action_text
 from .base import env_factories, take_dealer, take_deals
 from .partnership import SIDE_NAMES, PartnershipEnv
+
+_D = GAME.defaults
+VINT_VARIANTS = ("game_bonus", "passout", "honours", "game_race")   # the scoring variants, as declared
 
 
 class raw_env(PartnershipEnv):
@@ -54,16 +57,15 @@ class raw_env(PartnershipEnv):
     STATE_SIZE = GAME.state_size
     ACTION_TEXT = staticmethod(GAME.action_text)
 
-    def __init__(self, episode: str = "deal", game_bonus: int = 100, passout: str = "mark",
-                 reward_scale: float = GAME.reward_scale, max_deals: int = 100, viewer: int | None = None,
-                 render_mode: str | None = None, honours: str = "majority", game_race: str = "first"):
-        check_variants(game_bonus=game_bonus, passout=passout, honours=honours, game_race=game_race)
-        super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
-                         viewer=viewer, render_mode=render_mode)
-        self.game_bonus = game_bonus
-        self.passout = passout
-        self.honours = honours
-        self.game_race = game_race
+    def __init__(self, episode: str = _D["episode"], game_bonus: int = _D["game_bonus"], passout: str = _D["passout"],
+                 reward_scale: float = _D["reward_scale"], max_deals: int = _D["max_deals"],
+                 viewer: int | None = _D["viewer"], render_mode: str | None = None, honours: str = _D["honours"],
+                 game_race: str = _D["game_race"]):
+        o = GAME.check_options(episode=episode, game_bonus=game_bonus, passout=passout, reward_scale=reward_scale,
+                               max_deals=max_deals, viewer=viewer, honours=honours, game_race=game_race)
+        super().__init__(episode=o["episode"], reward_scale=o["reward_scale"], max_deals=o["max_deals"],
+                         viewer=o["viewer"], render_mode=render_mode)
+        self.game_bonus, self.passout, self.honours, self.game_race = (o[k] for k in VINT_VARIANTS)
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:

@@ -51,6 +51,8 @@ def sheet_items(score) -> dict[str, int]:
     d["total"] = score.total
     return d
 
+_D = GAME.defaults
+
 
 class raw_env(PartnershipEnv):
     metadata = {
@@ -66,16 +68,15 @@ class raw_env(PartnershipEnv):
     STATE_SIZE = GAME.state_size
     ACTION_TEXT = staticmethod(GAME.action_text)
 
-    def __init__(self, episode: str = "deal", ten_is_honour: bool = False, no_trump: bool = False,
-                 reward_scale: float = GAME.reward_scale, max_deals: int = 100, viewer: int | None = None,
-                 render_mode: str | None = None):
-        for name, value in (("ten_is_honour", ten_is_honour), ("no_trump", no_trump)):
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} must be True or False, got {value!r}")
-        super().__init__(episode=episode, reward_scale=reward_scale, max_deals=max_deals,
-                         viewer=viewer, render_mode=render_mode)
-        self.ten_is_honour = ten_is_honour
-        self.no_trump = no_trump
+    def __init__(self, episode: str = _D["episode"], ten_is_honour: bool = _D["ten_is_honour"],
+                 no_trump: bool = _D["no_trump"], reward_scale: float = _D["reward_scale"],
+                 max_deals: int = _D["max_deals"], viewer: int | None = _D["viewer"], render_mode: str | None = None):
+        o = GAME.check_options(episode=episode, ten_is_honour=ten_is_honour, no_trump=no_trump,
+                               reward_scale=reward_scale, max_deals=max_deals, viewer=viewer)
+        super().__init__(episode=o["episode"], reward_scale=o["reward_scale"], max_deals=o["max_deals"],
+                         viewer=o["viewer"], render_mode=render_mode)
+        self.ten_is_honour = o["ten_is_honour"]
+        self.no_trump = o["no_trump"]
 
     # hooks -----------------------------------------------------------------
     def _start(self, options: dict) -> None:

@@ -26,6 +26,7 @@ import shlex
 import sys
 from pathlib import Path
 
+from .. import games
 from ..agents.learned.threads import limit_torch_threads
 from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
@@ -82,19 +83,16 @@ def _env_option_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _env_options(args) -> dict:
-    return env_options(args.env_option)
+    return env_options(args.env_option, args.game)
 
 
-def env_options(items) -> dict:
-    """``--env-option KEY=VALUE`` pairs (of `vint-eval` and `vint-play`); integer values become ints."""
-    out = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--env-option {item!r}: expected KEY=VALUE, e.g. way=1")
-        value = value.strip()
-        out[key.strip()] = int(value) if value.lstrip("-").isdigit() else value
-    return out
+def env_options(items, game="vint") -> dict:
+    """``--env-option KEY=VALUE`` pairs (of `vint-eval` and `vint-play`), parsed and checked by the game's
+    declared parameters (a bad value or an unknown option is an error naming it)."""
+    try:
+        return games.get(game).parse_options(items)
+    except ValueError as e:
+        raise ValueError(f"--env-option: {e}") from None
 
 
 def _inputs(args, specs) -> dict:

@@ -7,11 +7,10 @@ into reset options, and reads the per-table details the reports use
 
 from __future__ import annotations
 
-import inspect
-
 from .. import games
 from ..cards import card_text
 from ..games import PARTNERSHIP, SOLO, TWO_PLAYER, Game  # noqa: F401  (re-exported: the match formats)
+from ..games.params import OptionError
 from .deals import Board
 
 #: The games the harness plays (their names: the ``--game`` choices).
@@ -31,12 +30,13 @@ def make_env(game: Game | str, episode: str = "deal", /, **options):
     if "episode" in options:
         raise EnvOptionError(f"{game.name}: the episode kind is not an env option here; choose it with "
                              f"--episode ({' or '.join(game.episodes)})")
-    accepted = [n for n in inspect.signature(game.env_module().raw_env).parameters
-                if n not in ("self", "render_mode", "episode")]
-    unknown = sorted(k for k in options if k not in accepted)
-    if unknown:
-        raise EnvOptionError(f"{game.name}: unknown env option{'s' if len(unknown) > 1 else ''} "
-                             f"{', '.join(map(repr, unknown))}; its options: {', '.join(accepted)}")
+    if "reward_scale" in options:
+        raise EnvOptionError(f"{game.name}: reward_scale is not an env option of a match (the harness scores in "
+                             f"points), got {options['reward_scale']!r}")
+    try:
+        game.check_options(options, defaults=False)   # the game's declared options: unknown or bad, named
+    except OptionError as e:
+        raise EnvOptionError(str(e)) from None
     kwargs = {**options, "reward_scale": game.points_scale}
     if len(game.episodes) > 1:
         kwargs["episode"] = episode

@@ -24,15 +24,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import games
+from .._moved import renamed_attributes
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
 from ..seeds import check_seed
 from .deals import Board
 from .games import PARTNERSHIP, TWO_PLAYER, make_env, reset_options, table_details
-from .replay import DealRecord, TableRecorder
+from .replay import DealReplay, TableRecorder
 
-AGENT_NAMES = tuple(f"player_{i}" for i in range(4))
+__getattr__ = renamed_attributes(__name__, {"AGENT_NAMES": "vint_env.games.AGENTS"})
 
 
 @dataclass
@@ -42,7 +43,7 @@ class TableResult:
     seats: list[str]            # "A" / "B" per seat
     points: list[float]         # raw points per seat over the episode
     details: dict = field(default_factory=dict)
-    replay: list[DealRecord] = field(default_factory=list)   # what happened, action by action
+    replay: list[DealReplay] = field(default_factory=list)   # what happened, action by action
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo

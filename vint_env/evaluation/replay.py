@@ -19,13 +19,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from .._moved import renamed_attributes
 from ..cards import NUM_CARDS, card_text, hand_cards   # actions 0..51 are the cards in every game
+from ..games import AGENTS
 
-AGENTS = tuple(f"player_{i}" for i in range(4))
+#: ``DealRecord`` was this module's name for :class:`DealReplay` (``vint_env.rules.rubber.DealRecord`` is a
+#: score-sheet line, another thing): the old name is kept for one release.
+__getattr__ = renamed_attributes(__name__, {"DealRecord": "vint_env.evaluation.replay.DealReplay"})
 
 
 @dataclass
-class DealRecord:
+class DealReplay:
+    """One deal at one table, action by action (what the viewer and ``vint-play`` replay)."""
+
     dealer: int
     hands: tuple[int, ...]                  # 52-bit card masks as dealt
     turned: int | None = None               # card id of the turned card (Whist, Solo Whist)
@@ -62,7 +68,7 @@ class TableRecorder:
     """Call :meth:`before` before each live step and :meth:`after` after it."""
 
     def __init__(self) -> None:
-        self.deals: list[DealRecord] = []
+        self.deals: list[DealReplay] = []
         self._deal = None
         self._seat_for, self._phase, self._held = -1, "", ((), 0)
 
@@ -71,7 +77,7 @@ class TableRecorder:
         if deal is not self._deal:
             self._deal = deal
             turned = getattr(deal, "turned_card", None)
-            self.deals.append(DealRecord(int(deal.dealer), tuple(int(h) for h in deal.hands),
+            self.deals.append(DealReplay(int(deal.dealer), tuple(int(h) for h in deal.hands),
                                          None if turned is None else int(turned)))
             if hasattr(deal, "controllers"):
                 self.deals[-1].table = {"widow": holdings_of(deal)[1]}
@@ -104,7 +110,7 @@ class TableRecorder:
                 record.table.update(table_facts(deal))
 
 
-def replay_json(deals: list[DealRecord], action_text: Callable[[int], str]) -> list[dict]:
+def replay_json(deals: list[DealReplay], action_text: Callable[[int], str]) -> list[dict]:
     """JSON-ready replay of a table: per deal the hands (card texts by seat), the actions as
     ``[seat, text, is_card]`` (``is_card``: a card played to a trick; a card given or discarded
     reads ``'give SA'``, ``'exchange SA'``), the trick winners, the points per seat and the env's deal

@@ -16,6 +16,7 @@ For every table that reached a contract:
 from __future__ import annotations
 
 from ..agents.search.double_dummy import VintParGame
+from ..rules.vint import Contract
 from .deals import Board
 
 
@@ -25,7 +26,7 @@ def add_dd_analysis(board: Board, tables) -> None:
     for t in tables:
         d = t.details
         d["par_value"] = par_value
-        d["par_contract"] = None if par_bid is None else f"{par_bid // 5 + 1}{'SCDHN'[par_bid % 5]}"
+        d["par_contract"] = None if par_bid is None else str(Contract.from_index(par_bid))
         if "contract" not in d:
             d["value_vs_par"] = 0 - par_value
             continue
@@ -35,4 +36,4 @@ def add_dd_analysis(board: Board, tables) -> None:
         d["dd_tricks"] = dd
         d["tricks_vs_dd"] = taken - dd
         d["level_vs_dd"] = level - (dd - 6)
-        d["value_vs_par"] = game.score[(level - 1) * 5 + strain][declarer] - par_value
+        d["value_vs_par"] = game.score[Contract(level, strain).index][declarer] - par_value

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .layout import Layout
+from .params import Parameter, check_options, parse_options
 
 @dataclass(frozen=True)
 class DealResult:
@@ -78,7 +79,11 @@ class Game:
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game_name)``
     pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game_name, options, seed)``
+    pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
     version: int = 0                            #: the env's version suffix (``_v0``)
+    parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)
+    check_combination: Callable[[dict], None] | None = None   #: OptionError for options invalid together
+    calls_help: str = "the call's name, as listed in your legal actions"   #: what a person types to call (vint-play)
 
     # ------------------------------------------------------------------ names
     @property
@@ -168,6 +173,14 @@ class Game:
                              f"{', '.join(g.name for g in _games_with('pimc_agent'))}")
         return _load(self.pimc_agent)
 
+    def pimc_plan(self):
+        """The game's PIMC plan (``vint_env.agents.search.pimc_games.PimcPlan``: its position builder and
+        the agent of its other decisions); ValueError naming the games that have one."""
+        if self.pimc is None:
+            raise ValueError(f"the PIMC agent does not play {self.name!r}; it plays "
+                             f"{', '.join(g.name for g in _games_with('pimc'))}")
+        return _load(self.pimc)
+
     def summary_sections(self, match) -> dict:
         """The game's own sections of a match summary (contracts declared and made ...), or {}."""
         return _load(self.summary)(match) if self.summary else {}
@@ -182,6 +195,35 @@ class Game:
             return self.action_text(action)
         except (ValueError, TypeError):
             return "out of range"
+
+    # ------------------------------------------------------------------ options
+    @property
+    def defaults(self) -> dict:
+        """Every option's default: ``{"episode": "deal", "game_bonus": 100, ...}``."""
+        return {p.name: p.default for p in self.parameters}
+
+    def parameter(self, name: str) -> Parameter:
+        """The declared option ``name`` (OptionError naming the nearest one if it has none)."""
+        for p in self.parameters:
+            if p.name == name:
+                return p
+        check_options(self.env_name, self.parameters, {name: None})
+        raise AssertionError("unreachable")
+
+    def check_options(self, options: dict | None = None, defaults: bool = True, **kwargs) -> dict:
+        """The options checked by their declarations (OptionError naming the option), with every
+        default filled in (``defaults=False``: only those given)."""
+        given = {} if options is None else options
+        if not isinstance(given, dict):
+            check_options(self.env_name, self.parameters, given)
+        checked = check_options(self.env_name, self.parameters, {**given, **kwargs}, defaults)
+        if defaults and self.check_combination is not None:
+            self.check_combination(checked)
+        return checked
+
+    def parse_options(self, items) -> dict:
+        """``KEY=VALUE`` texts (``vint-eval --env-option``) parsed and checked by their declarations."""
+        return parse_options(self.env_name, self.parameters, items)
 
     def __repr__(self) -> str:
         return f"<Game {self.name}: {self.num_actions} actions, observation {self.layout.size}>"

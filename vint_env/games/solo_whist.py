@@ -14,9 +14,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
+from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from ..rules.solo_whist_calls import ACCEPT, BIDS, CALL_NAMES, NUM_ACTIONS, action_text, bid_index, parse_action
 from .layout import Layout, mask_bits
 from .obs_blocks import PLAY_BLOCKS, TRACKING_BLOCKS, encode_play, encode_tracking_hands, state_layout, write_state
+from . import params
 from .record import SOLO, Game
 
 CALL_COLUMNS = ("proposal", "acceptance", "solo", "misère", "abondance", "trump abondance",
@@ -121,17 +123,25 @@ def deal_details(deal: SoloWhistDeal) -> dict:
     return out
 
 
+REWARD_SCALE = 0.25
+
 GAME = Game(
     name="solo_whist", title="Solo Whist", format=SOLO, episodes=("deal",),
     num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
     layout=SOLO_WHIST_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
     # Solo Whist settles in quarter points; the default scale 0.25 gives rewards in points.
-    points_unit="quarter points", reward_scale=0.25, points_scale=0.25,
+    points_unit="quarter points", reward_scale=REWARD_SCALE, points_scale=0.25,
     new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
     engine="vint_env.vector.engine:SoloWhistEngine", engine_code=2,
+    calls_help=("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "
+                "declaree;\n            after an abondance, the trump: trump S / trump C / trump D / trump H"),
+    parameters=(
+        params.Parameter("payments", str, "symmetric", "who pays whom: every opponent alike, or the book's "
+                         "literal table", allowed=PAYMENT_VARIANTS),
+        params.reward_scale(REWARD_SCALE, "quarter points"), params.viewer()),
 )
 
 __all__ = ["GAME", "SOLO_WHIST_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_seat_tricks",

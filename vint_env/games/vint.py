@@ -15,6 +15,7 @@ from ..rules.vint import AUCTION, BID_BASE, NUM_ACTIONS, PLAY, VintDeal, VintRub
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
+from . import params
 from .record import PARTNERSHIP, Game
 
 MAX_MARKS = 7
@@ -101,17 +102,23 @@ def deal_details(deal: VintDeal) -> dict:
     return out
 
 
+EPISODES = ("deal", "rubber")
+REWARD_SCALE = 0.001
+
 GAME = Game(
-    name="vint", title="Vint", format=PARTNERSHIP, episodes=("deal", "rubber"),
+    name="vint", title="Vint", format=PARTNERSHIP, episodes=EPISODES,
     num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
     layout=VINT_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
-    points_unit="points", reward_scale=0.001, points_scale=1.0,
+    points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=VintDeal, new_rubber=VintRubber, deal_details=deal_details, turns_card=False,
     rule_bot="vint_env.agents.rule.vint:VintRuleAgent",
     summary="vint_env.evaluation.report:vint_contract_sections",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
-    pimc_agent="vint_env.agents.search.pimc:make_pimc",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:VINT",
     engine="vint_env.vector.engine:VintEngine", engine_code=0,
     analysis="vint_env.evaluation.vint_analysis:add_dd_analysis",
+    calls_help="pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT (level and strain S C D H NT)",
+    parameters=(params.episode(EPISODES), *params.vint_variants(), params.reward_scale(REWARD_SCALE),
+                params.max_deals(), params.viewer()),
 )

@@ -17,11 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.vint import AUCTION, BID_BASE, PLAY
-from ..rules.vint2p import (EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
+from ..rules.vint2p import (AUCTION_VARIANTS, EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
 from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
 from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
+from . import params
 from .record import TWO_PLAYER, Game
 
 MAX_MARKS = 7
@@ -211,16 +212,38 @@ def deal_details(deal: Vint2pDeal) -> dict:
     return out
 
 
+EPISODES = ("deal", "rubber")
+REWARD_SCALE = 0.001
+
+
+def check_option_combination(options: dict) -> None:
+    """The options of two-player Vint that are valid alone but not together (OptionError)."""
+    if options["auction"] == "single" and options["way"] != 1:
+        raise params.OptionError(f"auction='single' is a variant of way 1 only, not way {options['way']}")
+    if options["way"] == 5 and options["passout"] == "play":
+        raise params.OptionError("way 5 has no passout='play': without the widow the hands hold 12 cards")
+
+
 GAME = Game(
-    name="vint2p", title="Vint2p", format=TWO_PLAYER, episodes=("deal", "rubber"),
+    name="vint2p", title="Vint2p", format=TWO_PLAYER, episodes=EPISODES,
     num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
     layout=VINT2P_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
-    points_unit="points", reward_scale=0.001, points_scale=1.0,
+    points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
     rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
-    pimc_agent="vint_env.agents.search.pimc:make_pimc",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",
+    calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT, as in Vint; way 2: keep or exchange (your whole\n"
+                "            hand for the pile); way 3: a card to discard it and take the pile's top card, keep to stop;\n"
+                "            way 5: widow-hand or widow-dummy, then a card to give away, then the final contract"),
+    parameters=(
+        params.Parameter("way", int, 4, "the way of playing of the books (1..5)", allowed=WAYS),
+        params.Parameter("auction", str, "alternating", "way 1 only: the players call in turn until the auction "
+                         "ends, or each calls once", allowed=AUCTION_VARIANTS),
+        params.episode(EPISODES), *params.vint_variants(), params.reward_scale(REWARD_SCALE),
+        params.max_deals(), params.viewer(2, "player")),
+    check_combination=check_option_combination,
 )
 
 __all__ = ["VINT2P_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS",

@@ -16,6 +16,7 @@ from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, acti
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
+from . import params
 from .record import PARTNERSHIP, Game
 
 WHIST_LAYOUT = Layout("whist_v0 observation", [
@@ -79,15 +80,24 @@ def deal_details(deal: WhistDeal) -> dict:
     return {"dealer": deal.dealer, "tricks_won": list(deal.play.tricks_won), "trump": deal.trump}
 
 
+EPISODES = ("deal", "rubber")
+REWARD_SCALE = 0.1
+
 GAME = Game(
-    name="whist", title="Whist", format=PARTNERSHIP, episodes=("deal", "rubber"),
+    name="whist", title="Whist", format=PARTNERSHIP, episodes=EPISODES,
     num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
     layout=WHIST_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
-    points_unit="points", reward_scale=0.1, points_scale=1.0,
+    points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
     rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
-    pimc_agent="vint_env.agents.search.pimc:make_pimc",
+    pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:WHIST",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,
+    calls_help="none: Whist has no auction, you only play cards",
+    parameters=(
+        params.episode(EPISODES),
+        params.Parameter("ten_is_honour", bool, False, "the trump ten is a fifth honour"),
+        params.Parameter("no_trump", bool, False, "the Whist book's whist without trumps: no card is turned"),
+        params.reward_scale(REWARD_SCALE), params.max_deals(), params.viewer()),
 )

@@ -83,7 +83,7 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     hint = None if args.no_hint else load_agent("rule", game=args.game)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     return PlaySession(args.game, seating, episode=args.episode, deals=args.deals, seed=seed,
-                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option))
+                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option, args.game))
 
 
 def main(argv=None) -> int:

@@ -13,6 +13,7 @@ cleanly.
 
 from __future__ import annotations
 
+import warnings
 import textwrap
 from typing import Callable
 
@@ -20,7 +21,7 @@ from ..agents.base import Agent
 from ..cards import SEAT_LETTERS, hand_to_text
 from .. import games
 from ..games import TWO_PLAYER
-from ..evaluation.replay import DealRecord
+from ..evaluation.replay import DealReplay
 from ..points import format_points
 from ..seeds import check_seed
 from .actions import action_codec
@@ -28,20 +29,18 @@ from .table import Seating, TableDriver
 
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
 
-CALL_HELP = {
-    "vint": "pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT (level and strain S C D H NT)",
-    "whist": "none: Whist has no auction, you only play cards",
-    "solo_whist": ("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "
-                   "declaree;\n            after an abondance, the trump: trump S / trump C / trump D / trump H"),
-    "vint2p": ("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT, as in Vint; way 2: keep or exchange (your whole\n"
-               "            hand for the pile); way 3: a card to discard it and take the pile's top card, keep to stop;\n"
-               "            way 5: widow-hand or widow-dummy, then a card to give away, then the final contract"),
-}
+def __getattr__(name):
+    """``CALL_HELP`` (deprecated, for one release): each game's record says it, ``games.get(name).calls_help``."""
+    if name == "CALL_HELP":
+        warnings.warn("vint_env.play.session.CALL_HELP is now each game record's calls_help; the old name is "
+                      "deprecated and goes in the next release", DeprecationWarning, stacklevel=2)
+        return {g.name: g.calls_help for g in games.all_games()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def help_text(game: str) -> str:
     return f"""Type a call or a card by name, or a command.
-  calls:    {CALL_HELP.get(game, "the call's name, as listed in your legal actions")}
+  calls:    {games.get(game).calls_help}
   cards:    suit letter S C D H and rank 2-10, J, Q, K, A: SA, h10 (or hT), c2  (any case)
   commands: hint   what the rule bot would do in your place
             hand   show the table again        legal  list your legal actions
@@ -239,7 +238,7 @@ class PlaySession:
             self.print(f"  -- trick {len(winners)} won by {self.seat_name(winners[-1])}; tricks: {count}")
 
     # ------------------------------------------------------------------ end of a deal
-    def show_deal_end(self, record: DealRecord) -> None:
+    def show_deal_end(self, record: DealReplay) -> None:
         self.shown_deals += 1
         number = self.shown_deals
         me = self.seating.human

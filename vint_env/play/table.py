@@ -23,7 +23,7 @@ from ..agents.base import Agent
 from ..agents.registry import load_agent, short_spec
 from ..evaluation.deals import generate_board
 from ..evaluation.games import make_env, reset_options
-from ..evaluation.replay import DealRecord, TableRecorder
+from ..evaluation.replay import DealReplay, TableRecorder
 
 
 @dataclass
@@ -85,7 +85,7 @@ class TableDriver:
     def __init__(self, game, seating: Seating, episode: str = "deal", seed: int = 0,
                  env_options: dict | None = None, hint_agent: Agent | None = None,
                  on_action: Callable | None = None, on_deal_start: Callable | None = None,
-                 on_deal_end: Callable[[DealRecord], None] | None = None):
+                 on_deal_end: Callable[[DealReplay], None] | None = None):
         self.record = games.get(game)
         self.game = self.record.name
         self.seating = seating
@@ -102,7 +102,7 @@ class TableDriver:
         self.on_deal_end = on_deal_end
         self.number = 0                     # the episode being played (deal mode: the deal; rubber mode: the rubber)
         self.recorder = TableRecorder()
-        self.finished: list[DealRecord] = []   # every finished deal of the table, all episodes
+        self.finished: list[DealReplay] = []   # every finished deal of the table, all episodes
         self.details: list[dict] = []          # the game's details of each finished deal (contract, tricks ...)
         self.deal_ended = False             # the last step finished a deal (cleared by advance)
         self._announced = None

@@ -12,6 +12,7 @@ Four seats play to every trick (clockwise), or only the seats given in
 from __future__ import annotations
 
 from ..cards import NO_TRUMP, SUIT_MASK, Suit, card_text, hand_cards  # noqa: F401  (NO_TRUMP re-exported)
+from .phase import Phase
 
 
 class IllegalActionError(ValueError):
@@ -46,7 +47,7 @@ def check_action(action, num_actions: int, who: str = "action") -> int:
 
 def illegal_action(state, action: int, action_text) -> IllegalActionError:
     """The error for ``action`` in a game state (``phase``, ``current_player``, ``legal_actions()``)."""
-    if state.phase == "over":
+    if state.phase == Phase.OVER:
         return IllegalActionError(f"action {action!r}: the deal is over")
     try:
         what = action_text(action)
@@ -68,8 +69,23 @@ def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int) ->
     return (leader + winning_index(cards, trump)) % 4
 
 
+def beats(card: int, best: int, trump: int) -> bool:
+    """True if ``card``, played to a trick, beats the card winning it so far, ``best``: a higher
+    card of the same suit, or a trump on a card of another suit (docs/rules/index.md, Tricks).
+
+    The one rule of which card wins; every reader of a trick (the rule bots, the envs' incremental
+    views) asks it, and the compiled kernels are tested against it.
+
+    >>> beats(12, 11, NO_TRUMP), beats(13, 12, NO_TRUMP), beats(13, 12, 1), beats(0, 13, 1)
+    (True, False, True, False)
+    """
+    if card // 13 == best // 13:
+        return card > best
+    return card // 13 == trump
+
+
 def winning_index(cards: list[int] | tuple[int, ...], trump: int) -> int:
-    """Index in play order of the card that wins a complete trick.
+    """Index in play order of the card that wins a trick (complete, or so far).
 
     >>> winning_index([3 * 13 + 4, 3 * 13 + 2], NO_TRUMP), winning_index([3 * 13 + 4, 0], 0)
     (0, 1)
@@ -77,13 +93,8 @@ def winning_index(cards: list[int] | tuple[int, ...], trump: int) -> int:
     best = 0
     best_card = cards[0]
     for i in range(1, len(cards)):
-        c = cards[i]
-        cs, bs = c // 13, best_card // 13
-        if cs == bs:
-            if c > best_card:
-                best, best_card = i, c
-        elif cs == trump:
-            best, best_card = i, c
+        if beats(cards[i], best_card, trump):
+            best, best_card = i, cards[i]
     return best
 
 

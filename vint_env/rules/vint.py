@@ -5,12 +5,12 @@ the order 1S 1C 1D 1H 1NT 2S ... 7NT.
 
 >>> from vint_env.cards import parse_pbn
 >>> deal = VintDeal(parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"), dealer=0)
->>> deal.current_player, deal.phase
+>>> deal.current_player, str(deal.phase)
 (0, 'auction')
 >>> for a in (bid_action(7, NT), PASS, PASS, PASS):
 ...     deal.apply(a)
 >>> deal.contract, deal.declarer, deal.current_player, deal.phase
-(Contract(level=7, strain=4), 0, 1, 'play')
+(Contract(level=7, strain=4), 0, 1, <Phase.PLAY: 'play'>)
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from ..cards import card_text, validate_deal
+from .phase import Phase
 from .rubber import GAME_RACE_VARIANTS, DealRecord, Rubber, SideScore, side_of
 from .tricks import NO_TRUMP, TrickPlay, illegal_action
 from .vint_scoring import HONOURS_VARIANTS, NT, score_contract, score_passout_play, trick_value
@@ -28,7 +29,7 @@ NUM_BIDS = 35
 NUM_ACTIONS = 88
 STRAIN_TEXT = ("S", "C", "D", "H", "NT")
 
-AUCTION, PLAY, OVER = "auction", "play", "over"
+AUCTION, PLAY, OVER = Phase.AUCTION, Phase.PLAY, Phase.OVER
 PASSOUT_VARIANTS = ("mark", "play")
 GAME_BONUS_VARIANTS = (100, 1000)
 #: Every Vint variant option (four-player and two-player, rules, envs and the batched engine) and its values.
@@ -45,8 +46,43 @@ def check_variants(**options) -> None:
 
 
 class Contract(NamedTuple):
+    """A bid or contract, with its one notation: ``"3NT"``, ``"1S"``.
+
+    Every layer decodes bids through this type (never ``b // 5 + 1`` and
+    ``b % 5`` by hand): from a bid's index 0..34 (the order of the
+    observation's ``bids`` and ``contract`` blocks), from its action, or
+    from its text.
+
+    >>> Contract.parse("3nt"), str(Contract(3, NT))
+    (Contract(level=3, strain=4), '3NT')
+    >>> Contract.from_index(14), Contract.from_index(14).index
+    (Contract(level=3, strain=4), 14)
+    >>> Contract.from_action(BID_BASE) == Contract.parse("1S"), Contract.parse("1S").action
+    (True, 53)
+    """
+
     level: int    # 1..7: undertake 6 + level tricks
     strain: int   # 0..3 suits (spades, clubs, diamonds, hearts), 4 no-trump
+
+    @classmethod
+    def from_index(cls, index: int) -> "Contract":
+        """The bid of index 0..34 (1S 1C 1D 1H 1NT 2S ... 7NT); ValueError out of range."""
+        index = int(index)
+        if not 0 <= index < NUM_BIDS:
+            raise ValueError(f"bid index {index} is out of range 0..{NUM_BIDS - 1}")
+        return cls(index // 5 + 1, index % 5)
+
+    @classmethod
+    def from_action(cls, action: int) -> "Contract":
+        """The bid of action 53..87; ValueError for any other action."""
+        if not BID_BASE <= int(action) < BID_BASE + NUM_BIDS:
+            raise ValueError(f"action {action!r} is not a bid ({BID_BASE}..{BID_BASE + NUM_BIDS - 1})")
+        return cls.from_index(int(action) - BID_BASE)
+
+    @property
+    def index(self) -> int:
+        """The bid's index 0..34."""
+        return (self.level - 1) * 5 + self.strain
 
     @property
     def action(self) -> int:
@@ -73,8 +109,7 @@ def bid_action(level: int, strain: int) -> int:
 
 
 def action_contract(action: int) -> Contract:
-    b = action - BID_BASE
-    return Contract(b // 5 + 1, b % 5)
+    return Contract.from_action(action)
 
 
 def action_text(action: int) -> str:

@@ -20,16 +20,17 @@ whole hand (way 2), 90 the widow to my hand, 91 the widow to my dummy (way 5).
 >>> from vint_env.cards import parse_pbn
 >>> hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
 >>> deal = Vint2pDeal(hands, way=1, dealer=0)
->>> deal.current_player, deal.controller_of(deal.current_player), deal.phase
+>>> deal.current_player, deal.controller_of(deal.current_player), str(deal.phase)
 (0, 0, 'auction')
 >>> deal.apply(bid_action(7, NT)); deal.apply(PASS)
 >>> deal.contract, deal.declarer, deal.current_player, deal.phase
-(Contract(level=7, strain=4), 0, 1, 'play')
+(Contract(level=7, strain=4), 0, 1, <Phase.PLAY: 'play'>)
 """
 
 from __future__ import annotations
 
 from ..cards import DeckError, hand_cards, hand_size
+from .phase import Phase
 from .rubber import Rubber, SideScore
 from .tricks import FOUR_SEATS, NO_TRUMP, TrickPlay, illegal_action
 from .vint import (AUCTION, BID_BASE, NUM_ACTIONS as VINT_ACTIONS, OVER, PASS, PLAY, Auction, Contract, action_contract,
@@ -49,7 +50,7 @@ NUM_ACTIONS = 92
 
 WAYS = (1, 2, 3, 4, 5)
 AUCTION_VARIANTS = ("alternating", "single")
-EXCHANGE, WIDOW, GIVE, FINAL = "exchange", "widow", "give", "final"
+EXCHANGE, WIDOW, GIVE, FINAL = Phase.EXCHANGE, Phase.WIDOW, Phase.GIVE, Phase.FINAL
 PHASES = (EXCHANGE, AUCTION, WIDOW, GIVE, FINAL, PLAY, OVER)
 
 #: The seats of player 0 and player 1 in each way.

@@ -17,12 +17,13 @@ from __future__ import annotations
 import numbers
 
 from ..cards import card_text, hand_cards, validate_deal
+from .phase import Phase
 from .rubber import DealRecord, Rubber, SideScore
 from .tricks import NO_TRUMP, TrickPlay, illegal_action
 from .whist_scoring import score_whist
 
 NUM_ACTIONS = 52
-PLAY, OVER = "play", "over"
+PLAY, OVER = Phase.PLAY, Phase.OVER
 GAME_TARGET, GAME_BONUS, RUBBER_BONUS = 10, 5, 10
 
 

@@ -159,12 +159,13 @@ class PPOConfig:
         if isinstance(self.game, str) and self.game in _games.names():
             self.game = _games.get(self.game).env_name      # "whist" is whist_v0, as in every CLI
         need(self.game in GAMES, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
-        if isinstance(self.env_kwargs, dict) and "reward_scale" in self.env_kwargs:
-            from vint_env.games.checks import positive_scale
-            try:
-                positive_scale("env_kwargs.reward_scale", self.env_kwargs["reward_scale"])
-            except ValueError as e:
-                need(False, str(e))
+        if isinstance(self.env_kwargs, dict):
+            declared = {p.name: p for p in _games.get(self.game).parameters}   # the game's declared options
+            for key, value in self.env_kwargs.items():
+                try:
+                    declared[key].check(value) if key in declared else None
+                except ValueError as e:
+                    need(False, f"env_kwargs.{e}")
         need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
         need(self.total_timesteps >= 1 or (self.total_timesteps == 0 and self.teacher and self.bc_epochs > 0),
              f"total_timesteps must be >= 1 (0 only for a run that clones a teacher and stops: "

@@ -22,9 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from vint_env import games
-
-AGENTS = tuple(f"player_{i}" for i in range(4))
-SEAT = {a: i for i, a in enumerate(AGENTS)}
+from vint_env.games import AGENT_SEAT as SEAT, AGENTS
 
 
 def game_module(game: str):

@@ -54,7 +54,7 @@ ROLLOUT_KINDS = ("rollout", "rollout_auction")
 
 def value_games() -> tuple[str, ...]:
     """Games whose card decisions get double-dummy values (four hands, fixed partnerships)."""
-    from vint_env.agents.search.pimc import POSITION_OF
+    from vint_env.agents.search.pimc_games import POSITION_OF
     return tuple(sorted(POSITION_OF))
 
 
@@ -82,7 +82,7 @@ class DealValues:
     """
 
     def __init__(self, game: str, num_actions: int):
-        from vint_env.agents.search.pimc import POSITION_OF
+        from vint_env.agents.search.pimc_games import POSITION_OF
         name = games.get(game).name
         self.position_of = POSITION_OF[name]
         self.layout = games.get(game).layout

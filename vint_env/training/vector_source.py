@@ -18,8 +18,8 @@ import inspect
 import numpy as np
 
 from vint_env.cards import random_deal
+from vint_env.games import AGENTS
 
-AGENTS = tuple(f"player_{i}" for i in range(4))
 ENGINE_ONLY = ("backend", "obs_dtype", "auto_reset", "parallel")   # the engine's own knobs, not env options
 
 

@@ -47,7 +47,6 @@ from __future__ import annotations
 import numpy as np
 
 from .. import games
-from ..games.checks import positive_scale
 from ..rules.tricks import IllegalActionError, MalformedActionError
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from ..rules.vint import check_variants
@@ -77,8 +76,7 @@ class BatchEngine:
 
     def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
                  parallel: bool = False):
-        scale = spec.reward_scale
-        scale = positive_scale("reward_scale", scale)
+        scale = self.game.parameter("reward_scale").check(spec.reward_scale)
         if backend not in BACKENDS:
             raise ValueError(f"backend must be 'numba' (the NumPy backend was removed), got {backend!r}")
         try:
@@ -87,8 +85,9 @@ class BatchEngine:
             ok = False
         if not ok:
             raise ValueError(f"obs_dtype must be float32 or uint8, got {obs_dtype!r}")
-        if parallel not in (True, False):
-            raise ValueError(f"parallel must be True or False, got {parallel!r}")
+        for name, value in (("auto_reset", auto_reset), ("parallel", parallel)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be True or False, got {value!r}")
         self._impl = numba_backend
         self.spec = spec._replace(reward_scale=float(scale))
         self.backend = backend
@@ -134,6 +133,8 @@ class BatchEngine:
             idx = np.arange(state.batch_size)
         else:
             g = np.asarray(games)
+            if g.dtype != bool and g.dtype.kind not in "iu" and g.size:
+                raise ValueError(f"games must be game indices (integers) or a boolean mask, got {games!r}")
             idx = np.flatnonzero(g) if g.dtype == bool else g.astype(np.int64).ravel()
             if g.dtype == bool and g.shape != (state.batch_size,):
                 raise ValueError(f"a boolean games mask must have shape ({state.batch_size},), got {g.shape}")
@@ -263,10 +264,10 @@ class VintEngine(BatchEngine):
 
     game = games.get("vint")
 
-    def __init__(self, passout: str = "mark", reward_scale: float = game.reward_scale, backend: str = "numba",
-                 obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
-                 honours: str = "majority", game_race: str = "first"):
-        check_variants(passout=passout, honours=honours, game_race=game_race)
+    def __init__(self, passout: str = game.defaults["passout"], reward_scale: float = game.reward_scale,
+                 backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True, parallel: bool = False,
+                 honours: str = game.defaults["honours"], game_race: str = game.defaults["game_race"]):
+        self.game.check_options(passout=passout, honours=honours, game_race=game_race, defaults=False)
         super().__init__(KernelOptions(game=self.game.engine_code, passout_play=passout == "play",
                                        honours_net=honours == "net", reward_scale=reward_scale),
                          backend, obs_dtype, auto_reset, parallel)
@@ -288,11 +289,11 @@ class WhistEngine(BatchEngine):
 
     game = games.get("whist")
 
-    def __init__(self, no_trump: bool = False, ten_is_honour: bool = False,
+    def __init__(self, no_trump: bool = game.defaults["no_trump"], ten_is_honour: bool = game.defaults["ten_is_honour"],
                  reward_scale: float = game.reward_scale, backend: str = "numba", obs_dtype=np.float32,
                  auto_reset: bool = True, parallel: bool = False):
-        if not isinstance(no_trump, bool) or not isinstance(ten_is_honour, bool):
-            raise ValueError(f"no_trump and ten_is_honour must be booleans, got {no_trump!r}, {ten_is_honour!r}")
+        o = self.game.check_options(no_trump=no_trump, ten_is_honour=ten_is_honour, defaults=False)
+        no_trump, ten_is_honour = o["no_trump"], o["ten_is_honour"]
         super().__init__(KernelOptions(game=self.game.engine_code, no_trump=no_trump, ten_is_honour=ten_is_honour,
                                   reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.no_trump = no_trump

@@ -30,12 +30,13 @@ from typing import NamedTuple
 import numpy as np
 
 from ..games import solo_whist, vint, whist
+from ..rules.phase import Phase
 
 D = vint.GAME.observation_size
 NUM_ACTIONS = vint.GAME.num_actions
 
-# Phases (TRUMP: Solo Whist's abondance declarer names trump after the auction).
-AUCTION, PLAY, OVER, TRUMP = 0, 1, 2, 3
+# Phases: the rules' enum, by its kernel number (TRUMP: Solo Whist's abondance declarer names trump).
+AUCTION, PLAY, OVER, TRUMP = Phase.AUCTION.code, Phase.PLAY.code, Phase.OVER.code, Phase.TRUMP.code
 
 # The games' numbers inside the kernel (from their records).
 VINT, WHIST, SOLO_WHIST = vint.GAME.engine_code, whist.GAME.engine_code, solo_whist.GAME.engine_code

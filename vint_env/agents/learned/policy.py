@@ -226,15 +226,14 @@ class PPOAgent(Agent):
                     name=f"ppo:{path}")
         if ckpt.get("residual") is None:
             return agent
-        from ..registry import load_agent
         from .residual import ResidualAgent, check_residual
         try:
             spec = check_residual(ckpt["residual"], repr(str(path)))
         except ValueError as e:
             raise CheckpointError(str(e)) from None
         from ... import games
-        return ResidualAgent(agent, load_agent(spec["base"], game=games.get(ckpt["game"]).name), spec["margin"],
-                             spec["actions"], name=f"ppo:{path}")
+        base = games.get(ckpt["game"]).rule_agent()     # the only base (residual.BASES): the game's rule bot
+        return ResidualAgent(agent, base, spec["margin"], spec["actions"], name=f"ppo:{path}")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None and not self.greedy:

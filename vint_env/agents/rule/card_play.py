@@ -19,12 +19,16 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ...cards import NO_TRUMP
-from .play_view import PlayView, beats
+from ..._moved import renamed_attributes
+from ...cards import NO_TRUMP, Rank
+from .play_view import Book, PlayView, beats
+
+#: The rank constants are cards.Rank's (``Rank.ACE``); the old names are kept for one release.
+__getattr__ = renamed_attributes(__name__, {name: f"vint_env.cards.Rank.{name}"
+                                             for name in ("ACE", "KING", "QUEEN", "JACK", "TEN")})
 
 Rule = Callable[[PlayView], Optional[int]]
 
-ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
 
 
 def lowest(cards: list[int]) -> int:
@@ -53,12 +57,12 @@ def lead_trumps_to_draw_them(v: PlayView) -> Optional[int]:
     if v.trump == NO_TRUMP or not v.length(v.trump) or not v.opponents_may_hold_trumps():
         return None
     n = v.length(v.trump)
-    if v.game == "vint":
+    if v.game == Book.VINT:
         if not v.declaring:
             return None
         if v.declarer != 0 and (v.level < 3 or n < 3):
             return None
-    elif v.game == "whist":
+    elif v.game == Book.WHIST:
         if n < 4:                       # W-LSUIT-3: never with three or fewer
             return None
     else:  # solo whist: the declaring side (solo, proposal, abondance) draws trumps
@@ -76,7 +80,7 @@ def trump_lead_card(v: PlayView) -> int:
     if v.is_master(cards[0]):
         return cards[0]
     eff = v.effective_ranks(v.trump)
-    if len(eff) >= 2 and eff[0] >= QUEEN and eff[1] == eff[0] - 1:
+    if len(eff) >= 2 and eff[0] >= Rank.QUEEN and eff[1] == eff[0] - 1:
         return cards[0]
     return cards[-1]
 
@@ -188,27 +192,27 @@ def _lead_priority(v: PlayView, suit: int) -> float:
     eff = v.effective_ranks(suit)
     n = len(eff)
     p = 0.0
-    if _has(eff, ACE, KING, QUEEN) or _has(eff, ACE, KING):
+    if _has(eff, Rank.ACE, Rank.KING, Rank.QUEEN) or _has(eff, Rank.ACE, Rank.KING):
         p += 100
-    elif _has(eff, KING, QUEEN, JACK) or _has(eff, QUEEN, JACK, TEN):
+    elif _has(eff, Rank.KING, Rank.QUEEN, Rank.JACK) or _has(eff, Rank.QUEEN, Rank.JACK, Rank.TEN):
         p += 90
-    elif _has(eff, KING, QUEEN):
+    elif _has(eff, Rank.KING, Rank.QUEEN):
         p += 70
     if n >= 5:
         p += 40 + (20 if v.trump == NO_TRUMP else 0)
     elif n == 4:
         p += 30
-    if eff and eff[0] == ACE and n >= 4:
+    if eff and eff[0] == Rank.ACE and n >= 4:
         p += 10
-    if v.game == "vint" and eff and eff[0] == KING and n in (2, 3):
+    if v.game == Book.VINT and eff and eff[0] == Rank.KING and n in (2, 3):
         p -= 50                                     # Ukrainian rules: not from K-x, K-x-x
-    if _has(eff, ACE, QUEEN) and KING not in eff:
+    if _has(eff, Rank.ACE, Rank.QUEEN) and Rank.KING not in eff:
         p -= 40                                     # Whist book: wait with A-Q
-    if n == 1 and (v.game == "whist" or (eff and eff[0] < ACE)):
+    if n == 1 and (v.game == Book.WHIST or (eff and eff[0] < Rank.ACE)):
         p -= 40                                     # Whist book: no singleton leads
-    if v.game == "vint" and suit in v.named[3]:
+    if v.game == Book.VINT and suit in v.named[3]:
         p -= 80                                     # Ukrainian rules: not the right-hand opponent's suit
-    if v.game == "vint" and v.declaring is False and v.declarer is not None and suit in v.named[v.declarer]:
+    if v.game == Book.VINT and v.declaring is False and v.declarer is not None and suit in v.named[v.declarer]:
         p -= 30
     for partner in v.partners:
         if v.first_discard[partner] == suit:
@@ -243,17 +247,17 @@ def table_card(v: PlayView, suit: int) -> int:
     """
     cards = v.cards(suit)
     eff = v.effective_ranks(suit)
-    whist = v.game in ("whist", "solo_whist")
-    if _has(eff, ACE, KING, QUEEN):
-        return cards[eff.index(QUEEN if whist else KING)]
-    if _has(eff, ACE, KING):
-        return cards[eff.index(KING if whist else ACE)]
+    whist = v.game in (Book.WHIST, Book.SOLO_WHIST)
+    if _has(eff, Rank.ACE, Rank.KING, Rank.QUEEN):
+        return cards[eff.index(Rank.QUEEN if whist else Rank.KING)]
+    if _has(eff, Rank.ACE, Rank.KING):
+        return cards[eff.index(Rank.KING if whist else Rank.ACE)]
     top_run = 1
     while top_run < len(eff) and eff[top_run] == eff[top_run - 1] - 1:
         top_run += 1
-    if top_run >= 2 and eff[0] >= JACK:
+    if top_run >= 2 and eff[0] >= Rank.JACK:
         return cards[0]                              # K-Q, Q-J-10: top of the sequence
-    if eff[0] == ACE and len(eff) == 2:
+    if eff[0] == Rank.ACE and len(eff) == 2:
         return cards[0]                              # Ukrainian rules: "туз сам-друг ... с туза"
     if len(cards) == 2:
         return cards[0]
@@ -305,9 +309,9 @@ def cover_an_honour_with_an_honour(v: PlayView) -> Optional[int]:
     if v.position != 1 or v.trick[0][0] not in v.opponents:
         return None
     led = v.trick[0][1]
-    if led % 13 < JACK:
+    if led % 13 < Rank.JACK:
         return None
-    higher = [c for c in v.cards(v.led_suit) if c > led and c % 13 >= JACK]
+    higher = [c for c in v.cards(v.led_suit) if c > led and c % 13 >= Rank.JACK]
     return min(higher) if higher else None
 
 
@@ -316,10 +320,10 @@ def second_hand_ace_in_big_games(v: PlayView) -> Optional[int]:
     (against a contract of four or more, second hand plays the ace even on
     a small card).  docs/play_advice.md: V-SECOND-6 (big = level 4 and up
     here)."""
-    if v.position != 1 or v.game != "vint" or v.level < 4 or v.declaring:
+    if v.position != 1 or v.game != Book.VINT or v.level < 4 or v.declaring:
         return None
     cards = v.cards(v.led_suit)
-    return cards[0] if cards[0] % 13 == ACE else None
+    return cards[0] if cards[0] % 13 == Rank.ACE else None
 
 
 def second_hand_low(v: PlayView) -> Optional[int]:
@@ -425,7 +429,7 @@ def discard_from_weakest_suit(v: PlayView) -> Optional[int]:
 
     def keep_value(s: int) -> tuple:
         eff = v.effective_ranks(s)
-        guarded_honour = any(r >= JACK and len(eff) > 12 - r for r in eff)
+        guarded_honour = any(r >= Rank.JACK and len(eff) > 12 - r for r in eff)
         return (v.masters_run(s), guarded_honour, v.length(s), s)
 
     suit = min(suits, key=keep_value)

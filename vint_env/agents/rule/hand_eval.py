@@ -17,10 +17,14 @@ suits, plus length tricks in the trump suit and in a long, solid suit.
 
 from __future__ import annotations
 
+from ..._moved import renamed_attributes
 from ...cards import NO_TRUMP as NT
-from ...cards import hand_suit_ranks
+from ...cards import Rank, hand_suit_ranks
 
-ACE, KING, QUEEN, JACK, TEN = 12, 11, 10, 9, 8
+#: The rank constants are cards.Rank's (``Rank.ACE``); the old names are kept for one release.
+__getattr__ = renamed_attributes(__name__, {name: f"vint_env.cards.Rank.{name}"
+                                             for name in ("ACE", "KING", "QUEEN", "JACK", "TEN")})
+
 
 
 def suit_ranks(hand: int, suit: int) -> list[int]:
@@ -34,12 +38,12 @@ def suit_length(hand: int, suit: int) -> int:
 
 
 def aces(hand: int) -> int:
-    return sum(hand_suit_ranks(hand, s) >> ACE & 1 for s in range(4))
+    return sum(hand_suit_ranks(hand, s) >> Rank.ACE & 1 for s in range(4))
 
 
 def honours_in(hand: int, suit: int) -> int:
     """Honours held in a suit: A, K, Q, J, 10 (docs/rules/vint.md, Scoring item 4)."""
-    return (hand_suit_ranks(hand, suit) >> TEN).bit_count()
+    return (hand_suit_ranks(hand, suit) >> Rank.TEN).bit_count()
 
 
 def top_tricks(ranks: list[int]) -> float:
@@ -51,18 +55,18 @@ def top_tricks(ranks: list[int]) -> float:
     """
     held = set(ranks)
     run = 0
-    r = ACE
+    r = Rank.ACE
     while r in held:
         run += 1
         r -= 1
     if run:
         extra = 0.5 if (r - 1) in held and len(ranks) > run + 1 else 0.0   # A-Q-x, A-K-J-x
         return min(float(run) + extra, float(len(ranks)))
-    if KING in held and QUEEN in held:
-        return 1.0 + (0.5 if JACK in held else 0.0)
-    if KING in held and len(ranks) >= 2:
+    if Rank.KING in held and Rank.QUEEN in held:
+        return 1.0 + (0.5 if Rank.JACK in held else 0.0)
+    if Rank.KING in held and len(ranks) >= 2:
         return 0.5
-    if QUEEN in held and JACK in held and TEN in held:
+    if Rank.QUEEN in held and Rank.JACK in held and Rank.TEN in held:
         return 1.0
     return 0.0
 
@@ -73,7 +77,7 @@ def length_tricks(ranks: list[int], trump: bool) -> float:
     n = len(ranks)
     if trump:
         return float(max(0, n - 3)) if n >= 4 else 0.0
-    if n >= 5 and sum(r >= QUEEN for r in ranks[:3]) >= 2:
+    if n >= 5 and sum(r >= Rank.QUEEN for r in ranks[:3]) >= 2:
         return float(n - 4)
     return 0.0
 

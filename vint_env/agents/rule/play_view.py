@@ -9,9 +9,21 @@ the Ukrainian rules).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 
 from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
+from ..base import Agent
+from ...rules.tricks import beats  # noqa: F401  (the rules' one rule of which card wins, re-exported)
 
+
+class Book(str, Enum):
+    """Whose play advice a rule bot follows (docs/play_advice.md): the Vint book's (four-player and
+    two-player Vint), the Whist book's, or Solo Whist's (the Whist book's, with its own goals).
+    A string, so ``PlayView(game="whist")`` still reads."""
+
+    VINT = "vint"
+    WHIST = "whist"
+    SOLO_WHIST = "solo_whist"
 
 
 def card_suit(card: int) -> int:
@@ -20,13 +32,6 @@ def card_suit(card: int) -> int:
 
 def card_rank(card: int) -> int:
     return card % 13
-
-
-def beats(card: int, best: int, trump: int) -> bool:
-    """True if ``card`` beats the trick's current best card ``best``."""
-    if card // 13 == best // 13:
-        return card > best
-    return card // 13 == trump
 
 
 @dataclass
@@ -49,7 +54,7 @@ class PlayView:
     partners: frozenset[int]
     declarer: int | None = None
     level: int = 0
-    game: str = "vint"
+    game: Book = Book.VINT            # whose play advice applies (not the game played: vint2p plays by the Vint book)
     goal: str = "tricks"
     tricks_played: int = 0
     named: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
@@ -234,6 +239,43 @@ class TrickMemory:
     def partner_won_leads(self, partners) -> set[int]:
         """Suits a partner led and won a trick with (Whist book: return partner's suit)."""
         return {suit for leader, suit, winner in self.leads if leader in partners and winner in partners}
+
+
+class SeatMemories:
+    """A bot's :class:`TrickMemory` per agent it acts for, so that one instance is safe at every seat.
+
+    A memory is seat-relative (voids of "my left", "my partner"), so two seats must never share one:
+    ``of(agent)`` gives the agent's own (``None``, when ``act`` is not told the agent, is one more
+    key); ``reset()`` forgets them all (at the start of each episode).
+    """
+
+    def __init__(self):
+        self._by_agent: dict = {}
+
+    def of(self, agent) -> TrickMemory:
+        memory = self._by_agent.get(agent)
+        if memory is None:
+            memory = self._by_agent[agent] = TrickMemory()
+        return memory
+
+    def reset(self) -> None:
+        self._by_agent.clear()
+
+
+class RememberingAgent(Agent):
+    """An agent with a memory of the tricks for each agent it acts for (:class:`SeatMemories`), forgotten at
+    ``reset``: ``self.memory`` is that of the agent acting now, once ``act`` has called ``remember(agent)``."""
+
+    def __init__(self, seed: int | None = None):
+        self.memories = SeatMemories()      # one per agent: the same bot may play several seats
+        self.memory = self.memories.of(None)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.memories.reset()
+        self.memory = self.memories.of(None)
+
+    def remember(self, agent) -> None:
+        self.memory = self.memories.of(agent)
 
 
 def mask_of(bits) -> int:

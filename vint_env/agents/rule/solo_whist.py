@@ -29,10 +29,10 @@ import numpy as np
 from ...games.solo_whist import SOLO_WHIST_LAYOUT
 from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
                                       SOLO, TRUMP_ABONDANCE, TRUMP_BASE)
-from ..base import Agent, legal_actions
+from ..base import legal_actions
 from .card_play import choose_card
 from .hand_eval import NT, lowness, suit_length, sure_tricks
-from .play_view import PlayView, TrickMemory, mask_of, observed_play
+from .play_view import Book, PlayView, RememberingAgent, mask_of, observed_play
 
 #: Sure tricks a hand needs, with the turned trump, for each contract.
 PROPOSAL_TRICKS = 4.0       # Collection: "верных четыре взятки, учитывая козырную масть"
@@ -154,19 +154,14 @@ def _misere_shape_ok(hand: int) -> bool:
     return all(suit_length(hand, s) <= 6 for s in range(4))
 
 
-class SoloWhistRuleAgent(Agent):
+class SoloWhistRuleAgent(RememberingAgent):
     """Rule bot for `solo_whist_v0`."""
 
     name = "rule"
     game = "solo_whist"
 
-    def __init__(self, seed: int | None = None):
-        self.memory = TrickMemory()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.memory.reset()
-
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = SOLO_WHIST_LAYOUT.decode(observation["observation"])
         phase = int(np.argmax(o["phase"])) if o["phase"].any() else -1
@@ -196,5 +191,5 @@ class SoloWhistRuleAgent(Agent):
             goal = "misere" if declarer == 0 else "misere_defence"
         else:
             goal = "tricks"
-        return PlayView(**seen, partners=partners, declarer=declarer, game="solo_whist", goal=goal,
+        return PlayView(**seen, partners=partners, declarer=declarer, game=Book.SOLO_WHIST, goal=goal,
                         partner_won_leads=self.memory.partner_won_leads(partners))

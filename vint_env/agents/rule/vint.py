@@ -19,12 +19,12 @@ from typing import Callable, Optional
 import numpy as np
 
 from ...games.vint import VINT_LAYOUT
-from ...rules.vint import BID_BASE, PASS, bid_action
-from ..base import Agent, legal_actions
+from ...rules.vint import BID_BASE, PASS, Contract, bid_action
+from ..base import legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)
-from .play_view import PlayView, TrickMemory, mask_of, observed_play
+from .play_view import Book, PlayView, RememberingAgent, mask_of, observed_play
 
 #: Tricks a partner's bid promises (club rules: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
@@ -51,12 +51,11 @@ class AuctionView:
 
     @property
     def level(self) -> int:
-        return 0 if self.highest is None else (self.highest - BID_BASE) // 5 + 1
+        return 0 if self.highest is None else Contract.from_action(self.highest).level
 
     def bids_of(self, seat: int) -> list[tuple[int, int]]:
         """(level, strain) of the bids a relative seat made, in order."""
-        return [((a - BID_BASE) // 5 + 1, (a - BID_BASE) % 5) for s, a in self.calls
-                if s == seat and a >= BID_BASE]
+        return [tuple(Contract.from_action(a)) for s, a in self.calls if s == seat and a >= BID_BASE]
 
     @property
     def my_first_call(self) -> bool:
@@ -158,7 +157,7 @@ def keep_partners_game(a: AuctionView) -> Optional[int]:
     """
     if a.highest_by != 2:
         return None
-    level, strain = a.level, (a.highest - BID_BASE) % 5
+    level, strain = Contract.from_action(a.highest)
     if strain == NT:
         support = aces(a.hand) + 0.5 * sum(1 for s in range(4) if 11 in suit_ranks(a.hand, s))
         enough_support = support >= 2
@@ -293,19 +292,14 @@ BIDDING_RULES: list[BidRule] = [
 
 # =============================================================== the agent
 
-class VintRuleAgent(Agent):
+class VintRuleAgent(RememberingAgent):
     """Rule bot for `vint_v0`: the books' bidding and play advice."""
 
     name = "rule"
     game = "vint"
 
-    def __init__(self, seed: int | None = None):
-        self.memory = TrickMemory()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.memory.reset()
-
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.remember(agent)
         legal = legal_actions(observation)
         o = VINT_LAYOUT.decode(observation["observation"])
         if o["phase"][0]:
@@ -340,12 +334,13 @@ class VintRuleAgent(Agent):
     def play_view(self, o: dict) -> PlayView:
         seen = observed_play(o, self.memory)
         declarer = int(np.argmax(o["declarer"])) if o["declarer"].any() else None
-        level = int(np.argmax(o["contract"])) // 5 + 1 if o["contract"].any() else 0
+        level = Contract.from_index(np.argmax(o["contract"])).level if o["contract"].any() else 0
         named = [set(), set(), set(), set()]
         for r, b in zip(*np.nonzero(o["bids"])):
-            if b % 5 != NT:
-                named[int(r)].add(int(b % 5))
-        return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game="vint",
+            strain = Contract.from_index(b).strain
+            if strain != NT:
+                named[int(r)].add(strain)
+        return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game=Book.VINT,
                         named=named, partner_won_leads=self.memory.partner_won_leads({2}))
 
     def play(self, o: dict, legal: list[int]) -> int:

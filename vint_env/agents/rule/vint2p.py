@@ -28,15 +28,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...games.vint2p import VINT2P_LAYOUT
-from ...rules.vint import BID_BASE, PASS, bid_action
+from ...games.vint2p import PHASES, VINT2P_LAYOUT  # (PHASES re-exported: its old home)
+from ...rules.vint import BID_BASE, PASS, Contract, bid_action
 from ...rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
 from ..base import Agent, legal_actions
 from .card_play import choose_card, lowest
 from .hand_eval import NT, honours_in, suit_length, sure_tricks
-from .play_view import PlayView, TrickMemory, mask_of, observed_play
+from .play_view import Book, PlayView, TrickMemory, mask_of, observed_play
 
-PHASES = ("exchange", "auction", "widow", "give", "final", "play")
+
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}
 #: Tricks over the count of sure tricks that a second hand (a dummy) adds on
 #: average in play, and the safety margin before a bid (an undertrick costs
@@ -147,8 +147,8 @@ class Vint2pRuleAgent(Agent):
             own = [r for r in range(4) if roles[r][0]][0]
             opp = [r for r in range(4) if roles[r][2]][0]
             declarer = own if o["declarer"][0] else opp
-        level = int(np.argmax(o["contract"])) // 5 + 1 if o["contract"].any() else 0
-        v = PlayView(**seen, partners=partners, declarer=declarer, level=level, game="vint")
+        level = Contract.from_index(np.argmax(o["contract"])).level if o["contract"].any() else 0
+        v = PlayView(**seen, partners=partners, declarer=declarer, level=level, game=Book.VINT)
         return choose_card(v, legal)
 
     def two_hand_card(self, o, legal) -> int:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ...cards import Rank
 from ...games.whist import WHIST_LAYOUT
 from . import card_play as cp
-from ..base import Agent, legal_actions
-from .play_view import PlayView, TrickMemory, observed_play
+from ..base import legal_actions
+from .play_view import Book, PlayView, RememberingAgent, observed_play
 
 
 def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
@@ -25,10 +26,10 @@ def let_partners_queen_pass_in_the_middle(v: PlayView) -> Optional[int]:
     if v.position != 2 or v.trick[0][0] != 2:
         return None
     led = v.trick[0][1]
-    if led % 13 != cp.QUEEN or v.winning()[0] != 2 or v.tricks_played >= 9:
+    if led % 13 != Rank.QUEEN or v.winning()[0] != 2 or v.tricks_played >= 9:
         return None
     cards = v.cards(v.led_suit)
-    if cards[0] % 13 != cp.ACE:
+    if cards[0] % 13 != Rank.ACE:
         return None
     return cp.lowest(cards)
 
@@ -44,9 +45,9 @@ def queen_from_ace_queen_over_the_leader(v: PlayView) -> Optional[int]:
         return None
     suit = v.led_suit
     ranks = [c % 13 for c in v.cards(suit)]
-    if cp.ACE not in ranks or cp.QUEEN not in ranks or v.played >> (suit * 13 + cp.KING) & 1:
+    if Rank.ACE not in ranks or Rank.QUEEN not in ranks or v.played >> (suit * 13 + Rank.KING) & 1:
         return None
-    queen = suit * 13 + cp.QUEEN
+    queen = suit * 13 + Rank.QUEEN
     return queen if v.can_win_with([queen]) else None
 
 
@@ -54,24 +55,19 @@ WHIST_FOLLOW_RULES = [let_partners_queen_pass_in_the_middle, *cp.FOLLOW_RULES[:3
                       queen_from_ace_queen_over_the_leader, *cp.FOLLOW_RULES[3:]]
 
 
-class WhistRuleAgent(Agent):
+class WhistRuleAgent(RememberingAgent):
     """Rule bot for `whist_v0`."""
 
     name = "rule"
     game = "whist"
 
-    def __init__(self, seed: int | None = None):
-        self.memory = TrickMemory()
-
-    def reset(self, seed: int | None = None) -> None:
-        self.memory.reset()
-
     def play_view(self, o: dict) -> PlayView:
         seen = observed_play(o, self.memory)
-        return PlayView(**seen, partners=frozenset({2}), declarer=None, game="whist",
+        return PlayView(**seen, partners=frozenset({2}), declarer=None, game=Book.WHIST,
                         partner_won_leads=self.memory.partner_won_leads({2}))
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = WHIST_LAYOUT.decode(observation["observation"])
         if int(o["played"].sum()) == 0:

@@ -15,12 +15,10 @@ its cards in play order.
 
 from __future__ import annotations
 
-try:
-    import endplay._dds as _dds
-except ImportError as exc:  # pragma: no cover - depends on the install
-    raise ImportError("the PIMC agent needs endplay: pip install 'vint-env[eval]'") from exc
-
 from ...cards import SUIT_MASK
+from .dds_shim import load_binding
+
+_dds = load_binding()            # endplay's DDS binding, checked against the installed endplay
 
 # our suits S, C, D, H (0..3) -> DDS suits (spades 0, hearts 1, diamonds 2, clubs 3)
 DDS_SUIT = (0, 3, 2, 1)

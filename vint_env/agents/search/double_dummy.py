@@ -28,9 +28,10 @@ except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
 from ...cards import hand_to_pbn
+from ... import games
 from ...games import AGENT_SEAT
 from ...rules.tricks import NO_TRUMP, TrickPlay
-from ...rules.vint import AUCTION, BID_BASE, PASS
+from ...rules.vint import AUCTION, BID_BASE, PASS, Contract
 from ...rules.vint_scoring import score_contract
 from ..base import Agent, legal_actions
 
@@ -146,7 +147,7 @@ class VintParGame:
     def __init__(self, hands):
         self.hands = tuple(hands)
         self.table = dd_table(self.hands)
-        self.score = [[vint_contract_value(self.hands, self.table, b // 5 + 1, b % 5, d) for d in range(4)]
+        self.score = [[vint_contract_value(self.hands, self.table, *Contract.from_index(b), d) for d in range(4)]
                       for b in range(35)]
         # value[b][d]: bid b by seat d stands, the other side to decide
         self.value = [[0] * 4 for _ in range(35)]
@@ -214,11 +215,21 @@ def vint_par(hands, dealer: int) -> dict:
     (N/S minus E/W points, deal mode with pass-out marks)."""
     game = VintParGame(hands)
     value, b, d = game.par(dealer)
-    contract = None if b is None else f"{b // 5 + 1}{('S', 'C', 'D', 'H', 'NT')[b % 5]}"
+    contract = None if b is None else str(Contract.from_index(b))
     return {"value": value, "contract": contract, "declarer": d, "table": game.table}
 
 
 # ----------------------------------------------------------------- the agent
+
+def _check_game(game, agent_class: str) -> str:
+    """The name of ``game`` if its record names ``agent_class`` (of this package's search bots) as its
+    double-dummy agent; ValueError naming the games that do."""
+    record = games.get(game)
+    having = [g.name for g in games.all_games() if (g.dd_agent or "").endswith(":" + agent_class)]
+    if record.name not in having:
+        raise ValueError(f"{agent_class} plays {' or '.join(map(repr, having))}, not {game!r}")
+    return record.name
+
 
 class DoubleDummyAgent(Agent):
     """Cheating reference: sees every hand through the env (``needs_env``).
@@ -233,9 +244,7 @@ class DoubleDummyAgent(Agent):
     needs_env = True
 
     def __init__(self, game: str = "vint", seed: int | None = None):
-        if game not in ("vint", "whist"):     # the four-hand trick games with their own DD search here
-            raise ValueError(f"DoubleDummyAgent plays 'vint' or 'whist', not {game!r}")
-        self.game = game
+        self.game = _check_game(game, "DoubleDummyAgent")    # the four-hand games whose records name it
         self._par_cache: dict = {}
 
     def reset(self, seed: int | None = None) -> None:
@@ -248,7 +257,7 @@ class DoubleDummyAgent(Agent):
         legal = legal_actions(observation)
         raw = env.unwrapped
         deal = raw.deal
-        if self.game == "vint" and deal.phase == AUCTION:
+        if deal.phase == AUCTION:             # Vint's auction (Whist has none)
             seat = AGENT_SEAT[agent] if agent is not None else raw.current_seat
             action = self.vint_call(deal, seat)
         else:

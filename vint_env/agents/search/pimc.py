@@ -65,125 +65,16 @@ from typing import Callable
 
 import numpy as np
 
-from ...cards import SUIT_MASK
+from ... import games
+from ..._moved import renamed_attributes
 from ..base import Agent, legal_actions
+from ..rule.play_view import RememberingAgent
 from .dds_batch import solve_one, solve_positions
-from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
-from ..rule.play_view import TrickMemory, current_trick, mask_of
+from .deal_sampler import DealSampler, ImpossibleKnowledge
+from .position import Position, knowledge
 
 DEFAULT_SAMPLES = 12
 BIDDING = ("rule", "dd")
-GAMES = ("vint", "whist", "vint2p")
-
-
-# ----------------------------------------------------------------- what the player sees
-
-@dataclass
-class Position:
-    """One decision in the play, in seats relative to the player (0 me,
-    1 left, 2 partner, 3 right; side 0 is seats 0 and 2)."""
-
-    hand: int
-    played: list[int]                 # cards each seat has played (the trick in progress included)
-    trick: list[tuple[int, int]]      # (seat, card) of the trick in progress
-    trump: int                        # suit 0..3 or NO_TRUMP
-    side_tricks: tuple[int, int]      # tricks won so far by our side and theirs
-    points: Callable[[int], int]      # our side's total tricks -> our points minus theirs
-    known: dict[int, int] = field(default_factory=dict)   # seat -> cards it is known to hold
-    voids: list[set[int]] = field(default_factory=lambda: [set(), set(), set(), set()])
-    min_length: dict[tuple[int, int], int] = field(default_factory=dict)   # (seat, suit) -> length as dealt
-    size: list[int] | None = None     # cards each seat holds now (default: 13 minus its played cards)
-    solvable: bool = True             # False where double-dummy cannot model the play (two-player Vint)
-    two_hands: bool = False           # tricks of two cards, seat 0 against seat 2 (two-player Vint, ways 2, 3)
-
-    @property
-    def leader(self) -> int:
-        return self.trick[0][0] if self.trick else 0
-
-    @property
-    def gone(self) -> int:
-        out = 0
-        for p in self.played:
-            out |= p
-        return out
-
-
-def knowledge(pos: Position, use_auction: bool = True) -> Knowledge:
-    """The sampler's :class:`Knowledge` for a position."""
-    known = [pos.hand, 0, 0, 0]
-    for seat, cards in pos.known.items():
-        known[seat] |= cards
-    size = list(pos.size) if pos.size is not None else [13 - p.bit_count() for p in pos.played]
-    k = Knowledge(known=known, size=size, gone=pos.gone)
-    for seat in (1, 2, 3):
-        for suit in pos.voids[seat]:
-            k.void(seat, suit)
-    if use_auction:
-        for (seat, suit), n in pos.min_length.items():
-            if suit in pos.voids[seat]:
-                continue                              # the play contradicts it: drop it
-            have = ((pos.played[seat] | known[seat]) & SUIT_MASK[suit]).bit_count()
-            if n > have:
-                k.at_least(seat, suit, n - have)
-    return k
-
-
-def _tricks(o: dict) -> tuple[int, int]:
-    t = o["tricks_taken"]
-    return int(t[0].argmax()), int(t[1].argmax())
-
-
-def _common(o: dict, memory: TrickMemory) -> dict:
-    trump = int(o["trump"].argmax())          # 0..3 a suit, 4 = NO_TRUMP
-    leader = int(o["trick_leader"].argmax())
-    trick = current_trick(o, leader)
-    played = [mask_of(o["played"][s]) for s in range(4)]
-    tricks_played = (sum(p.bit_count() for p in played) - len(trick)) // 4
-    last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
-    memory.update(trick, last, leader, tricks_played, trump)
-    return {"hand": mask_of(o["hand"]), "played": played, "trick": trick, "trump": trump,
-            "side_tricks": _tricks(o), "voids": [set(v) for v in memory.voids]}
-
-
-def vint_position(o: dict, memory: TrickMemory) -> Position:
-    """A Vint play decision from a decoded `vint_v0` observation."""
-    from ...rules.vint_scoring import score_contract, score_passout_play
-    common = _common(o, memory)
-    if o["passout_play"][0]:
-        def points(ours: int) -> int:
-            a, b = score_passout_play((ours, 13 - ours))
-            return a.total - b.total
-    else:
-        bid = int(o["contract"].argmax())
-        level, strain = bid // 5 + 1, bid % 5
-        declarer = int(o["declarer"].argmax())
-        no_hands = (0, 0, 0, 0)         # honours and coronets: constant over the play, left out
-
-        def points(ours: int) -> int:
-            a, b = score_contract(no_hands, level, strain, declarer, (ours, 13 - ours))
-            return a.total - b.total
-    min_length = {}
-    for seat, b in zip(*np.nonzero(o["bids"])):
-        if b % 5 != 4:
-            min_length[(int(seat), int(b % 5))] = 4
-    return Position(**common, points=points, min_length=min_length)
-
-
-def whist_position(o: dict, memory: TrickMemory) -> Position:
-    """A Whist play decision from a decoded `whist_v0` observation."""
-    from ...rules.whist_scoring import score_whist
-    common = _common(o, memory)
-    trump = common["trump"]
-    known = {}
-    if o["turned_holder"].any():
-        holder = int(o["turned_holder"].argmax())
-        if holder != 0:
-            known[holder] = 1 << int(o["turned_card"].argmax())
-
-    def points(ours: int) -> int:
-        a, b = score_whist((0, 0, 0, 0), trump, (ours, 13 - ours))
-        return a.total - b.total
-    return Position(**common, points=points, known=known)
 
 
 # ----------------------------------------------------------------- the decision
@@ -279,73 +170,8 @@ def _solve_within(sampler, rng, samples, budget, start, pos):
     return out
 
 
-# ----------------------------------------------------------------- Vint bidding (option bid=dd)
-
-def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: int) -> int:
-    """The rule bot's call, or a higher bid in a strain the rule bot or our
-    side named, whichever has the best mean score over sampled deals if the
-    auction ended with it (contracts scored by the rules engine with the
-    sample's double-dummy tricks, honours and coronets included).
-
-    Samples: the player's hand, and every suit bid by a player at least four
-    cards long in that player's hand (dropped if impossible).  Only the call
-    the rule bot would make and raises over it are considered: the rule
-    bot's judgement decides whether the side enters the auction at all.
-    """
-    from ...rules.vint import BID_BASE, PASS, bid_action
-    from ...rules.vint_scoring import score_contract
-    from .double_dummy import _ep_denom, _pbn
-    from ..rule.vint import VintRuleAgent
-    from endplay.dds import calc_all_tables
-    from endplay.types import Deal as EPDeal
-
-    view = VintRuleAgent.auction_view(o)
-    strains = {strain for seat in (0, 2) for _, strain in view.bids_of(seat)}
-    if rule_call >= BID_BASE:
-        strains.add((rule_call - BID_BASE) % 5)
-    if not strains:
-        return rule_call
-    candidates = {rule_call}
-    for strain in strains:
-        for level in range(view.min_level(strain), 8):
-            candidates.add(bid_action(level, strain))
-    if view.highest is not None:
-        strains.add((view.highest - BID_BASE) % 5)
-    k = Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13])
-    for seat in (1, 2, 3):
-        for _, strain in view.bids_of(seat):
-            if strain != 4:
-                k.at_least(seat, strain, 4)
-    try:
-        sampler = DealSampler(k)
-    except ImpossibleKnowledge:
-        sampler = DealSampler(Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13]))
-    deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
-    exclude = [_ep_denom(s) for s in range(5) if s not in strains]
-    tables = calc_all_tables([EPDeal(_pbn(h)) for h in deals], exclude=exclude)
-    totals = {c: 0.0 for c in candidates}
-    for hands, table in zip(deals, tables):
-        tricks = table.to_list()
-        for call in candidates:
-            if call == PASS:
-                if view.highest is None:
-                    continue
-                action, declarer = view.highest, view.highest_by
-            else:
-                action, declarer = call, 0
-            level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
-            t = tricks[int(_ep_denom(strain))][declarer]
-            ours = t if declarer % 2 == 0 else 13 - t
-            a, b = score_contract(hands, level, strain, declarer, (ours, 13 - ours))
-            totals[call] += a.total - b.total
-    if rule_call == PASS and view.highest is None:
-        return rule_call
-    return max(candidates, key=lambda c: (totals[c], c == rule_call, -c))
-
-
 # ----------------------------------------------------------------- the agent
 
-POSITION_OF = {"vint": vint_position, "whist": whist_position}
 
 
 def parse_options(text: str) -> dict:
@@ -379,92 +205,62 @@ def parse_options(text: str) -> dict:
     return out
 
 
-class PIMCAgent(Agent):
-    """Perfect Information Monte Carlo play for Vint, Whist and two-player Vint (see the module docstring)."""
+class PIMCAgent(RememberingAgent):
+    """Perfect Information Monte Carlo play for every game whose record names a PIMC plan (see the module
+    docstring): ``game.pimc``, its position builder and the agent of its other decisions."""
 
     name = "pimc"
 
     def __init__(self, game: str = "vint", samples: int = DEFAULT_SAMPLES, time: float | None = None,
                  auction: bool = False, bid: str = "rule", seed: int | None = None):
-        if game not in GAMES:
-            raise ValueError(f"the PIMC agent plays {', '.join(GAMES)}, not {game!r}")
+        record = games.get(game)
+        plan = record.pimc_plan()             # ValueError naming the games PIMC plays
         if not isinstance(samples, int) or samples < 1:
             raise ValueError(f"pimc samples must be a positive integer, got {samples!r}")
         if time is not None and not time > 0:
             raise ValueError(f"pimc time budget must be positive seconds, got {time!r}")
-        if auction and game == "vint2p":
-            raise ValueError("pimc option auction=1 is for Vint only: in two-player Vint PIMC decides "
-                             "only where every card is seen, so the auction has nothing to add")
-        if auction and game != "vint":
-            raise ValueError("pimc option auction=1 needs an auction: Vint only")
         if bid not in BIDDING:
             raise ValueError(f"pimc bid must be one of {BIDDING}, got {bid!r}")
-        if bid != "rule" and game != "vint":
-            raise ValueError(f"pimc option bid=dd is implemented for Vint only, not {game!r}")
+        for option, given, default in (("auction", auction, False), ("bid", bid, "rule")):
+            if given != default and option not in plan.options:
+                raise ValueError(plan.refused.get(option) or _refused(option, given, record.name))
         self.bid = bid
-        self.game = game
+        self.game = record.name
         self.samples = samples
         self.budget = time
         self.auction = auction
         self.seed = seed
         self.rng = np.random.default_rng(seed)
-        self.memory = TrickMemory()
-        if game == "vint2p":
-            from ...games.vint2p import VINT2P_LAYOUT
-            from .pimc_vint2p import vint2p_position
-            from ..rule.vint2p import Vint2pRuleAgent
-            self.position_of = vint2p_position
-            self.layout = VINT2P_LAYOUT
-            self.bidder: Agent | None = Vint2pRuleAgent()   # every decision PIMC does not make
-        elif game == "vint":
-            from ...games.vint import VINT_LAYOUT
-            from ..rule.vint import VintRuleAgent
-            self.position_of = POSITION_OF[game]
-            self.layout = VINT_LAYOUT
-            self.bidder = VintRuleAgent()
-        else:
-            from ...games.whist import WHIST_LAYOUT
-            self.position_of = POSITION_OF[game]
-            self.layout = WHIST_LAYOUT
-            self.bidder = None
+        super().__init__()
+        self.plan = plan
+        self.position_of = plan.position
+        self.layout = record.layout
+        self.bidder: Agent | None = plan.bidder(self) if plan.bidder is not None else None
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
-        if game == "vint2p":
-            self.stats["rule_cards"] = 0          # card decisions left to the rule bot
-            self.stats["way5_choices"] = 0        # way 5's widow, give-aways and final contracts by double-dummy
+        self.stats.update({key: 0 for key in plan.stats})
         self.last: Decision | None = None
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        self.memory.reset()
+        super().reset(seed)
         if self.bidder is not None:
             self.bidder.reset(seed)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
         o = self.layout.decode(observation["observation"])
-        if self.game == "vint" and o["phase"][0]:
+        if not self.plan.in_play(o):          # a call, an exchange ...: the game's bidder decides
             self.memory.reset()
-            call = self.bidder.act(observation)
-            if self.bid == "dd":
-                call = sampled_dd_call(o, call, self.rng, self.samples)
-                if call not in legal:
-                    raise RuntimeError(f"pimc bid {call}, not legal ({legal})")
-            return call
-        if self.game == "vint2p" and not o["phase"][5]:
-            self.memory.reset()           # exchange, auction, widow, give-aways, final contract
-            if o["phase"][2:5].any():     # way 5's widow, give-aways, final contract
-                call = self._way5_decision(o, legal)
-                if call is not None:
-                    return call
-            return self.bidder.act(observation)
+            return int(self.bidder.act(observation, agent=agent))
         if int(o["played"].sum()) == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
         start, cpu = _time.perf_counter(), _time.process_time()
         pos = self.position_of(o, self.memory)
         if not pos.solvable:
             self.stats["rule_cards"] += 1
-            return self.bidder.act(observation)
+            return self.bidder.act(observation, agent=agent)
         decision = decide(pos, legal, self.rng, self.samples, self.budget, self.auction)
         self.last = decision
         s = self.stats
@@ -478,20 +274,11 @@ class PIMCAgent(Agent):
         return decision.card
 
 
-    def _way5_decision(self, o: dict, legal: list[int]) -> int | None:
-        """Way 5 after the auction where the dealer declares (else ``None``: the rule bot)."""
-        from .pimc_vint2p import dd_final_contract, dd_give_away, dd_widow
-        if o["phase"][2]:
-            call = dd_widow(o, self.rng, self.samples)
-        elif o["phase"][3]:
-            call = dd_give_away(o, legal)
-        else:
-            call = dd_final_contract(o, legal)
-        if call is not None:
-            self.stats["way5_choices"] += 1
-            if call not in legal:
-                raise RuntimeError(f"pimc chose {call} in way 5, not legal ({legal})")
-        return call
+def _refused(option: str, value, game: str) -> str:
+    having = [g.title for g in games.all_games() if g.pimc is not None and option in g.pimc_plan().options]
+    if option == "auction":
+        return f"pimc option auction=1 needs an auction: {', '.join(having)} only"
+    return f"pimc option {option}={value} is implemented for {', '.join(having)} only, not {game!r}"
 
 
 def make_pimc(game: str, options: str = "", seed: int | None = None) -> PIMCAgent:
@@ -502,5 +289,14 @@ def make_pimc(game: str, options: str = "", seed: int | None = None) -> PIMCAgen
     return PIMCAgent(game, **opts)
 
 
-__all__ = ["PIMCAgent", "make_pimc", "decide", "knowledge", "card_classes", "Position",
-           "vint_position", "whist_position", "parse_options", "DEFAULT_SAMPLES"]
+#: Moved to the games' PIMC plans (:mod:`.pimc_games`); the old names are kept for one release.
+__getattr__ = renamed_attributes(__name__, {
+    "vint_position": "vint_env.agents.search.pimc_games.vint_position",
+    "whist_position": "vint_env.agents.search.pimc_games.whist_position",
+    "sampled_dd_call": "vint_env.agents.search.pimc_games.sampled_dd_call",
+    "POSITION_OF": "vint_env.agents.search.pimc_games.POSITION_OF",
+    "GAMES": "vint_env.agents.search.pimc_games.PIMC_GAMES",
+})
+
+__all__ = ["PIMCAgent", "make_pimc", "decide", "knowledge", "card_classes", "Position", "parse_options",
+           "DEFAULT_SAMPLES"]

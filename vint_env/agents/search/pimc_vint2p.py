@@ -43,7 +43,9 @@ over sampled widows (:func:`dd_widow`), each give-away with every card seen
 from __future__ import annotations
 
 from ...cards import FULL_DECK
-from .pimc import Position
+from ...rules.vint import Contract
+from .pimc_games import PimcPlan, RuleCaller
+from .position import Position
 from ..rule.play_view import TrickMemory, current_trick, mask_of
 
 OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY, PILE = 0, 1, 2, 3, 5   # columns of the observation's `roles` block
@@ -61,7 +63,7 @@ def deal_points(o: dict):
             return a.total - b.total
         return points
     bid = int(o["contract"].argmax())
-    level, strain = bid // 5 + 1, bid % 5
+    level, strain = Contract.from_index(bid)
     declarer = 0 if o["declarer"][0] else 1       # side 0 is the player
 
     def points(ours: int) -> int:
@@ -126,7 +128,7 @@ def _contract_values(hands, leader: int, actions) -> dict[int, int]:
     seat = (leader + 3) % 4                       # the seat of our side whose left-hand opponent leads
     out = {}
     for action in actions:
-        level, strain = (action - BID_BASE) // 5 + 1, (action - BID_BASE) % 5
+        level, strain = Contract.from_action(action)
         tricks = table[strain][seat]
         a, b = score_contract(hands, level, strain, 0, (tricks, 13 - tricks))
         out[action] = a.total - b.total
@@ -242,4 +244,34 @@ def dd_final_contract(o: dict, legal: list[int]) -> int | None:
     return max(legal, key=lambda a: (values[a], -a))
 
 
-__all__ = ["vint2p_position", "dd_widow", "dd_give_away", "dd_final_contract", "deal_points", "OUT_OF_PLAY"]
+class Vint2pCaller(RuleCaller):
+    """Two-player Vint's decisions before the play in PIMC: way 5's widow, give-aways and final contract
+    by double-dummy where the dealer declares (counted in ``stats["way5_choices"]``), else the rule bot."""
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        o = self.pimc.layout.decode(observation["observation"])
+        if o["phase"][2:5].any():                   # way 5's widow, give-aways, final contract
+            legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
+            if o["phase"][2]:
+                call = dd_widow(o, self.pimc.rng, self.pimc.samples)
+            elif o["phase"][3]:
+                call = dd_give_away(o, legal)
+            else:
+                call = dd_final_contract(o, legal)
+            if call is not None:
+                self.pimc.stats["way5_choices"] += 1
+                if call not in legal:
+                    raise RuntimeError(f"pimc chose {call} in way 5, not legal ({legal})")
+                return call
+        return self.rule.act(observation, agent=agent)
+
+
+#: Two-player Vint's PIMC plan (named by its game record).  Card decisions PIMC cannot model
+#: (``Position.solvable`` False) go to the rule bot, counted in ``stats["rule_cards"]``.
+VINT2P = PimcPlan(in_play=lambda o: bool(o["phase"][5]), position=vint2p_position, bidder=Vint2pCaller,
+                  refused={"auction": "pimc option auction=1 is for Vint only: in two-player Vint PIMC decides "
+                                      "only where every card is seen, so the auction has nothing to add"},
+                  stats=("rule_cards", "way5_choices"))
+
+
+__all__ = ["vint2p_position", "dd_widow", "dd_give_away", "dd_final_contract", "deal_points", "OUT_OF_PLAY", "VINT2P", "Vint2pCaller"]

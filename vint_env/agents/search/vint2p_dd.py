@@ -13,8 +13,9 @@ rule bot's.
 
 from __future__ import annotations
 
+from ...rules.phase import Phase
 from ..base import Agent
-from .double_dummy import best_dd_card
+from .double_dummy import _check_game, best_dd_card
 from ..rule.vint2p import Vint2pRuleAgent
 
 
@@ -23,8 +24,7 @@ class Vint2pDoubleDummyAgent(Agent):
     needs_env = True
 
     def __init__(self, game: str = "vint2p", seed: int | None = None):
-        if game != "vint2p":
-            raise ValueError(f"Vint2pDoubleDummyAgent plays 'vint2p', not {game!r}")
+        _check_game(game, "Vint2pDoubleDummyAgent")
         self.rule = Vint2pRuleAgent()
 
     def reset(self, seed: int | None = None) -> None:
@@ -34,7 +34,7 @@ class Vint2pDoubleDummyAgent(Agent):
         if env is None:
             raise ValueError("the double-dummy agent needs the env (needs_env = True): call act(obs, env, agent)")
         deal = env.unwrapped.deal
-        if deal.phase == "play" and deal.way in (1, 4, 5) and deal.controllers in ([0, 1, 0, 1], [1, 0, 1, 0]):
+        if deal.phase == Phase.PLAY and deal.way in (1, 4, 5) and deal.controllers in ([0, 1, 0, 1], [1, 0, 1, 0]):
             card = best_dd_card(deal.play)
             if not observation["action_mask"][card]:
                 raise RuntimeError(f"double-dummy agent chose {card}, not legal")
