@@ -26,12 +26,13 @@ def _greedy_deal_points(net, seed, deals):
     engine = record.engine_class()(auto_reset=False)
     state = engine.init(seed=(seed * 1_000_003 + np.arange(deals)).astype(np.int64))
     got = np.zeros((deals, 4))
-    while not state.terminated.all():
-        live = ~state.terminated
+    live = np.ones(deals, dtype=bool)
+    while live.any():
         act = np.zeros(deals, dtype=np.int64)
         act[live] = greedy(net, state.observation[live], state.legal_action_mask[live])
         engine.step(state, act)
         got += np.where(live[:, None], state.rewards, 0.0)
+        live &= ~state.terminated
     return got * record.points_scale / engine.reward_scale
 
 
