@@ -1,5 +1,5 @@
-"""The shared deals, and the checks the env test files of every game share: random episodes, RULES.md legality and
-trick winners worked out independently of the engine, and hidden-card swaps for no-leak tests."""
+"""The shared deals, and the checks the env test files of every game share: random episodes, legality and trick
+winners from the rules (docs/rules, "Common to all games") worked out apart from the engine, hidden-card swaps."""
 
 import numpy as np
 
@@ -34,7 +34,7 @@ def random_episode(env, rng, check=None, final_infos=None, choose=None):
 
 
 def legal_cards_by_rules(play):
-    """Legal cards from RULES.md section 1 directly: follow suit if able, else anything."""
+    """Legal cards from the rules directly (docs/rules, "Common to all games"): follow suit if able, else anything."""
     cards = set(hand_cards(play.hands[play.current_player]))
     if play.trick:
         follow = {c for c in cards if c // 13 == play.trick[0] // 13}
@@ -43,7 +43,7 @@ def legal_cards_by_rules(play):
 
 
 def winner_by_rules(cards, leader, trump):
-    """Trick winner from RULES.md section 1: highest trump, else highest card of the suit led."""
+    """Trick winner from the rules (docs/rules, "Common to all games"): highest trump, else highest card of the suit led."""
     led = cards[0] // 13
     best = max(range(4), key=lambda i: (cards[i] // 13 == trump, cards[i] // 13 == led, cards[i] % 13))
     return (leader + best) % 4

@@ -28,7 +28,7 @@ def test_the_trick_winner_is_the_card_that_beat_every_card_before_it(trick, lead
     assert trick_winner(trick, leader, trump) == (leader + i) % 4
     led = [c for c in trick if c // 13 == trick[0] // 13]
     trumps_in = [c for c in trick if c // 13 == trump]
-    assert trick[i] == (max(trumps_in) if trumps_in else max(led))      # RULES.md: highest trump, else highest led
+    assert trick[i] == (max(trumps_in) if trumps_in else max(led))      # docs/rules: highest trump, else highest led
 
 
 @settings(max_examples=300, deadline=None)

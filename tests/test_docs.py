@@ -46,6 +46,26 @@ def test_unknown_generated_part_is_an_error():
         load_hook().expand("<!-- generated: nonsense vint_v0 -->")
 
 
+#: What the project's developers read and users do not have (the rules specification, its seed books, the design
+#: notes): nothing in the repository may cite it.  Split so that this file does not cite it either.
+DEVELOPER_FILES = ("../" "shared", "shared" "/", "RULES" ".md", "DESIGN" ".md", "seed" " 00", "seeds" "/")
+TEXT_SUFFIXES = {".py", ".md", ".json", ".yaml", ".yml", ".toml", ".txt", ".html", ".js", ".css", ".cfg", ".sh", ""}
+
+
+def test_nothing_in_the_repository_cites_the_developers_files():
+    """Tests, docs, the package, the scripts, configs and CI name the project's own docs (docs/rules, the rule's
+    section), never a file outside the repository."""
+    found = []
+    tops = [ROOT / d for d in ("tests", "docs", "vint_env", "training", "examples", "configs", ".ci")]
+    files = [ROOT / f for f in ("README.md", "mkdocs.yml", "pyproject.toml")]
+    for top in tops:
+        files += [p for p in top.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES and "__pycache__" not in p.parts]
+    for path in files:
+        text = path.read_text(errors="replace")
+        found += [f"{path.relative_to(ROOT)}: {w!r}" for w in DEVELOPER_FILES if w in text]
+    assert not found, found
+
+
 EXTERNAL = re.compile(r"\]\((?:https?:)?//|<https?://|href=[\"'](?:https?:)?//|src=[\"'](?:https?:)?//")
 
 
@@ -53,7 +73,7 @@ EXTERNAL = re.compile(r"\]\((?:https?:)?//|<https?://|href=[\"'](?:https?:)?//|s
 def test_pages_link_nowhere_outside_the_repository(path):
     text = path.read_text()
     assert not EXTERNAL.search(text), f"{path.name}: a link out of the repository"
-    for wrong in ("shared/", "RULES.md", "DESIGN.md", "seed 00", "seeds/"):
+    for wrong in DEVELOPER_FILES:
         assert wrong not in text, f"{path.name} cites {wrong!r}, which users do not have"
 
 

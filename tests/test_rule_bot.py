@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from vint_env.agents import card_play as cp
+from vint_env.agents.rule import card_play as cp
 from vint_env.agents.rule.play_view import PlayView, TrickMemory
 from vint_env.agents.rule.vint import BIDDING_RULES, VintRuleAgent
 from vint_env.cards import NO_TRUMP, hand_from_cards, parse_card, parse_hand_pbn
@@ -40,16 +40,16 @@ def choose(v):
 # ------------------------------------------------------------ leads
 
 @pytest.mark.parametrize("game, holding, expected", [
-    ("vint", ("SA", "SK", "SQ", "S4"), "SK"),      # 003: A-K-Q -> K
-    ("whist", ("SA", "SK", "SQ", "S4"), "SQ"),     # 004: coronet -> Q
-    ("vint", ("SA", "SK", "S7", "S4"), "SA"),      # 003: A-K -> A
-    ("whist", ("SA", "SK", "S7", "S4"), "SK"),     # 004: A-K -> K
+    ("vint", ("SA", "SK", "SQ", "S4"), "SK"),      # club rules: A-K-Q -> K
+    ("whist", ("SA", "SK", "SQ", "S4"), "SQ"),     # Whist book: coronet -> Q
+    ("vint", ("SA", "SK", "S7", "S4"), "SA"),      # club rules: A-K -> A
+    ("whist", ("SA", "SK", "S7", "S4"), "SK"),     # Whist book: A-K -> K
     ("vint", ("SK", "SQ", "SJ", "S3"), "SK"),      # K-Q-J -> K
     ("vint", ("SQ", "SJ", "S10", "S3"), "SQ"),     # Q-J-10 -> Q
     ("vint", ("SA", "S8", "S6", "S3"), "S3"),      # A with small cards -> small
     ("vint", ("SA", "SQ", "SJ", "S3"), "S3"),      # A-Q-J-x -> small
     ("vint", ("SA", "S3"), "SA"),                  # A doubleton -> A
-    ("whist", ("SK", "S8", "S6", "S3"), "S3"),     # 004: K with small cards -> small
+    ("whist", ("SK", "S8", "S6", "S3"), "S3"),     # Whist book: K with small cards -> small
 ])
 def test_lead_tables(game, holding, expected):
     v = view(holding, game=game)
@@ -98,7 +98,7 @@ def test_third_hand_plays_high_but_the_lowest_of_touching_cards():
 
 
 def test_third_hand_leaves_partners_sure_winner():
-    # 004: partner led the king and the ace is ours: let partner's king win.
+    # Whist book: partner led the king and the ace is ours: let partner's king win.
     v = view(["SA", "S3"], trick=[(2, "SK"), (3, "S5")])
     assert choose(v) == parse_card("S3")
 
@@ -217,7 +217,7 @@ def test_agent_acts_from_observation_alone():
     assert VintRuleAgent().act({"observation": obs, "action_mask": mask}) == bid_action(1, NT)
 
 
-# ------------------------------------------------------------ Whist (004)
+# ------------------------------------------------------------ Whist (the Whist book)
 
 def test_whist_lets_partners_queen_run_in_the_middle_of_the_deal():
     from vint_env.agents.rule.whist import let_partners_queen_pass_in_the_middle
@@ -241,11 +241,11 @@ def test_whist_rule_agent_decodes_its_observation():
     env.reset(options={"deal": "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
                        "dealer": 3, "turned_card": "D2"})
     obs = env.observe("player_0")                    # North (left of the dealer West) leads
-    # three trumps only (diamonds): no trump lead (004); cash the four sure spade tricks from the top
+    # three trumps only (diamonds): no trump lead (Whist book); cash the four sure spade tricks from the top
     assert WhistRuleAgent().act(obs, None, "player_0") == parse_card("SA")
 
 
-# ------------------------------------------------------------ Solo Whist (000)
+# ------------------------------------------------------------ Solo Whist (the Collection)
 
 def solo_call(hand_pbn, turned_suit, legal):
     from vint_env.agents.rule.solo_whist import SOLO_BIDDING_RULES, SoloAuctionView
@@ -263,7 +263,7 @@ def test_solo_whist_bids_from_hand_strength():
     assert solo_call("AKQJ.AKQ.AKQ.AKQ", H, everything) == DECLAREE          # 13 sure tricks at no trump
     assert solo_call("AKQJT98.AK.A2.32", S, everything) == ABONDANCE         # nine sure tricks
     assert solo_call("AKQJT98.AK.A2.32", S, [PASS, TRUMP_ABONDANCE]) == TRUMP_ABONDANCE
-    assert solo_call("AKQ965.A2.K43.32", S, everything) == SOLO              # six trumps (000's example)
+    assert solo_call("AKQ965.A2.K43.32", S, everything) == SOLO              # six trumps (the Collection's example)
     assert solo_call("AK65.A92.K43.432", S, everything) == PROPOSAL          # four sure tricks
     assert solo_call("AK65.A92.K43.432", S, [PASS, ACCEPT]) == ACCEPT
     assert solo_call("432.432.5432.432", S, everything) in (MISERE, OPEN_MISERE)   # nothing above a 5

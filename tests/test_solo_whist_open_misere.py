@@ -1,4 +1,4 @@
-"""The illustrated open-misère deal of seed 000 (first part), replayed through solo_whist_v0.
+"""The illustrated open-misère deal of the Collection (its Solo Whist part, docs/rules/index.md), replayed through solo_whist_v0.
 
 Кирилл deals and turns the two of hearts; Алексей (eldest) bids solo, Влад
 misère, Роман abondance, Кирилл open misère; the others pass.  No trump.

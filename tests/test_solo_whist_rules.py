@@ -1,4 +1,4 @@
-"""Solo Whist auction, play and payments worked out by hand from RULES.md section 4 (seed 000).
+"""Solo Whist auction, play and payments worked out by hand from docs/rules/solo_whist.md (the Collection).
 
 Payments are in quarter points: stakes proposal 4, solo 4, misère 8, abondance 12,
 trump abondance 12, open misère 16, abondance déclarée 24; over/undertricks 1 a trick
@@ -275,7 +275,7 @@ BID_ORDER = [PROPOSAL, SOLO, MISERE, ABONDANCE, TRUMP_ABONDANCE, OPEN_MISERE, DE
 
 
 def check_auction(deal):
-    """RULES.md 4 read off the recorded calls, independently of the engine's bookkeeping."""
+    """docs/rules/solo_whist.md read off the recorded calls, independently of the engine's bookkeeping."""
     eldest = (deal.dealer + 1) % 4
     calls = [(s, a) for s, a in deal.calls if a < 61]
     assert calls[0][0] == eldest

@@ -1,4 +1,4 @@
-"""The batched engine against the reference rules, action by action (RULES.md 2; DESIGN.md "vector").
+"""The batched engine against the reference rules, action by action (docs/rules/vint.md; docs/architecture.md, "The batched engine has one kernel").
 
 Thousands of random deals are played by the reference ``VintDeal`` (and the
 ``vint_v0`` env) and by :class:`VintEngine` with the same actions; at every

@@ -1,6 +1,6 @@
 """The Vint variants of the batched engine: ``honours`` changes the scores, ``game_race`` nothing.
 
-The engine plays deal episodes, which have no game: the race for 500 (RULES.md 2.3 item 6)
+The engine plays deal episodes, which have no game: the race for 500 (docs/rules/vint.md, "Game and rubber")
 decides games within a rubber.  The option is accepted and checked like ``vint_v0``'s, so
 that one set of options configures both, and it must leave every array of every step alone.
 The honours rules are checked exactly against the reference in ``test_vector_engine.py``

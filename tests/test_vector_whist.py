@@ -2,7 +2,7 @@
 
 Same shape as tests/test_vector_engine.py: random deals played by both with
 the same cards, compared at every step (masks, observations bit for bit,
-rewards, termination), in the three variants of RULES.md section 3.
+rewards, termination), in the three variants of docs/rules_choices.md, "Whist".
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from vint_env.rules.vint_scoring import NT
 
 
 def expected_legal(deal):
-    """Legal actions computed from RULES.md directly, independently of the engine."""
+    """Legal actions computed from the rules (docs/rules, "Common to all games") directly, independently of the engine."""
     if deal.phase == "auction":
         low = deal.highest + 1 if deal.highest >= 0 else 53
         return {PASS, *range(low, 88)}
@@ -87,7 +87,7 @@ def test_replay_exact_deal_and_dealer():
 
 
 def test_deal_reward_and_infos_for_a_played_deal():
-    # 5 NT by N down 3 (seed 002): drive the auction, then a fixed card order.
+    # 5 NT by N down 3 (the Short rules' worked deal, tests/data/examples): drive the auction, then a fixed card order.
     env = vint_v0.env(reward_scale=0.01)
     env.reset(options={"deal": DEAL_002, "dealer": 0})
     env.step(bid_action(5, NT))

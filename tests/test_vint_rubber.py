@@ -1,4 +1,4 @@
-"""Games, rubber and pass-out marks (RULES.md 2.3 items 6-8, 2.4), worked out by hand."""
+"""Games, rubber and pass-out marks (docs/rules/vint.md, "Game and rubber" and "Pass-out"), worked out by hand."""
 
 import numpy as np
 import card_game_checks

@@ -1,4 +1,4 @@
-"""Vint deal scoring (RULES.md 2.3, 2.4) on hand-made deals worked out by hand."""
+"""Vint deal scoring (docs/rules/vint.md, "Scoring a deal" and "Pass-out") on hand-made deals worked out by hand."""
 
 import pytest
 

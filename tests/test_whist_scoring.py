@@ -1,4 +1,4 @@
-"""Whist scoring worked out by hand from RULES.md section 3 (seed 004).
+"""Whist scoring worked out by hand from docs/rules/whist.md (the Whist book).
 
 Hands are written in PBN (N first, suits S.H.D.C); trump suits 0 S, 1 C, 2 D, 3 H.
 """
@@ -161,7 +161,7 @@ def test_game_and_rubber_on_the_sheet():
 
 
 def test_rubber_can_be_won_with_fewer_points():
-    # 004: the side that wins two games wins the rubber even with the smaller total.
+    # The Whist book: the side that wins two games wins the rubber even with the smaller total.
     big = parse_pbn(ONE_SUIT_DEAL)   # E/W: coronets 180, honours 4 with hearts trump
     rubber = WhistRubber()
     for _ in range(2):
@@ -201,13 +201,13 @@ def test_a_rubber_of_three_grand_slams_through_the_env():
     assert last["rubber"]["result"] == sum(rewards) == -113
 
 
-# ---------------------------------------------------------------- seed 004's illustrated deal
+# ---------------------------------------------------------------- the Whist book's illustrated deal
 
-# 004 (рис. 27): players 1 & 3 against 2 & 4; player 4 deals and turns the H 9 (hearts trump);
+# The Whist book (рис. 27): players 1 & 3 against 2 & 4; player 4 deals and turns the H 9 (hearts trump);
 # player 1 leads. The text names each trick's winner and card; the hands are not given, so
 # these are built to fit every one of them (players 1..4 = seats N, E, S, W).
 DEAL_004 = "N:KQ983.84.J962.32 52.AK5.743.AJT98 T64.QJ62.A85.K54 AJ7.T973.KQT.Q76"
-TRICKS_004 = [  # cards from the leader on; (winner, winning card) as 004 names them
+TRICKS_004 = [  # cards from the leader on; (winner, winning card) as the Whist book names them
     (["S3", "S5", "S4", "SA"], (3, "SA")),
     (["DK", "D2", "D3", "DA"], (2, "DA")),
     (["S6", "S7", "S8", "S2"], (0, "S8")),

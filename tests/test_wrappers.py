@@ -20,7 +20,7 @@ ONE_SUIT_EACH = ("N:AKQJT98765432... ...AKQJT98765432 "
 SEVEN_SPADES = parse_action("7S")
 
 # 7S by N on ONE_SUIT_EACH: N holds only trumps, so N/S take all 13 tricks whatever is played.
-# Worked by hand from RULES.md 2.3 (T = 70):
+# Worked by hand from docs/rules/vint.md, "Scoring a deal" (T = 70):
 #   N/S: tricks 13 x 70 = 910; 13 tricks 2,000 + grand slam declared and made 10,000;
 #        honours: N/S hold all five (S A K Q J 10); aces 2-2 (N/S SA, DA; E/W CA, HA) and N/S
 #        took seven or more tricks, so their two aces count: (5 + 2) x 10 x 70 = 4,900;
