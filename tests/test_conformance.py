@@ -45,6 +45,7 @@ def test_pettingzoo_api(game, options):
     api_test(game.env(**options), num_cycles=200)
 
 
+@pytest.mark.filterwarnings("ignore:render_mode=.human.. no window:UserWarning")   # render_test, headless
 @pytest.mark.parametrize("game", games.all_games(), ids=lambda g: g.name)
 def test_pettingzoo_seed_parallel_and_render(game):
     seed_test(game.env, num_cycles=200)
