@@ -98,3 +98,17 @@ def test_site_builds_strict_with_no_external_links(tmp_path):
             outside.append(f"{page.relative_to(site)}: {match.group(1)}")
     assert not outside, "links out of the site:\n" + "\n".join(outside[:20])
 
+
+
+def test_every_doctest_is_collected():
+    """The test run's paths cover every module with a docstring example, and doctests are on (pyproject.toml)."""
+    config = (ROOT / "pyproject.toml").read_text()
+    section = config[config.index("[tool.pytest.ini_options]"):]
+    testpaths = re.search(r"^testpaths\s*=\s*\[([^\]]*)\]", section, re.M).group(1)
+    roots = [ROOT / p for p in re.findall(r'"([^"]+)"', testpaths)]
+    assert "--doctest-modules" in re.search(r"^addopts\s*=\s*(.*)$", section, re.M).group(1)
+    with_examples = [p for top in ("vint_env", "training") for p in (ROOT / top).rglob("*.py")
+                     if ">>> " in p.read_text()]
+    assert len(with_examples) > 30
+    outside = [str(p.relative_to(ROOT)) for p in with_examples if not any(r in p.parents for r in roots)]
+    assert not outside, f"doctests no test run collects: {outside}"
