@@ -1,10 +1,9 @@
 import numpy as np
 import pytest
 
+from card_game_checks import DEAL_002 as PBN
 from vint_env.cards import (Card, DeckError, Rank, Suit, deal_to_pbn, hand_cards, hand_from_cards,
                             hand_to_pbn, parse_card, parse_pbn, random_deal)
-
-PBN = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
 
 
 def test_card_ids_follow_design():
@@ -44,13 +43,13 @@ def test_pbn_round_trip_and_seat_order():
 
 
 @pytest.mark.parametrize("bad, message", [
-    ("KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52", "must start with a seat"),
-    ("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763", "must have 4 hands"),
-    ("N:KJ74.AQ6.AKJ5 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52", "4 suits"),
-    ("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K5X", "bad rank letter 'X'"),
-    ("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K5", "has 12 cards"),
-    ("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.KJ2", "dealt twice"),
-    ("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K552", "appears twice"),
+    (PBN[2:], "must start with a seat"),
+    (PBN.rsplit(" ", 1)[0], "must have 4 hands"),
+    (PBN.replace(".J8 ", " ", 1), "4 suits"),
+    (PBN[:-1] + "X", "bad rank letter 'X'"),
+    (PBN[:-1], "has 12 cards"),
+    (PBN.replace("K52", "KJ2"), "dealt twice"),
+    (PBN.replace("K52", "K552"), "appears twice"),
 ])
 def test_malformed_or_impossible_deal_is_refused(bad, message):
     with pytest.raises(DeckError, match=message):

@@ -5,6 +5,7 @@ import pytest
 
 pytest.importorskip("endplay")
 
+from card_game_checks import ONE_SUIT_EACH, TOP_CARDS_NORTH
 from vint_env.agents.search.double_dummy import (DoubleDummyAgent, VintParGame, best_dd_card, dd_table,
                                           solve_position)
 from vint_env.agents.registry import load_agent
@@ -58,7 +59,7 @@ def test_double_dummy_declarer_takes_at_least_the_dd_count_against_any_defence()
 
 
 def test_solve_position_counts_the_trick_in_progress():
-    hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    hands = parse_pbn(ONE_SUIT_EACH)
     play = TrickPlay(hands, NO_TRUMP, 1)       # East leads hearts: East takes every trick
     values = solve_position(play)
     assert set(values.values()) == {13}
@@ -69,7 +70,7 @@ def test_solve_position_counts_the_trick_in_progress():
 def test_dd_table_orientation():
     # North holds all the spades: 13 tricks in spades or no-trump as North or South (East leads
     # into North's ... South declares, West leads: North still wins everything in spades).
-    hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    hands = parse_pbn(ONE_SUIT_EACH)
     table = dd_table(hands)
     assert table[0][0] == 13          # spades, North declares, East leads a heart: North ruffs
     assert table[3][1] == 13          # hearts, East declares: East's hearts are trumps
@@ -78,7 +79,7 @@ def test_dd_table_orientation():
 
 def test_vint_par_of_a_lay_down_grand_slam():
     # N/S hold every top card: par is a grand slam for N/S.
-    hands = parse_pbn("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
+    hands = parse_pbn(TOP_CARDS_NORTH)
     game = VintParGame(hands)
     value, bid, declarer = game.par(dealer=1)
     assert declarer in (0, 2) and bid // 5 + 1 == 7
@@ -100,7 +101,7 @@ def test_dd_agent_bids_and_plays_legally_and_needs_the_env():
 
 def test_dd_agent_raises_partner_contract_toward_par():
     # A lay-down grand slam for N/S: a double-dummy North opens at the level par says.
-    hands = parse_pbn("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")
+    hands = parse_pbn(TOP_CARDS_NORTH)
     deal = VintDeal(hands, dealer=0)
     call = DoubleDummyAgent("vint").vint_call(deal, 0)
     game = VintParGame(hands)

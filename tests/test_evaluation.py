@@ -6,6 +6,7 @@ import math
 import numpy as np
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH
 from vint_env.agents import Agent
 from vint_env.agents.rule.vint import VintRuleAgent
 from vint_env.cards import DeckError
@@ -72,9 +73,9 @@ def test_boards_are_seeded_prefix_stable_and_round_trip(tmp_path):
 
 @pytest.mark.parametrize("text, message", [
     ('[Board "1"]\n[Dealer "N"]\n', "missing tag"),
-    ('[Dealer "Q"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]', "Dealer"),
-    ('[Dealer "N"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT9876543"]', "12 cards"),
-    ('[Dealer "N"]\n[Deal "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]\n'
+    (f'[Dealer "Q"]\n[Deal "{ONE_SUIT_EACH}"]', "Dealer"),
+    (f'[Dealer "N"]\n[Deal "{ONE_SUIT_EACH[:-1]}"]', "12 cards"),
+    (f'[Dealer "N"]\n[Deal "{ONE_SUIT_EACH}"]\n'
      '[TurnedCard "H2"]', "not in the dealer's hand"),
     ("Deal N:...", "expected a PBN tag"),
     ("", "no boards"),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH as DEAL
 from vint_env.cards import DeckError
 from vint_env.evaluation import generate_boards
 from vint_env.evaluation.cli import main as cli_main
@@ -20,7 +21,6 @@ from vint_env.evaluation.cli import output_paths
 from vint_env.evaluation.deals import boards_to_pbn, load_boards, parse_boards
 
 ROOT = Path(__file__).resolve().parents[1]
-DEAL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
 
 
 # ------------------------------------------------------------ --out

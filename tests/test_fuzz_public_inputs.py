@@ -25,6 +25,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from card_game_checks import LOWEST_EAST as DEAL
 from vint_env import solo_whist_v0, vint2p_v0, vint_v0, whist_v0  # noqa: E402
 from vint_env.vector import VintEngine, WhistEngine  # noqa: E402
 
@@ -151,7 +152,6 @@ def test_env_constructor_options_owned_by_redesign(env_name):
 
 
 # ------------------------------------------------------------------ reset options and seeds
-DEAL = "N:987.KQ.98765.Q65 432.5432.432.432 AKJ65.T.KQJT.AKJ QT.AJ9876.A.T987"
 DEAL_VALUES = st.one_of(st.just(DEAL), st.just(DEAL.replace("987.KQ", "987.KQ5")), st.just(DEAL[:20]),
                         st.just([DEAL, DEAL]), st.just((1, 2, 3, 4)), WEIRD)
 SEEDS = st.one_of(st.none(), st.integers(-5, 2**64), WEIRD)

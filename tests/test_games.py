@@ -143,7 +143,7 @@ def test_vector_imports_no_pettingzoo_module():
 
 def test_one_no_trump_marker():
     from vint_env import cards
-    from vint_env.agents import hand_eval
+    from vint_env.agents.rule import hand_eval
     from vint_env.rules import tricks, vint, vint_scoring
     from vint_env.vector import tables
     assert cards.NO_TRUMP == tricks.NO_TRUMP == vint_scoring.NT == hand_eval.NT == tables.NT == 4

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from card_game_checks import LOWEST_EAST as DEAL
 from vint_env import solo_whist_v0, vint2p_v0, vint_v0, whist_v0
 from vint_env.cards import DeckError
 from vint_env.envs.base import UnknownAgentError
@@ -15,7 +16,6 @@ from vint_env.rules import MalformedActionError
 from vint_env.seeds import SeedError
 from vint_env.vector import VintEngine, WhistEngine
 
-DEAL = "N:987.KQ.98765.Q65 432.5432.432.432 AKJ65.T.KQJT.AKJ QT.AJ9876.A.T987"
 ENVS = [vint_v0, whist_v0, solo_whist_v0, vint2p_v0]
 
 

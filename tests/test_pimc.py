@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("endplay")
 
+from card_game_checks import ONE_SUIT_EACH
 from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
 from vint_env.agents.search.dds_batch import solve_one, solve_positions  # noqa: E402
@@ -274,8 +275,7 @@ def test_sampled_dd_bidding_bids_the_grand_slam_with_thirteen_trumps():
     the rule bot's lower bid; the plain agent keeps the rule bot's call."""
     from vint_env.rules.vint import bid_action
     env = make_env("vint")
-    env.reset(seed=0, options={"deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. "
-                                       "...AKQJT98765432", "dealer": 0})
+    env.reset(seed=0, options={"deal": ONE_SUIT_EACH, "dealer": 0})
     obs = env.observe(env.agent_selection)
     rule_call = load_agent("rule", game="vint").act(obs)
     assert load_agent("pimc:samples=2", game="vint", seed=1).act(obs) == rule_call

@@ -6,6 +6,7 @@ import pathlib
 import pytest
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from card_game_checks import ONE_SUIT_EACH
 from vint_env import games
 from vint_env.envs.order_enforcing import OrderEnforcingEnv
 
@@ -82,6 +83,6 @@ def test_an_untested_endplay_is_refused_naming_the_version_needed(version):
 def test_a_solve_through_the_binding_is_right():
     from vint_env.agents.search.dds_batch import solve_one
     from vint_env.cards import parse_pbn
-    hands = parse_pbn("N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432")
+    hands = parse_pbn(ONE_SUIT_EACH)
     tricks = solve_one(hands, 4, 0, [])      # no trump, North leads: every spade wins
     assert set(tricks.values()) == {13}

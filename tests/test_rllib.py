@@ -16,7 +16,7 @@ pytest.importorskip("torch", reason='needs torch: pip install "torch==2.13.0" -e
 from vint_env.rules.vint import PASS  # noqa: E402
 from vint_env.wrappers.rllib import SHARED_POLICY, ppo_config, rllib_env  # noqa: E402
 
-from test_wrappers import NS_MINUS_EW, ONE_SUIT_EACH, SEVEN_SPADES  # noqa: E402
+from test_wrappers import NS_MINUS_EW, ONE_SUIT_EACH_CLUBS_EAST, SEVEN_SPADES  # noqa: E402
 
 AGENTS = ["player_0", "player_1", "player_2", "player_3"]
 GAMES = [g for g in ("vint_v0", "whist_v0", "solo_whist_v0") if importlib.util.find_spec(f"vint_env.envs.{g}")]
@@ -78,7 +78,7 @@ def test_rllib_env_replays_a_hand_worked_deal():
         return PASS if mask[PASS] else int(np.flatnonzero(mask)[0])
 
     totals, finished, _, steps = run_episode(env, choose, seed=0,
-                                            options={"deal": ONE_SUIT_EACH, "dealer": 0})
+                                            options={"deal": ONE_SUIT_EACH_CLUBS_EAST, "dealer": 0})
     assert steps == 4 + 52
     assert totals["player_0"] == pytest.approx(NS_MINUS_EW * 0.001)
     assert totals["player_3"] == pytest.approx(-NS_MINUS_EW * 0.001)

@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.teacher_data import AGENTS, cache_key, deal_seeds, generate, play_deals
 from vint_env.training.value_targets import RolloutValues, check_values, clone_env
@@ -114,8 +115,7 @@ def test_calls_by_hand_everyone_holding_a_whole_suit():
     north pays 6 points.  The rule bot's own call is déclarée."""
     env = solo_whist_v0.raw_env()
     agents = [load_agent("rule", game="solo_whist") for _ in AGENTS]
-    env.reset(seed=0, options={"deal": "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. "
-                                       "...AKQJT98765432", "dealer": 3, "turned_card": "C2"})
+    env.reset(seed=0, options={"deal": ONE_SUIT_EACH, "dealer": 3, "turned_card": "C2"})
     valuer = RolloutValues("solo_whist_v0", env.NUM_ACTIONS, agents)
     ob = env.observe("player_0")
     valuer.note(0, env, ob)

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from card_game_checks import TOP_CARDS_NORTH
 from vint_env.agents.rule import card_play as cp
 from vint_env.agents.rule.play_view import PlayView, TrickMemory
 from vint_env.agents.rule.vint import BIDDING_RULES, VintRuleAgent
@@ -238,7 +239,7 @@ def test_whist_rule_agent_decodes_its_observation():
     from vint_env.agents.rule.whist import WhistRuleAgent
     from vint_env.envs import whist_v0
     env = whist_v0.raw_env()
-    env.reset(options={"deal": "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432",
+    env.reset(options={"deal": TOP_CARDS_NORTH,
                        "dealer": 3, "turned_card": "D2"})
     obs = env.observe("player_0")                    # North (left of the dealer West) leads
     # three trumps only (diamonds): no trump lead (Whist book); cash the four sure spade tricks from the top

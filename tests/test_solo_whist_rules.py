@@ -8,6 +8,7 @@ for proposal and solo, 2 for the abondances.
 import numpy as np
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH as ONE_SUIT, ONE_SUIT_EACH_TWOS_SWAPPED as SWAPPED
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.rules.solo_whist import SoloWhistDeal, declaree_is_safe, misere_is_safe
 from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE,
@@ -17,10 +18,6 @@ from vint_env.rules.solo_whist_payments import amount, payments
 from vint_env.rules.tricks import NO_TRUMP, IllegalActionError, TrickPlay
 
 S, C, D, H = 0, 1, 2, 3
-# Every hand one whole suit: N spades, E hearts, S diamonds, W clubs.
-ONE_SUIT = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-# The same with E's H2 and S's D2 exchanged.
-SWAPPED = "N:AKQJT98765432... .AKQJT9876543.2. .2.AKQJT9876543. ...AKQJT98765432"
 CALLS_OF_ELDEST = [PASS, PROPOSAL, SOLO, MISERE, ABONDANCE, OPEN_MISERE, DECLAREE]
 
 

@@ -14,6 +14,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH
 from vint_env.cards import DeckError, parse_pbn
 from vint_env.envs.vint_obs import D, encode_observation, encode_state
 from vint_env.envs.vint_v0 import raw_env
@@ -194,8 +195,7 @@ def test_random_deals_are_uniform_enough():
 
 
 def test_deal_injection_and_manual_reset():
-    pbn = ["N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432",
-           "E:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"]
+    pbn = [ONE_SUIT_EACH, "E:" + ONE_SUIT_EACH[2:]]
     engine = VintEngine(auto_reset=False)
     state = engine.init(seed=0, deals=pbn, dealers=[0, 3])
     assert state.dealt[0].tolist() == list(parse_pbn(pbn[0]))

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from solo_whist_play import Styles, lopsided_deal, missing, outcome_events, raise_event
+from card_game_checks import LOWEST_EAST, ONE_SUIT_EACH
 from vint_env import games
 from vint_env.games.solo_whist import D, SOLO_WHIST_LAYOUT, encode_observation, encode_state
 from vint_env.rules.solo_whist import SoloWhistDeal
@@ -112,7 +113,7 @@ def test_solo_whist_engine_matches_reference_many_deals(payments):
 
 def test_misere_certain_before_the_first_card_ends_at_the_last_call():
     """East holds the lowest cards of every suit and North leads: three passes end the deal, made."""
-    pbn = "N:987.KQ.98765.Q65 432.5432.432.432 AKJ65.T.KQJT.AKJ QT.AJ9876.A.T987"
+    pbn = LOWEST_EAST
     engine = SoloWhistEngine(auto_reset=False)
     state = engine.init(deals=[pbn], dealers=[3], turned=["HA"])
     assert state.current_player.tolist() == [0]           # eldest hand, left of the dealer
@@ -129,7 +130,7 @@ def test_misere_certain_before_the_first_card_ends_at_the_last_call():
 
 
 def test_declaree_with_every_top_card_is_made_before_the_first_card():
-    pbn = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    pbn = ONE_SUIT_EACH
     engine = SoloWhistEngine(auto_reset=False)
     state = engine.init(deals=[pbn], dealers=[3], turned=["C2"])
     for a in (DECLAREE, PASS, PASS, PASS):
@@ -188,7 +189,7 @@ def test_solo_whist_engine_is_found_through_its_record_and_checks_its_options():
     with pytest.raises(IllegalActionError, match=r"game 0: seat \d may not take action 61 \(trump S\)"):
         engine.step(state, np.array([61, PASS]))
     with pytest.raises(ValueError, match="not in the dealer's hand"):
-        engine.init(deals=["N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"],
+        engine.init(deals=[ONE_SUIT_EACH],
                     dealers=[0], turned=["C2"])
     state = engine.init(seed=0, batch_size=2)
     state = engine.step(state, np.array([SOLO, PASS]))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from card_game_checks import LOWEST_EAST
 from vint_env.cards import parse_pbn
 from vint_env.rules.solo_whist import SoloWhistDeal
 from vint_env.rules.solo_whist_calls import MISERE, PASS
@@ -46,7 +47,7 @@ def test_solo_whist_values_out_of_range_are_refused(column, value, message):
 
 def test_eldest_hands_certain_misere_ends_before_the_first_card_in_the_engine():
     """Issue 23 item 21: East, eldest hand and on lead, holds only cards below the others' in suits they hold."""
-    pbn = "N:987.KQ.98765.Q65 432.5432.432.432 AKJ65.T.KQJT.AKJ QT.AJ9876.A.T987"
+    pbn = LOWEST_EAST
     engine = SoloWhistEngine(auto_reset=False)
     state = engine.init(deals=[pbn], dealers=[0], turned=["S9"])
     ref = SoloWhistDeal(parse_pbn(pbn), 0, int(state.turned[0]))

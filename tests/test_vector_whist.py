@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH
 from vint_env.cards import parse_pbn
 from vint_env.envs.whist_obs import D, encode_observation, encode_state
 from vint_env.envs.whist_v0 import raw_env
@@ -123,7 +124,7 @@ def test_turned_card_is_a_uniform_card_of_the_dealers_hand():
 
 
 def test_whist_injection_and_errors():
-    pbn = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+    pbn = ONE_SUIT_EACH
     engine = WhistEngine(auto_reset=False)
     state = engine.init(seed=0, deals=[pbn], dealers=[3], turned=["C2"])
     assert state.trump.tolist() == [1] and state.current_player.tolist() == [0]

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
-from card_game_checks import legal_cards_by_rules, random_episode
+from card_game_checks import legal_cards_by_rules, random_episode, ONE_SUIT_EACH_CLUBS_EAST as SUITS_DEAL
 from vint_env import vint2p_v0
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.games.vint2p import VINT2P_LAYOUT, encode_observation
@@ -18,8 +18,6 @@ from vint_env.rules.vint2p import (EXCHANGE_HAND, KEEP, NT, PASS, WIDOW_TO_DUMMY
                                    Vint2pDeal, Vint2pRubber)
 
 WAYS = (1, 2, 3, 4, 5)
-# N all spades, E all clubs, S all diamonds, W all hearts
-SUITS_DEAL = "N:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.."
 S, C, D, H = 0, 1, 2, 3
 
 

@@ -10,7 +10,7 @@ from vint_env.rules.rubber import Rubber
 from vint_env.rules.vint_scoring import NT
 
 SPADES = 0
-SUIT_EACH = parse_pbn("N:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432..")
+SUIT_EACH = parse_pbn(card_game_checks.ONE_SUIT_EACH_CLUBS_EAST)
 # 7 S made by N/S on SUIT_EACH (N/S take all 13): 910 below; slam 2,000 + 10,000; honours: N/S hold
 # all five, aces 2-2 and N/S took the tricks: 5 + 2 = 7 x 10 x 70 = 4,900; coronets 11,000 + 5,500.
 SEVEN_SPADES_NS = 910 + 12000 + 4900 + 16500    # 34,310; E/W: coronet 11,000

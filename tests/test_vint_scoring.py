@@ -2,13 +2,12 @@
 
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH_CLUBS_EAST as SUIT_EACH, DEAL_002
 from vint_env.cards import parse_pbn
 from vint_env.rules import PASS, Contract, VintDeal, bid_action, score_contract
 from vint_env.rules.vint_scoring import NT, honour_holdings, honour_points, majority_side
 
 SPADES, CLUBS, DIAMONDS, HEARTS = range(4)
-# Each seat holds one whole suit: N spades, E clubs, S diamonds, W hearts.
-SUIT_EACH = "N:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.."
 
 
 def side_tricks(declarer, taken):
@@ -39,7 +38,7 @@ def test_the_two_honours_rules_differ_on_the_worked_cases(vint_scoring_cases):
 
 def test_book_five_no_trump_down_three():
     # 5 NT, 8 tricks: defenders +15,000 and 250 below; declarers 400 below.
-    hands = parse_pbn("N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52")
+    hands = parse_pbn(DEAL_002)
     ns, ew = score_contract(hands, 5, NT, 0, (8, 5))
     assert (ns.tricks, ns.total) == (400, 400)
     assert (ew.tricks, ew.undertricks, ew.total) == (250, 15000, 15250)

@@ -6,6 +6,7 @@ Hands are written in PBN (N first, suits S.H.D.C); trump suits 0 S, 1 C, 2 D, 3 
 import numpy as np
 import pytest
 
+from card_game_checks import ONE_SUIT_EACH as ONE_SUIT_DEAL, ONE_SUIT_EACH_TWOS_SWAPPED as SMALL_SLAM_DEAL
 from vint_env import whist_v0
 from vint_env.cards import parse_card, parse_pbn
 from vint_env.rules.rubber import SideScore
@@ -18,11 +19,6 @@ S, C, D, H = 0, 1, 2, 3
 # N: S AKQ, H AKQJ, D 32, C 5432     E: S JT98, H T98, D AKQ, C AKQ
 # S: S 765, H 765, D JT98, C JT9     W: S 432, H 432, D 7654, C 876
 HONOURS_DEAL = parse_pbn("N:AKQ.AKQJ.32.5432 JT98.T98.AKQ.AKQ 765.765.JT98.JT9 432.432.7654.876")
-
-# Every hand one whole suit: N spades, E hearts, S diamonds, W clubs.
-ONE_SUIT_DEAL = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
-# The same but E's H2 and S's D2 exchanged: S wins the first trick, E/W the other 12.
-SMALL_SLAM_DEAL = "N:AKQJT98765432... .AKQJT9876543.2. .2.AKQJT9876543. ...AKQJT98765432"
 
 
 def items(score: SideScore):

@@ -8,18 +8,16 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from card_game_checks import ONE_SUIT_EACH_CLUBS_EAST
 import vint_env  # noqa: F401  (registers the Gymnasium ids)
 from vint_env.agents import Agent, RandomAgent
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.rules.vint import PASS, parse_action
 from vint_env.wrappers import GYM_IDS, REGISTERED_IDS, SingleAgentEnv
 
-# Each hand holds one whole suit: N spades, E clubs, S diamonds, W hearts (PBN suits S.H.D.C).
-ONE_SUIT_EACH = ("N:AKQJT98765432... ...AKQJT98765432 "
-                 "..AKQJT98765432. .AKQJT98765432..")
 SEVEN_SPADES = parse_action("7S")
 
-# 7S by N on ONE_SUIT_EACH: N holds only trumps, so N/S take all 13 tricks whatever is played.
+# 7S by N on ONE_SUIT_EACH_CLUBS_EAST: N holds only trumps, so N/S take all 13 tricks whatever is played.
 # Worked by hand from docs/rules/vint.md, "Scoring a deal" (T = 70):
 #   N/S: tricks 13 x 70 = 910; 13 tricks 2,000 + grand slam declared and made 10,000;
 #        honours: N/S hold all five (S A K Q J 10); aces 2-2 (N/S SA, DA; E/W CA, HA) and N/S
@@ -72,7 +70,7 @@ def test_learner_gets_its_own_final_reward_on_a_hand_worked_deal(seats, sign, le
     opponents = {0: opener_of_seven_spades, 1: passer_then_first_card, 2: passer_then_first_card,
                  3: passer_then_first_card}
     env = SingleAgentEnv("vint_v0", seats=seats, opponents=opponents, reward_scale=SCALE)
-    env.reset(seed=0, options={"deal": ONE_SUIT_EACH, "dealer": 0})
+    env.reset(seed=0, options={"deal": ONE_SUIT_EACH_CLUBS_EAST, "dealer": 0})
     rewards_before_end = []
 
     def policy(mask):
@@ -205,8 +203,8 @@ def test_seeded_resets_reproduce_deals_and_opponent_choices():
 def test_replayed_deal_is_the_given_deal():
     from vint_env.cards import parse_pbn
     env = SingleAgentEnv("vint_v0", seats=0, opponents="random")
-    env.reset(seed=0, options={"deal": ONE_SUIT_EACH, "dealer": 2})
-    assert env.aec.deal.hands == parse_pbn(ONE_SUIT_EACH)
+    env.reset(seed=0, options={"deal": ONE_SUIT_EACH_CLUBS_EAST, "dealer": 2})
+    assert env.aec.deal.hands == parse_pbn(ONE_SUIT_EACH_CLUBS_EAST)
     assert env.aec.deal.dealer == 2
     # Opponents S and E... dealer S calls first, then W; the learner N is to move third.
     assert [s for s, _ in env.aec.deal.calls] == [2, 3]
