@@ -11,7 +11,8 @@ first matching pattern of RULES sends it; a file neither knows is an error (add 
 What it rewrites, so that nothing points at the old places:
 - in each moved file, the paths it builds from its own location (``Path(__file__).resolve().parents[1]``,
   ``.parent.parent``, ``.parent / "data"``): one folder deeper now;
-- in every tracked text file of the repository, ``tests/test_x.py`` becomes ``tests/<layer>/test_x.py``.
+- in every tracked text file of the repository, ``tests/test_x.py`` becomes ``tests/<layer>/test_x.py`` and the
+  module name ``tests.test_x`` (an agent spec ``py:tests.test_x:f``) becomes ``tests.<layer>.test_x``.
 
 The shared helpers stay at tests/ top level (conftest.py, card_game_checks.py, serve_helpers.py,
 solo_whist_play.py, data/): pytest puts tests/ on sys.path for its conftest.py, so every folder imports
@@ -117,7 +118,9 @@ def main(argv: list[str]) -> int:
         moved = TESTS / f / p.name
         moved.write_text(deeper(moved.read_text()))
     new_place = {p.name: f"tests/{f}/{p.name}" for p, f in plan.items()}
+    new_module = {p.stem: f"tests.{f}.{p.stem}" for p, f in plan.items()}
     old = re.compile(r"\btests/(test_[A-Za-z0-9_]+\.py)\b")
+    old_module = re.compile(r"\btests\.(test_[A-Za-z0-9_]+)\b")
     for rel in git("ls-files").splitlines():
         path = ROOT / rel
         if path.suffix not in TEXT_SUFFIXES or not path.is_file() or path.is_symlink():
@@ -127,6 +130,7 @@ def main(argv: list[str]) -> int:
         except UnicodeDecodeError:
             continue
         new = old.sub(lambda m: new_place.get(m.group(1), m.group(0)), text)
+        new = old_module.sub(lambda m: new_module.get(m.group(1), m.group(0)), new)
         if new != text:
             path.write_text(new)
     print(f"moved {len(plan)} test files; now commit: git add -A && git commit")

@@ -118,7 +118,7 @@ def seat_biased(game="vint"):
 def test_duplicate_swaps_the_seats():
     assert seat_plans("partnership") == [["A", "B", "A", "B"], ["B", "A", "B", "A"]]
     boards = generate_boards(6, seed=1)
-    spec = "py:tests.test_evaluation:seat_biased"
+    spec = "py:tests.evaluation.test_evaluation:seat_biased"
     result = run_match("vint", spec, spec, boards, seed=3, analysis=False)
     for b in result.boards:
         t1, t2 = b.tables
