@@ -61,3 +61,29 @@ def test_the_greedy_calls_value_is_the_deals_real_outcome_and_only_legal_calls_a
     assert (np.nanmax(values, 1) != np.nanmin(values, 1)).any()
     # Solo Whist's payments sum to zero at a table: a seat's value is at most what three others pay.
     assert np.nanmax(np.abs(values)) <= 3 * 24 + 1e-6
+
+
+def test_a_policy_iteration_round_is_a_plain_policy_that_plays_legally_with_no_rule_bot(tmp_path, monkeypatch):
+    from training.solo_standalone import save_round
+    from vint_env.agents.learned.policy import PPOAgent
+    g = games.get("solo_whist")
+    net = _net()
+    start = {"game": g.env_name, "env_kwargs": {}, "obs_size": g.observation_size, "num_actions": g.num_actions,
+             "network": {"name": "mlp", "kwargs": {"hidden_sizes": [32]}}, "model": {},
+             "residual": {"base": "rule", "margin": 1.0, "actions": "auction"}, "config": {"residual_base": "rule"}}
+    save_round(tmp_path / "round1.pt", start, net, {"round": 1})
+    monkeypatch.setattr(type(g), "rule_agent", lambda self: pytest.fail("the standalone agent built a rule bot"))
+    agent = PPOAgent.load(tmp_path / "round1.pt", game="solo_whist")
+    assert type(agent) is PPOAgent                      # no ResidualAgent: the network alone decides
+    env = g.raw_env()
+    for deal in range(3):
+        env.reset(seed=deal)
+        while env.agents:
+            name = env.agent_selection
+            if env.terminations[name] or env.truncations[name]:
+                env.step(None)
+                continue
+            ob = env.observe(name)
+            action = agent.act(ob, env=env, agent=name)
+            assert ob["action_mask"][action]
+            env.step(action)
