@@ -48,7 +48,7 @@ def reset_options(game: Game | str, board: Board) -> dict:
     game = games.get(game)
     # two players deal in turn: the board's dealer seat picks the dealing player, alike at both tables
     opts = {"deal": board.deal, "dealer": board.dealer % 2 if game.format == TWO_PLAYER else board.dealer}
-    if games.get(game).turns_card and board.turned is not None:
+    if game.turns_card and board.turned is not None:
         opts["turned_card"] = card_text(board.turned)
     return opts
 

@@ -66,8 +66,8 @@ class Game:
     engine_code: int = -1                       #: the game's number inside the batched kernel
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
-    dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game_name)``
-    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game_name, options, seed)``
+    dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game)`` (the record)
+    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, options, seed)``
     pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
     version: int = 0                            #: the env's version suffix (``_v0``)
     parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)

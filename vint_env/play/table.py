@@ -38,7 +38,7 @@ class Seating:
 
 
 def seat_bots(game, human: int, partner: str | None = None, opponents: str = "rule") -> Seating:
-    """The person at ``human`` and bots at the other seats of ``game``'s env.
+    """The person at ``human`` and bots at the other seats of ``game``'s env (``game``: its record or its name).
 
     Partnership games: ``partner`` (default ``rule``) sits opposite, ``opponents`` at the sides; the
     other formats have no partner (``partner`` must be None) and ``opponents`` plays every other
@@ -64,7 +64,7 @@ def seat_bots(game, human: int, partner: str | None = None, opponents: str = "ru
         if spec.strip() == "human":
             raise ValueError("agent spec 'human' reads a terminal: one person plays a table, "
                              "the other seats are bots")
-    bots = {s: load_agent(spec, game=record.name) for s, spec in specs.items()}
+    bots = {s: load_agent(spec, game=record) for s, spec in specs.items()}
     labels = {human: "you"}
     for s, spec in specs.items():
         label = short_spec(spec)        # a checkpoint by its run and file name, not its whole path

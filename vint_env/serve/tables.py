@@ -263,7 +263,7 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
                    f"{type(exc).__name__}: {exc}") from None
     try:
         driver = TableDriver(record, seating, episode=episode, seed=seed, env_options=options,
-                             hint_agent=load_agent("rule", game=record.name))
+                             hint_agent=load_agent("rule", game=record))
     except TypeError as exc:                 # an option the env does not take
         raise _bad(f"{record.name}: bad env option: {exc}") from None
     except ValueError as exc:
