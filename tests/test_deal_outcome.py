@@ -7,6 +7,12 @@ West the clubs), so whoever holds the trumps ruffs every lead and takes all thir
 
 from __future__ import annotations
 
+import html
+import json
+import re
+import shutil
+import subprocess
+
 import numpy as np
 import pytest
 
@@ -133,3 +139,36 @@ def test_the_harness_tables_and_replays_carry_the_outcome():
     sc = summarize(result)["solo_contracts"]
     declared = sum(v[0] for team in ("A", "B") for v in sc[team].values())
     assert declared + sc["thrown_in"] == 3 * 4
+
+
+CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)), None)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (Debian: apt-get install -y "
+                    "chromium); the viewer's boards table is not checked")
+@pytest.mark.parametrize("game", ["vint", "whist", "solo_whist", "vint2p"])
+def test_the_viewers_boards_table_shows_each_tables_outcome(game, tmp_path):
+    from vint_env.evaluation.cli import main as cli_main
+    page = tmp_path / "m.html"
+    assert cli_main(["match", "--game", game, "--a", "rule", "--b", "random", "--boards", "3", "--seed", "2",
+                     "--workers", "1", "--no-progress", "--no-dd", "--out", str(tmp_path / "m.json"),
+                     "--html", str(page)]) == 0
+    saved = json.loads((tmp_path / "m.json").read_text())
+    out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", page.as_uri()],
+                         capture_output=True, text=True, timeout=120)
+    assert 'data-ready="1"' in out.stdout, out.stderr[-2000:]
+    rows = {int(n): [html.unescape(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)]
+            for n, row in re.findall(r'<tr data-board="(\d+)"[^>]*>(.*?)</tr>', out.stdout, re.S)}
+    names = ("player_0", "player_1") if game == "vint2p" else tuple("NESW")
+    for board in saved["boards"]:
+        cells = rows[board["board"]]
+        for i, t in enumerate(board["tables"]):
+            # the facts each game's results file holds, read as a person would
+            if t.get("contract") is not None:
+                text = f"{t['contract']} by {t['seats'][t['declarer']]} ({names[t['declarer']]})"
+            else:
+                text = ("passed out" if t.get("passed_out") else "thrown in" if t.get("thrown_in")
+                        else f"trump {t['trump']}")
+            tricks = t.get("side_tricks") or t.get("player_tricks") or t.get("tricks_won") or []
+            assert cells[2 + 3 * i] == text, (board["board"], i)
+            assert cells[3 + 3 * i] == "-".join(map(str, tricks)), (board["board"], i)

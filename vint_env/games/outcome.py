@@ -69,6 +69,23 @@ class DealOutcome:
         contract = getattr(self, "contract", None)
         return None if contract is None else str(contract)
 
+    @property
+    def tricks(self) -> tuple | None:
+        """The tricks taken as the game counts them (per side, per seat or per player), None before the play."""
+        raise NotImplementedError
+
+    @property
+    def status(self) -> str | None:
+        """What a table shows where there is no contract (``"passed out"``, ``"thrown in"``), or None."""
+        return None
+
+    def view(self) -> dict:
+        """What the HTML viewer's boards table shows of the deal: the contract, its declarer, the status
+        without one, the tricks."""
+        tricks = self.tricks
+        return {"contract": self.contract_name, "declarer": self.declarer, "status": self.status,
+                "tricks": None if tricks is None else list(tricks)}
+
 
 def partnership_points(deal) -> tuple[tuple, dict]:
     """A finished partnership deal's points per seat (N/S's total minus E/W's) and items per side."""

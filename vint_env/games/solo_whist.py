@@ -153,6 +153,14 @@ class SoloWhistOutcome(DealOutcome):
                    made=d.get("made"), tricks_won=tuple(d["tricks_won"]) if "tricks_won" in d else None)
 
     @property
+    def tricks(self) -> tuple | None:
+        return self.tricks_won
+
+    @property
+    def status(self) -> str | None:
+        return "thrown in" if self.thrown_in else None
+
+    @property
     def details(self) -> dict:
         """Dealer, thrown in, the contract, declaring seats, declarer and made, the tricks per seat."""
         out: dict = {"dealer": self.dealer, "thrown_in": self.thrown_in}

@@ -131,6 +131,14 @@ class VintOutcome(DealOutcome):
                    made=contract_made(contract, tricks, None if declarer is None else declarer & 1))
 
     @property
+    def tricks(self) -> tuple | None:
+        return self.side_tricks
+
+    @property
+    def status(self) -> str | None:
+        return "passed out" if self.passed_out else None
+
+    @property
     def details(self) -> dict:
         """Dealer, passed out, the contract (its text, level, strain) and declarer, the tricks per side."""
         out = {"dealer": self.dealer, "passed_out": self.passed_out}

@@ -245,6 +245,14 @@ class Vint2pOutcome(DealOutcome):
                    declarer=declarer, player_tricks=tricks, made=contract_made(contract, tricks, declarer))
 
     @property
+    def tricks(self) -> tuple | None:
+        return self.player_tricks
+
+    @property
+    def status(self) -> str | None:
+        return "passed out" if self.passed_out else None
+
+    @property
     def details(self) -> dict:
         """Way, dealer, passed out, the contract (text, level, strain) and declaring player, tricks per player."""
         out = {"way": self.way, "dealer": self.dealer, "passed_out": self.passed_out}

@@ -102,6 +102,14 @@ class WhistOutcome(DealOutcome):
         return cls(dealer=details["dealer"], trump=details["trump"], tricks_won=tuple(details["tricks_won"]))
 
     @property
+    def tricks(self) -> tuple:
+        return self.tricks_won
+
+    @property
+    def status(self) -> str:
+        return f"trump {self.trump}"        # Whist has no contract: its table shows the trump suit (0..3)
+
+    @property
     def details(self) -> dict:
         """Dealer, tricks per seat, trump."""
         return {"dealer": self.dealer, "tricks_won": list(self.tricks_won), "trump": self.trump}
