@@ -23,6 +23,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..rules.vint import Contract
+
 
 @dataclass(frozen=True, kw_only=True)
 class DealOutcome:
@@ -87,6 +89,32 @@ class DealOutcome:
                 "tricks": None if tricks is None else list(tricks)}
 
 
+@dataclass(frozen=True, kw_only=True)
+class BidContractOutcome(DealOutcome):
+    """The part the two Vint games share: whether the deal was passed out, and the contract won in the
+    auction (a :class:`~vint_env.rules.vint.Contract`, level and strain) with its declarer."""
+
+    passed_out: bool = False
+    contract: Contract | None = None
+
+    @property
+    def status(self) -> str | None:
+        return "passed out" if self.passed_out else None
+
+    def contract_details(self) -> dict:
+        """The contract's entries of :attr:`details`: its text, level and strain, and the declarer."""
+        c = self.contract
+        return {} if c is None else {"contract": str(c), "level": c.level, "strain": c.strain,
+                                     "declarer": self.declarer}
+
+    @staticmethod
+    def contract_from(details: dict) -> tuple[Contract | None, int | None]:
+        """The contract and declarer back from :meth:`contract_details`' entries."""
+        if "contract" not in details:
+            return None, None
+        return Contract(details["level"], details["strain"]), details["declarer"]
+
+
 def partnership_points(deal) -> tuple[tuple, dict]:
     """A finished partnership deal's points per seat (N/S's total minus E/W's) and items per side."""
     diff = deal.scores[0].total - deal.scores[1].total
@@ -100,4 +128,4 @@ def contract_made(contract, tricks: tuple, declarer_side: int) -> bool | None:
     return bool(tricks[declarer_side] >= 6 + contract.level)
 
 
-__all__ = ["DealOutcome", "contract_made", "partnership_points"]
+__all__ = ["BidContractOutcome", "DealOutcome", "contract_made", "partnership_points"]

@@ -18,7 +18,7 @@ from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
 from . import params
-from .outcome import DealOutcome, contract_made, partnership_points
+from .outcome import BidContractOutcome, contract_made, partnership_points
 from .record import PARTNERSHIP, Game
 
 MAX_MARKS = 7
@@ -95,10 +95,11 @@ def encode_state(deal: VintDeal, rubber=None) -> np.ndarray:
 
 
 @dataclass(frozen=True, kw_only=True)
-class VintOutcome(DealOutcome):
+class VintOutcome(BidContractOutcome):
     """What a Vint deal came to: the common part (:class:`~vint_env.games.outcome.DealOutcome`), whether it
-    was passed out, the contract (a :class:`~vint_env.rules.vint.Contract`) and the tricks per side
-    (N/S, E/W; None before the play).
+    was passed out, the contract (a :class:`~vint_env.rules.vint.Contract`; both from
+    :class:`~vint_env.games.outcome.BidContractOutcome`) and the tricks per side (N/S, E/W; None before
+    the play).
 
     >>> o = VintOutcome(dealer=0, passed_out=False, contract=Contract.parse("3NT"), declarer=1,
     ...                 side_tricks=(4, 9), made=True)
@@ -106,8 +107,6 @@ class VintOutcome(DealOutcome):
     ('3NT', [4, 9], True)
     """
 
-    passed_out: bool = False
-    contract: Contract | None = None
     side_tricks: tuple | None = None
 
     @classmethod
@@ -123,9 +122,8 @@ class VintOutcome(DealOutcome):
     @classmethod
     def from_details(cls, details: dict) -> "VintOutcome":
         d = details
-        contract = Contract(d["level"], d["strain"]) if "contract" in d else None
+        contract, declarer = cls.contract_from(d)
         tricks = tuple(d["side_tricks"]) if "side_tricks" in d else None
-        declarer = d.get("declarer") if contract is not None else None
         return cls(dealer=d["dealer"], passed_out=d["passed_out"], contract=contract, declarer=declarer,
                    side_tricks=tricks,
                    made=contract_made(contract, tricks, None if declarer is None else declarer & 1))
@@ -135,16 +133,9 @@ class VintOutcome(DealOutcome):
         return self.side_tricks
 
     @property
-    def status(self) -> str | None:
-        return "passed out" if self.passed_out else None
-
-    @property
     def details(self) -> dict:
         """Dealer, passed out, the contract (its text, level, strain) and declarer, the tricks per side."""
-        out = {"dealer": self.dealer, "passed_out": self.passed_out}
-        if self.contract is not None:
-            out.update(contract=str(self.contract), level=self.contract.level, strain=self.contract.strain,
-                       declarer=self.declarer)
+        out = {"dealer": self.dealer, "passed_out": self.passed_out, **self.contract_details()}
         if self.side_tricks is not None:
             out["side_tricks"] = list(self.side_tricks)
         return out

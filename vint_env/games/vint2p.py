@@ -25,7 +25,7 @@ from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
 from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
 from . import params
-from .outcome import DealOutcome, contract_made
+from .outcome import BidContractOutcome, contract_made
 from .record import TWO_PLAYER, Game
 
 MAX_MARKS = 7
@@ -205,10 +205,11 @@ assert STATE_LAYOUT.size == STATE_SIZE
 
 
 @dataclass(frozen=True, kw_only=True)
-class Vint2pOutcome(DealOutcome):
+class Vint2pOutcome(BidContractOutcome):
     """What a two-player Vint deal came to: the common part (:class:`~vint_env.games.outcome.DealOutcome`;
     ``dealer`` and ``declarer`` are players 0 and 1, ``points`` and ``breakdown`` per player), the way,
-    whether it was passed out, the contract and the tricks per player (his hand and his dummy).
+    whether it was passed out, the contract (both from :class:`~vint_env.games.outcome.BidContractOutcome`)
+    and the tricks per player (his hand and his dummy).
 
     >>> o = Vint2pOutcome(way=4, dealer=1, contract=Contract.parse("2S"), declarer=0, player_tricks=(8, 5),
     ...                   made=True)
@@ -217,8 +218,6 @@ class Vint2pOutcome(DealOutcome):
     """
 
     way: int = 4
-    passed_out: bool = False
-    contract: Contract | None = None
     player_tricks: tuple | None = None
 
     @classmethod
@@ -238,9 +237,8 @@ class Vint2pOutcome(DealOutcome):
     @classmethod
     def from_details(cls, details: dict) -> "Vint2pOutcome":
         d = details
-        contract = Contract(d["level"], d["strain"]) if "contract" in d else None
+        contract, declarer = cls.contract_from(d)
         tricks = tuple(d["player_tricks"]) if "player_tricks" in d else None
-        declarer = d.get("declarer") if contract is not None else None
         return cls(way=d["way"], dealer=d["dealer"], passed_out=d["passed_out"], contract=contract,
                    declarer=declarer, player_tricks=tricks, made=contract_made(contract, tricks, declarer))
 
@@ -249,16 +247,9 @@ class Vint2pOutcome(DealOutcome):
         return self.player_tricks
 
     @property
-    def status(self) -> str | None:
-        return "passed out" if self.passed_out else None
-
-    @property
     def details(self) -> dict:
         """Way, dealer, passed out, the contract (text, level, strain) and declaring player, tricks per player."""
-        out = {"way": self.way, "dealer": self.dealer, "passed_out": self.passed_out}
-        if self.contract is not None:
-            out.update(contract=str(self.contract), level=self.contract.level, strain=self.contract.strain,
-                       declarer=self.declarer)
+        out = {"way": self.way, "dealer": self.dealer, "passed_out": self.passed_out, **self.contract_details()}
         if self.player_tricks is not None:
             out["player_tricks"] = list(self.player_tricks)
         return out
