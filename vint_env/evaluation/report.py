@@ -62,7 +62,7 @@ def _solo_contracts(match: MatchResult) -> dict:
     out: dict = {"A": {}, "B": {}, "thrown_in": 0}
     for b in match.boards:
         for t in b.tables:
-            o = table_outcome(match, t)
+            o = _outcome(match, t)
             if o.contract_name is None:
                 out["thrown_in"] += 1
                 continue
@@ -72,7 +72,7 @@ def _solo_contracts(match: MatchResult) -> dict:
     return out
 
 
-def table_outcome(match: MatchResult, table) -> DealOutcome:
+def _outcome(match: MatchResult, table) -> DealOutcome:
     """What the deal at ``table`` came to: its outcome, or (a table read back from a log with its details
     only) the game's outcome type read from its details."""
     if table.outcome is not None:
@@ -102,7 +102,7 @@ def _vint_team_summary(match: MatchResult, team: str) -> dict:
     for b in match.boards:
         for t in b.tables:
             d = t.details          # the double-dummy analysis (vint_analysis) is written there
-            o = table_outcome(match, t)
+            o = _outcome(match, t)
             if "value_vs_par" in d:
                 have_dd = True
                 # team's view: N/S seats 0 and 2
