@@ -17,13 +17,13 @@ import numpy as np
 import pytest
 
 from vint_env import games
-from vint_env.cards import parse_card
+from vint_env.cards import parse_card, parse_pbn
 from vint_env.games.outcome import DealOutcome
 from vint_env.rules.vint import Contract
 
-SUIT = (1 << 13) - 1
-# suits 0..3 are spades, clubs, diamonds, hearts: N spades, E hearts, S diamonds, W clubs
-ONE_SUIT_EACH = (SUIT << 0, SUIT << 39, SUIT << 26, SUIT << 13)
+from card_game_checks import ONE_SUIT_EACH as ONE_SUIT_EACH_PBN   # N spades, E hearts, S diamonds, W clubs
+
+ONE_SUIT_EACH = parse_pbn(ONE_SUIT_EACH_PBN)
 
 
 def play_out(game, deal, calls: dict[int, str]):
