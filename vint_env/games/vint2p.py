@@ -14,15 +14,18 @@ facts (calls, exchange counts, the widow's destination, plays).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..rules.vint import AUCTION, BID_BASE, PLAY
+from ..rules.vint import AUCTION, BID_BASE, PLAY, Contract
 from ..rules.vint2p import (AUCTION_VARIANTS, EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
 from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
 from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
 from . import params
+from .outcome import BidContractOutcome, contract_made
 from .record import TWO_PLAYER, Game
 
 MAX_MARKS = 7
@@ -201,15 +204,60 @@ STATE_LAYOUT = Layout("vint2p_v0 state", [
 assert STATE_LAYOUT.size == STATE_SIZE
 
 
+@dataclass(frozen=True, kw_only=True)
+class Vint2pOutcome(BidContractOutcome):
+    """What a two-player Vint deal came to: the common part (:class:`~vint_env.games.outcome.DealOutcome`;
+    ``dealer`` and ``declarer`` are players 0 and 1, ``points`` and ``breakdown`` per player), the way,
+    whether it was passed out, the contract (both from :class:`~vint_env.games.outcome.BidContractOutcome`)
+    and the tricks per player (his hand and his dummy).
+
+    >>> o = Vint2pOutcome(way=4, dealer=1, contract=Contract.parse("2S"), declarer=0, player_tricks=(8, 5),
+    ...                   made=True)
+    >>> o.details, Vint2pOutcome.from_details(o.details) == o
+    ({'way': 4, 'dealer': 1, 'passed_out': False, 'contract': '2S', 'level': 2, 'strain': 0, 'declarer': 0, 'player_tricks': [8, 5]}, True)
+    """
+
+    way: int = 4
+    player_tricks: tuple | None = None
+
+    @classmethod
+    def of(cls, deal: Vint2pDeal) -> "Vint2pOutcome":
+        points, breakdown = None, {}
+        if deal.is_over:
+            diff = deal.scores[0].total - deal.scores[1].total
+            points = (diff, -diff)
+            breakdown = {player: deal.scores[p].as_dict() for p, player in enumerate(("player_0", "player_1"))}
+        contract = deal.contract
+        tricks = tuple(deal.player_tricks()) if deal.play is not None else None
+        declarer = deal.declaring_player if contract is not None else None
+        return cls(way=deal.way, dealer=deal.dealer, points=points, breakdown=breakdown,
+                   passed_out=bool(deal.passed_out), contract=contract, declarer=declarer, player_tricks=tricks,
+                   made=contract_made(contract, tricks, declarer))
+
+    @classmethod
+    def from_details(cls, details: dict) -> "Vint2pOutcome":
+        d = details
+        contract, declarer = cls.contract_from(d)
+        tricks = tuple(d["player_tricks"]) if "player_tricks" in d else None
+        return cls(way=d["way"], dealer=d["dealer"], passed_out=d["passed_out"], contract=contract,
+                   declarer=declarer, player_tricks=tricks, made=contract_made(contract, tricks, declarer))
+
+    @property
+    def tricks(self) -> tuple | None:
+        return self.player_tricks
+
+    @property
+    def details(self) -> dict:
+        """Way, dealer, passed out, the contract (text, level, strain) and declaring player, tricks per player."""
+        out = {"way": self.way, "dealer": self.dealer, "passed_out": self.passed_out, **self.contract_details()}
+        if self.player_tricks is not None:
+            out["player_tricks"] = list(self.player_tricks)
+        return out
+
+
 def deal_details(deal: Vint2pDeal) -> dict:
-    """Way, dealer, contract, declaring player and tricks per player (for the reports)."""
-    out = {"way": deal.way, "dealer": deal.dealer, "passed_out": bool(deal.passed_out)}
-    if deal.contract is not None:
-        out.update(contract=str(deal.contract), level=deal.contract.level, strain=deal.contract.strain,
-                   declarer=deal.declaring_player)
-    if deal.play is not None:
-        out["player_tricks"] = list(deal.player_tricks())
-    return out
+    """The table facts the evaluation reports (:attr:`Vint2pOutcome.details`)."""
+    return Vint2pOutcome.of(deal).details
 
 
 EPISODES = ("deal", "rubber")
@@ -230,7 +278,7 @@ GAME = Game(
     layout=VINT2P_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
-    new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
+    new_deal=Vint2pDeal, new_rubber=Vint2pRubber, outcome=Vint2pOutcome, turns_card=False,
     rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",

@@ -83,9 +83,9 @@ class DealValues:
 
     def __init__(self, game: str, num_actions: int):
         from vint_env.agents.search.pimc_games import POSITION_OF
-        name = games.get(game).name
-        self.position_of = POSITION_OF[name]
-        self.layout = games.get(game).layout
+        record = games.get(game)
+        self.position_of = POSITION_OF[record.name]
+        self.layout = record.layout
         self.num_actions = num_actions
         self.requests: list = []     # (row, dds position, tricks won, points table, legal); forced: (row, legal)
 
