@@ -13,6 +13,7 @@ import numpy as np
 
 from ..cards import parse_card
 from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, action_text
+from .knowledge import Knowledge, one_hot
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
@@ -64,6 +65,16 @@ def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray 
     return obs
 
 
+class WhistKnowledge(Knowledge):
+    """What a Whist player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the turned card)."""
+
+    @property
+    def turned(self) -> tuple[int, int] | None:
+        """``(relative seat, card)`` of the turned card while the dealer holds it face up, else None."""
+        holder = one_hot(self.o["turned_holder"])
+        return None if holder is None else (holder, int(self.o["turned_card"].argmax()))
+
+
 def encode_state(deal: WhistDeal, rubber=None) -> np.ndarray:
     """Full information for centralised critics, laid out as :data:`STATE_LAYOUT`."""
     return write_state(STATE_LAYOUT, deal.play.hands, deal.current_player,
@@ -90,7 +101,7 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
-    rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
+    decoder=WhistKnowledge, rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:WHIST",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,

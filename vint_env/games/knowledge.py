@@ -1,0 +1,139 @@
+"""What a player knows, decoded once from their observation: :class:`Knowledge`.
+
+Every fact an agent reads from an observation (its hand, the trick in progress,
+the cards played and by whom, the voids shown, the tricks taken, and in each
+game its own part: the auction, the contract, the turned card ...) is decoded
+here, in one place, from the named blocks of the game's layout.  The base class
+reads the blocks the trick-taking layouts share (`hand`, `trump`,
+`trick_leader`, `trick`, `last_trick`, `played`, `voids`, `tricks_taken`);
+each game's module adds its own part in a subclass (``VintKnowledge`` ...),
+and its record names it (``Game.decoder``; ``Game.decode(vector)`` gives the
+knowledge of an observation vector).  The rule bots and PIMC read these facts,
+never the vector.
+
+Seats are relative to the observer (0 the observer, 1 the left, 2 across, 3 the
+right); cards are card ids, card sets 52-bit masks.  A fact is decoded when
+first asked for, then kept.
+
+>>> from vint_env.games.layout import Layout
+>>> lay = Layout("demo", [("hand", (52,), ""), ("trump", (5,), ""), ("trick_leader", (4,), ""),
+...                       ("trick", (4, 52), ""), ("last_trick", (4, 52), ""), ("played", (4, 52), ""),
+...                       ("voids", (4, 4), ""), ("tricks_taken", (2, 14), "")])
+>>> v = np.zeros(lay.size, dtype=np.float32); b = lay.decode(v)
+>>> b["hand"][[0, 12]] = 1; b["trump"][4] = 1; b["trick_leader"][3] = 1
+>>> b["trick"][3, 25] = 1; b["played"][3, 25] = 1; b["tricks_taken"][:, 0] = 1
+>>> k = Knowledge(b)
+>>> k.hand == 1 | 1 << 12, k.trump, k.leader, k.trick, k.tricks_played, k.tricks_taken
+(True, 4, 3, [(3, 25)], 0, (0, 0))
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+__all__ = ["Knowledge", "mask_of", "current_trick", "one_hot", "seats_of"]
+
+
+def mask_of(bits) -> int:
+    """Card mask from a 0/1 vector of 52 entries."""
+    mask = 0
+    for c in bits.nonzero()[0]:
+        mask |= 1 << int(c)
+    return mask
+
+
+def one_hot(block) -> int | None:
+    """The index set in a one-hot block, or None when it is all 0."""
+    return int(np.argmax(block)) if block.any() else None
+
+
+def seats_of(block) -> list[int]:
+    """The relative seats (indices) set in a 0/1 block, in order."""
+    return [int(r) for r in np.flatnonzero(block)]
+
+
+def current_trick(o: dict, leader: int) -> list[tuple[int, int]]:
+    """The trick in progress as ``(seat, card)`` pairs in playing order, read from ``o["trick"]``."""
+    trick = []
+    for i in range(4):
+        seat = (leader + i) % 4
+        row = o["trick"][seat].nonzero()[0]
+        if row.size == 0:
+            break
+        trick.append((seat, int(row[0])))
+    return trick
+
+
+class Knowledge:
+    """What a player knows in a trick-taking game: the facts of the shared play blocks.
+
+    ``o`` is the observation decoded into its named blocks (``Layout.decode``).
+    """
+
+    #: Cards in a completed trick (two-player Vint's ways 2 and 3 play tricks of two).
+    per_trick = 4
+
+    def __init__(self, o: dict):
+        self.o = o
+
+    # ------------------------------------------------------------ the cards
+    @cached_property
+    def hand(self) -> int:
+        """The cards the observer holds now."""
+        return mask_of(self.o["hand"])
+
+    @cached_property
+    def played_by(self) -> list[int]:
+        """The cards each relative seat has played in this deal (the trick in progress included)."""
+        return [mask_of(row) for row in self.o["played"]]
+
+    @cached_property
+    def played(self) -> int:
+        """Every card played in this deal (the trick in progress included)."""
+        return mask_of(self.o["played"].max(axis=0))
+
+    @cached_property
+    def cards_played(self) -> int:
+        """How many cards have been played in this deal (0 before the first lead)."""
+        return int(self.o["played"].sum())
+
+    @cached_property
+    def voids(self) -> list[set[int]]:
+        """The suits each relative seat has shown out of (did not follow when the suit was led)."""
+        return [set(seats_of(row)) for row in self.o["voids"]]
+
+    # ------------------------------------------------------------ the tricks
+    @cached_property
+    def trump(self) -> int:
+        """The trump suit 0..3, or 4 (``NO_TRUMP``); 0 before the play, where the block is all 0."""
+        return int(self.o["trump"].argmax())
+
+    @cached_property
+    def leader(self) -> int:
+        """The relative seat that led (or is to lead) the trick in progress."""
+        return int(self.o["trick_leader"].argmax())
+
+    @cached_property
+    def trick(self) -> list[tuple[int, int]]:
+        """The trick in progress: ``(relative seat, card)`` in playing order."""
+        return current_trick(self.o, self.leader)
+
+    @cached_property
+    def last_trick(self) -> dict[int, int]:
+        """The last completed trick: relative seat -> card."""
+        return {s: int(row.nonzero()[0][0]) for s, row in enumerate(self.o["last_trick"]) if row.any()}
+
+    @cached_property
+    def tricks_played(self) -> int:
+        """Completed tricks."""
+        return (self.cards_played - len(self.trick)) // self.per_trick
+
+    @cached_property
+    def tricks_taken(self) -> tuple[int, ...]:
+        """Tricks taken: by the observer's side and the other (each relative seat in Solo Whist)."""
+        return tuple(int(row.argmax()) for row in self.o["tricks_taken"])
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {len(self.o)} blocks>"
