@@ -110,7 +110,23 @@ def reconstruct_calls(dealer: int, bids: np.ndarray, pass_count: int) -> list[tu
     return calls
 
 
-class VintKnowledge(Knowledge):
+class ContractFacts:
+    """The `contract` and `declarer` blocks of the Vint layouts (four-player and two-player Vint)."""
+
+    @cached_property
+    def contract(self) -> Contract | None:
+        """The highest bid so far (the contract once play starts); None before the first bid."""
+        index = one_hot(self.o["contract"])
+        return None if index is None else Contract.from_index(index)
+
+    @cached_property
+    def declarer(self) -> int | None:
+        """Who made the highest bid (the declarer in play): a relative seat (two-player Vint: 0 the
+        observer, 1 the opponent); None before the first bid."""
+        return one_hot(self.o["declarer"])
+
+
+class VintKnowledge(ContractFacts, Knowledge):
     """What a Vint player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the auction)."""
 
     @property
@@ -125,17 +141,6 @@ class VintKnowledge(Knowledge):
     def calls(self) -> list[tuple[int, int]]:
         """The auction so far: ``(relative seat, action)`` in calling order."""
         return reconstruct_calls(self.dealer, self.o["bids"], int(self.o["pass_count"].argmax()))
-
-    @cached_property
-    def contract(self) -> Contract | None:
-        """The highest bid so far (the contract once play starts); None before the first bid."""
-        index = one_hot(self.o["contract"])
-        return None if index is None else Contract.from_index(index)
-
-    @cached_property
-    def declarer(self) -> int | None:
-        """The relative seat of the highest bid (the declarer in play); None before the first bid."""
-        return one_hot(self.o["declarer"])
 
     @cached_property
     def named(self) -> list[tuple[int, ...]]:

@@ -18,10 +18,11 @@ from functools import cached_property
 
 import numpy as np
 
-from ..rules.vint import AUCTION, BID_BASE, PLAY, Contract
+from ..rules.vint import AUCTION, BID_BASE, PLAY
 from ..rules.vint2p import (AUCTION_VARIANTS, EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
-from .knowledge import Knowledge, mask_of, one_hot
+from .knowledge import Knowledge, mask_of
+from .vint import ContractFacts
 from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
 from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
@@ -182,9 +183,10 @@ def encode_tricks(obs: np.ndarray, deal: Vint2pDeal, me: int, player: int) -> No
     obs[O["tricks_taken"] + 14 + theirs] = 1
 
 
-class Vint2pKnowledge(Knowledge):
+class Vint2pKnowledge(ContractFacts, Knowledge):
     """What a two-player Vint player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the way, the
-    roles of the seats, the hands he sees, the auction).  Seats are relative to his own seat."""
+    roles of the seats, the hands he sees, the auction: ``contract``, ``declarer`` 0 he, 1 the opponent).
+    Seats are relative to his own seat."""
 
     @cached_property
     def phase(self):
@@ -247,17 +249,6 @@ class Vint2pKnowledge(Knowledge):
     def my_bids(self) -> bool:
         """He has made a bid."""
         return bool(self.o["bids"][0].any())
-
-    @cached_property
-    def declarer(self) -> int | None:
-        """Who holds the highest bid (the declarer in play): 0 he, 1 the opponent; None before a bid."""
-        return one_hot(self.o["declarer"])
-
-    @cached_property
-    def contract(self) -> Contract | None:
-        """The highest bid so far (the contract once play starts); None before the first bid."""
-        index = one_hot(self.o["contract"])
-        return None if index is None else Contract.from_index(index)
 
     @cached_property
     def winning_bid(self) -> int:

@@ -86,11 +86,22 @@ class AuctionView:
                          else SHOWN_BY_SUIT_BID.get(lvl, 8.0 + (lvl - 3)))
         return max(shown) if shown else UNKNOWN_PARTNER
 
+    @property
+    def contest_margin(self) -> float:
+        """The safety margin over an opponent's bid (:data:`COMPETE_MARGIN`); none over partner's or none."""
+        return COMPETE_MARGIN if self.highest_by in (1, 3) else 0.0
+
     def side_makes(self, level: int, strain: int, margin: float = 0.0) -> bool:
         """The side's estimated tricks with ``strain`` as trumps make ``level`` with ``margin`` to spare,
         and ``level`` is no slam the estimate does not make safe (:func:`slam_cap`)."""
         tricks = self.side_tricks(strain)
         return level <= slam_cap(tricks) and tricks >= 6 + level + margin
+
+    def cheapest_making_bid(self, strain: int, margin: float) -> Optional[int]:
+        """The lowest bid in ``strain`` the auction allows, if the side's tricks make it
+        (:meth:`side_makes`), else None."""
+        level = self.min_level(strain)
+        return bid_action(level, strain) if self.side_makes(level, strain, margin) else None
 
     def side_tricks(self, strain: int) -> float:
         """Estimated tricks of our side with ``strain`` as trumps."""
@@ -176,11 +187,7 @@ def no_trump_with_three_or_four_aces(a: AuctionView) -> Optional[int]:
     faces = sum(1 for s in range(4) for r in suit_ranks(a.hand, s) if 9 <= r <= 11)
     if aces(a.hand) == 3 and faces == 0 and a.partner_passed:
         return None
-    level = a.min_level(NT)
-    margin = COMPETE_MARGIN if a.highest is not None else 0.0
-    if a.side_makes(level, NT, margin):
-        return bid_action(level, NT)
-    return None
+    return a.cheapest_making_bid(NT, COMPETE_MARGIN if a.highest is not None else 0.0)
 
 
 def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
@@ -213,11 +220,7 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
         book_level = 3 if mine >= 8 else 2
     if a.min_level(suit) <= book_level:
         return bid_action(book_level, suit)
-    level = a.min_level(suit)
-    margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
-    if a.side_makes(level, suit, margin):
-        return bid_action(level, suit)
-    return None
+    return a.cheapest_making_bid(suit, a.contest_margin)
 
 
 def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
@@ -231,9 +234,9 @@ def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
             continue
         if suit_length(a.hand, strain) < 3:
             continue
-        level = a.min_level(strain)
-        if a.side_makes(level, strain, COMPETE_MARGIN):
-            return bid_action(level, strain)
+        call = a.cheapest_making_bid(strain, COMPETE_MARGIN)
+        if call is not None:
+            return call
     return None
 
 
@@ -251,11 +254,7 @@ def no_trump_with_aces_and_stoppers(a: AuctionView) -> Optional[int]:
     stopped = sum(1 for s in range(4) if top_tricks(suit_ranks(a.hand, s)) >= 0.5)
     if stopped < 3:
         return None
-    level = a.min_level(NT)
-    margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
-    if a.side_makes(level, NT, margin):
-        return bid_action(level, NT)
-    return None
+    return a.cheapest_making_bid(NT, a.contest_margin)
 
 
 def otherwise_pass(a: AuctionView) -> Optional[int]:
