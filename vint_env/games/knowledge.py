@@ -19,10 +19,11 @@ first asked for, then kept.
 >>> lay = Layout("demo", [("hand", (52,), ""), ("trump", (5,), ""), ("trick_leader", (4,), ""),
 ...                       ("trick", (4, 52), ""), ("last_trick", (4, 52), ""), ("played", (4, 52), ""),
 ...                       ("voids", (4, 4), ""), ("tricks_taken", (2, 14), "")])
->>> v = np.zeros(lay.size, dtype=np.float32); b = lay.decode(v)
->>> b["hand"][[0, 12]] = 1; b["trump"][4] = 1; b["trick_leader"][3] = 1
->>> b["trick"][3, 25] = 1; b["played"][3, 25] = 1; b["tricks_taken"][:, 0] = 1
->>> k = Knowledge(b)
+>>> v = np.zeros(lay.size, dtype=np.float32)
+>>> for block, i in (("hand", 0), ("hand", 12), ("trump", 4), ("trick_leader", 3), ("trick", 3 * 52 + 25),
+...                  ("played", 3 * 52 + 25), ("tricks_taken", 0), ("tricks_taken", 14)):
+...     v[lay.offset[block] + i] = 1
+>>> k = Knowledge(lay.decode(v))
 >>> k.hand == 1 | 1 << 12, k.trump, k.leader, k.trick, k.tricks_played, k.tricks_taken
 (True, 4, 3, [(3, 25)], 0, (0, 0))
 """
