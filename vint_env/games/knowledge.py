@@ -30,11 +30,28 @@ first asked for, then kept.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
-__all__ = ["Knowledge", "mask_of", "current_trick", "one_hot", "seats_of"]
+__all__ = ["Knowledge", "fact", "mask_of", "current_trick", "one_hot", "seats_of"]
+
+
+class fact:
+    """A decoder's fact: decoded when first asked for, then kept on the instance (as
+    ``functools.cached_property``, without its lock, which costs more than most facts take to decode)."""
+
+    def __init__(self, decode):
+        self.decode = decode
+        self.name = decode.__name__
+        self.__doc__ = decode.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.decode(obj)
+        return value
 
 
 def mask_of(bits) -> int:
@@ -80,58 +97,61 @@ class Knowledge:
         self.o = o
 
     # ------------------------------------------------------------ the cards
-    @cached_property
+    @fact
     def hand(self) -> int:
         """The cards the observer holds now."""
         return mask_of(self.o["hand"])
 
-    @cached_property
+    @fact
     def played_by(self) -> list[int]:
         """The cards each relative seat has played in this deal (the trick in progress included)."""
         return [mask_of(row) for row in self.o["played"]]
 
-    @cached_property
+    @fact
     def played(self) -> int:
         """Every card played in this deal (the trick in progress included)."""
         return mask_of(self.o["played"].max(axis=0))
 
-    @cached_property
+    @fact
     def cards_played(self) -> int:
         """How many cards have been played in this deal (0 before the first lead)."""
         return int(self.o["played"].sum())
 
-    @cached_property
+    @fact
     def voids(self) -> list[set[int]]:
         """The suits each relative seat has shown out of (did not follow when the suit was led)."""
-        return [set(seats_of(row)) for row in self.o["voids"]]
+        voids: list[set[int]] = [set(), set(), set(), set()]
+        for seat, suit in zip(*self.o["voids"].nonzero()):
+            voids[seat].add(int(suit))
+        return voids
 
     # ------------------------------------------------------------ the tricks
-    @cached_property
+    @fact
     def trump(self) -> int:
         """The trump suit 0..3, or 4 (``NO_TRUMP``); 0 before the play, where the block is all 0."""
         return int(self.o["trump"].argmax())
 
-    @cached_property
+    @fact
     def leader(self) -> int:
         """The relative seat that led (or is to lead) the trick in progress."""
         return int(self.o["trick_leader"].argmax())
 
-    @cached_property
+    @fact
     def trick(self) -> list[tuple[int, int]]:
         """The trick in progress: ``(relative seat, card)`` in playing order."""
         return current_trick(self.o, self.leader)
 
-    @cached_property
+    @fact
     def last_trick(self) -> dict[int, int]:
         """The last completed trick: relative seat -> card."""
         return {s: int(row.nonzero()[0][0]) for s, row in enumerate(self.o["last_trick"]) if row.any()}
 
-    @cached_property
+    @fact
     def tricks_played(self) -> int:
         """Completed tricks."""
         return (self.cards_played - len(self.trick)) // self.per_trick
 
-    @cached_property
+    @fact
     def tricks_taken(self) -> tuple[int, ...]:
         """Tricks taken: by the observer's side and the other (each relative seat in Solo Whist)."""
         return tuple(int(row.argmax()) for row in self.o["tricks_taken"])

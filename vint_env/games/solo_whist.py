@@ -11,14 +11,12 @@ declarer's hand.
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from ..rules.solo_whist_calls import ACCEPT, BIDS, CALL_NAMES, NUM_ACTIONS, action_text, bid_index, parse_action
-from .knowledge import Knowledge, one_hot, seats_of
+from .knowledge import Knowledge, fact, one_hot, seats_of
 from .layout import Layout, mask_bits
 from .obs_blocks import PLAY_BLOCKS, TRACKING_BLOCKS, encode_play, encode_tracking_hands, state_layout, write_state
 from . import params
@@ -106,7 +104,7 @@ class SoloWhistKnowledge(Knowledge):
     """What a Solo Whist player knows (:class:`~vint_env.games.knowledge.Knowledge`, the turned trump, the
     contract and the sides)."""
 
-    @cached_property
+    @fact
     def phase(self) -> int:
         """0 the auction, 1 the trump choice, 2 the play, -1 once the episode is over."""
         phase = one_hot(self.o["phase"])
@@ -117,22 +115,22 @@ class SoloWhistKnowledge(Knowledge):
         """The suit of the dealer's turned card (the turned trump)."""
         return int(self.o["turned_card"].argmax()) // 13
 
-    @cached_property
+    @fact
     def contract(self) -> int:
         """The highest bid (the contract once the auction is over), a call id of ``BIDS``."""
         return BIDS[int(self.o["highest"].argmax())]
 
-    @cached_property
+    @fact
     def declaring(self) -> list[int]:
         """The relative seats holding the highest bid (the declaring side once the auction is over)."""
         return seats_of(self.o["declaring"])
 
-    @cached_property
+    @fact
     def declarer(self) -> int | None:
         """The observer (0) if declaring, else the first declaring relative seat; None before a bid."""
         return 0 if 0 in self.declaring else (self.declaring[0] if self.declaring else None)
 
-    @cached_property
+    @fact
     def partners(self) -> frozenset[int]:
         """The relative seats on the observer's side, once the auction is over."""
         return frozenset(set(seats_of(self.o["with_me"])) - {0})

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from functools import cached_property
-
 from ..cards import NO_TRUMP
 from ..rules.vint import (AUCTION, BID_BASE, NUM_ACTIONS, PASS, PLAY, Contract, VintDeal, VintRubber, action_text,
                           parse_action)
-from .knowledge import Knowledge, one_hot
+from .knowledge import Knowledge, fact, one_hot
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
@@ -113,13 +111,13 @@ def reconstruct_calls(dealer: int, bids: np.ndarray, pass_count: int) -> list[tu
 class ContractFacts:
     """The `contract` and `declarer` blocks of the Vint layouts (four-player and two-player Vint)."""
 
-    @cached_property
+    @fact
     def contract(self) -> Contract | None:
         """The highest bid so far (the contract once play starts); None before the first bid."""
         index = one_hot(self.o["contract"])
         return None if index is None else Contract.from_index(index)
 
-    @cached_property
+    @fact
     def declarer(self) -> int | None:
         """Who made the highest bid (the declarer in play): a relative seat (two-player Vint: 0 the
         observer, 1 the opponent); None before the first bid."""
@@ -133,16 +131,16 @@ class VintKnowledge(ContractFacts, Knowledge):
     def in_auction(self) -> bool:
         return bool(self.o["phase"][0])
 
-    @cached_property
+    @fact
     def dealer(self) -> int:
         return int(self.o["dealer"].argmax())
 
-    @cached_property
+    @fact
     def calls(self) -> list[tuple[int, int]]:
         """The auction so far: ``(relative seat, action)`` in calling order."""
         return reconstruct_calls(self.dealer, self.o["bids"], int(self.o["pass_count"].argmax()))
 
-    @cached_property
+    @fact
     def named(self) -> list[tuple[int, ...]]:
         """The suits each relative seat named in its bids, in the order first named (no-trump is no suit)."""
         out: list[list[int]] = [[], [], [], []]

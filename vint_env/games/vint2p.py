@@ -14,14 +14,12 @@ facts (calls, exchange counts, the widow's destination, plays).
 
 from __future__ import annotations
 
-from functools import cached_property
-
 import numpy as np
 
 from ..rules.vint import AUCTION, BID_BASE, PLAY
 from ..rules.vint2p import (AUCTION_VARIANTS, EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
-from .knowledge import Knowledge, mask_of
+from .knowledge import Knowledge, fact, mask_of
 from .vint import ContractFacts
 from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
@@ -188,12 +186,12 @@ class Vint2pKnowledge(ContractFacts, Knowledge):
     roles of the seats, the hands he sees, the auction: ``contract``, ``declarer`` 0 he, 1 the opponent).
     Seats are relative to his own seat."""
 
-    @cached_property
+    @fact
     def phase(self):
         """The phase (a ``Phase`` of :data:`PHASES`; the exchange once the episode is over, all 0)."""
         return PHASES[int(self.o["phase"].argmax())]
 
-    @cached_property
+    @fact
     def way(self) -> int:
         return int(self.o["way"].argmax()) + 1
 
@@ -202,12 +200,12 @@ class Vint2pKnowledge(ContractFacts, Knowledge):
         """Way 1's variant ``auction='single'``: one call each."""
         return bool(self.o["single_auction"][0])
 
-    @cached_property
+    @fact
     def acting_for(self) -> int:
         """The relative seat he acts for now (0 his own hand, else his dummy)."""
         return int(self.o["acting_for"].argmax())
 
-    @cached_property
+    @fact
     def roles(self) -> tuple[int, ...]:
         """Each relative seat's role, a column of :data:`ROLES` (``OWN_HAND`` ... ``PILE``)."""
         return tuple(int(row.argmax()) for row in self.o["roles"])
@@ -216,12 +214,12 @@ class Vint2pKnowledge(ContractFacts, Knowledge):
         """The relative seat with ``role`` (the first one; 0 where no seat has it)."""
         return self.roles.index(role) if role in self.roles else 0
 
-    @cached_property
+    @fact
     def shown(self) -> tuple[bool, ...]:
         """Whether he sees each relative seat's cards now."""
         return tuple(bool(x) for x in self.o["shown"])
 
-    @cached_property
+    @fact
     def hands(self) -> list[int]:
         """The present cards of each relative seat he sees (0 for a hidden seat)."""
         return [mask_of(row) for row in self.o["hands"]]
@@ -231,12 +229,12 @@ class Vint2pKnowledge(ContractFacts, Knowledge):
         """His own hand."""
         return self.hands[0]
 
-    @cached_property
+    @fact
     def my_discards(self) -> int:
         """Ways 2 and 3: the cards he discarded (out of play)."""
         return mask_of(self.o["my_discards"])
 
-    @cached_property
+    @fact
     def two_hands(self) -> bool:
         """Ways 2 and 3: two hands playing tricks of two cards (the other seats are piles)."""
         return PILE in self.roles
@@ -250,7 +248,7 @@ class Vint2pKnowledge(ContractFacts, Knowledge):
         """He has made a bid."""
         return bool(self.o["bids"][0].any())
 
-    @cached_property
+    @fact
     def winning_bid(self) -> int:
         """Way 5: the action of the bid that won the auction (the final contract is at least this)."""
         return BID_BASE + int(self.o["winning_bid"].argmax())
