@@ -62,6 +62,7 @@ class Game:
     outcome: type[DealOutcome]                  #: what a deal came to (:mod:`vint_env.games.outcome`): ``VintOutcome`` ...
     turns_card: bool                            #: the dealer turns a card (reset option ``turned_card``)
     rule_bot: str                               #: ``"module:Class"`` of the rule bot (built with no arguments)
+    decoder: Callable[[dict], Any] | None = None   #: what a player knows, from the decoded blocks (:mod:`.knowledge`)
     engine: str | None = None                   #: ``"module:Class"`` of the batched engine, None without one
     engine_code: int = -1                       #: the game's number inside the batched kernel
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
@@ -102,6 +103,11 @@ class Game:
         return self.state_layout.size
 
     # ------------------------------------------------------------------ factories (layers above, lazily)
+    def decode(self, vector):
+        """What the observer of an observation vector knows: the game's :class:`~vint_env.games.knowledge.Knowledge`
+        (its hand, the trick, the cards played, the voids shown, the auction ...), read from the layout's blocks."""
+        return self.decoder(self.layout.decode(vector))
+
     def env_module(self):
         """The env module (``vint_env.envs.vint_v0``: ``env``, ``raw_env``, ``parallel_env``)."""
         return importlib.import_module(self.env_module_name)

@@ -18,6 +18,7 @@ import numpy as np
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from ..rules.solo_whist_calls import ACCEPT, BIDS, CALL_NAMES, NUM_ACTIONS, action_text, bid_index, parse_action
+from .knowledge import Knowledge, fact, one_hot, seats_of
 from .layout import Layout, mask_bits
 from .obs_blocks import PLAY_BLOCKS, TRACKING_BLOCKS, encode_play, encode_tracking_hands, state_layout, write_state
 from . import params
@@ -100,6 +101,42 @@ def encode_observation(deal: SoloWhistDeal, seat: int, out: np.ndarray | None = 
     seen = 1 << deal.turned_card | (deal.exposed_hand if play is not None else 0)
     encode_tracking_hands(obs, O, play.hands if play is not None else deal.hands, play, seat, seen)
     return obs
+
+
+class SoloWhistKnowledge(Knowledge):
+    """What a Solo Whist player knows (:class:`~vint_env.games.knowledge.Knowledge`, the turned trump, the
+    contract and the sides)."""
+
+    @fact
+    def phase(self) -> int:
+        """0 the auction, 1 the trump choice, 2 the play, -1 once the episode is over."""
+        phase = one_hot(self.o["phase"])
+        return -1 if phase is None else phase
+
+    @property
+    def turned_trump(self) -> int:
+        """The suit of the dealer's turned card (the turned trump)."""
+        return int(self.o["turned_card"].argmax()) // 13
+
+    @fact
+    def contract(self) -> int:
+        """The highest bid (the contract once the auction is over), a call id of ``BIDS``."""
+        return BIDS[int(self.o["highest"].argmax())]
+
+    @fact
+    def declaring(self) -> list[int]:
+        """The relative seats holding the highest bid (the declaring side once the auction is over)."""
+        return seats_of(self.o["declaring"])
+
+    @fact
+    def declarer(self) -> int | None:
+        """The observer (0) if declaring, else the first declaring relative seat; None before a bid."""
+        return 0 if 0 in self.declaring else (self.declaring[0] if self.declaring else None)
+
+    @fact
+    def partners(self) -> frozenset[int]:
+        """The relative seats on the observer's side, once the auction is over."""
+        return frozenset(set(seats_of(self.o["with_me"])) - {0})
 
 
 def encode_seat_tricks(obs: np.ndarray, o: dict, tricks_won, seat: int) -> None:
@@ -187,7 +224,7 @@ GAME = Game(
     # Solo Whist settles in quarter points; the default scale 0.25 gives rewards in points.
     points_unit="quarter points", reward_scale=REWARD_SCALE, points_scale=0.25,
     new_deal=SoloWhistDeal, new_rubber=None, outcome=SoloWhistOutcome, turns_card=True,
-    rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
+    decoder=SoloWhistKnowledge, rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
     engine="vint_env.vector.engine:SoloWhistEngine", engine_code=2,
     calls_help=("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "

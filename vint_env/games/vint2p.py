@@ -21,6 +21,8 @@ import numpy as np
 from ..rules.vint import AUCTION, BID_BASE, PLAY, Contract
 from ..rules.vint2p import (AUCTION_VARIANTS, EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
+from .knowledge import Knowledge, fact, mask_of
+from .vint import ContractFacts
 from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
 from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
@@ -31,6 +33,7 @@ from .record import TWO_PLAYER, Game
 MAX_MARKS = 7
 PHASES = (EXCHANGE, AUCTION, WIDOW, GIVE, FINAL, PLAY)
 ROLES = ("own hand", "own dummy", "opponent", "opponent's dummy", "dummy not yet taken", "pile")
+OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY, UNTAKEN_DUMMY, PILE = range(len(ROLES))   # the columns of `roles`
 
 VINT2P_LAYOUT = Layout("vint2p_v0 observation", [
     ("way", (5,), "the way 1..5, one-hot"),
@@ -181,6 +184,96 @@ def encode_tricks(obs: np.ndarray, deal: Vint2pDeal, me: int, player: int) -> No
     obs[O["tricks_taken"] + 14 + theirs] = 1
 
 
+class Vint2pKnowledge(ContractFacts, Knowledge):
+    """What a two-player Vint player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the way, the
+    roles of the seats, the hands he sees, the auction: ``contract``, ``declarer`` 0 he, 1 the opponent).
+    Seats are relative to his own seat."""
+
+    @fact
+    def phase(self):
+        """The phase (a ``Phase`` of :data:`PHASES`; the exchange once the episode is over, all 0)."""
+        return PHASES[int(self.o["phase"].argmax())]
+
+    @fact
+    def way(self) -> int:
+        return int(self.o["way"].argmax()) + 1
+
+    @property
+    def single_auction(self) -> bool:
+        """Way 1's variant ``auction='single'``: one call each."""
+        return bool(self.o["single_auction"][0])
+
+    @fact
+    def acting_for(self) -> int:
+        """The relative seat he acts for now (0 his own hand, else his dummy)."""
+        return int(self.o["acting_for"].argmax())
+
+    @fact
+    def roles(self) -> tuple[int, ...]:
+        """Each relative seat's role, a column of :data:`ROLES` (``OWN_HAND`` ... ``PILE``)."""
+        return tuple(int(row.argmax()) for row in self.o["roles"])
+
+    def seat_of(self, role: int) -> int:
+        """The relative seat with ``role`` (the first one; 0 where no seat has it)."""
+        return self.roles.index(role) if role in self.roles else 0
+
+    @fact
+    def shown(self) -> tuple[bool, ...]:
+        """Whether he sees each relative seat's cards now."""
+        return tuple(bool(x) for x in self.o["shown"])
+
+    @fact
+    def hands(self) -> list[int]:
+        """The present cards of each relative seat he sees (0 for a hidden seat)."""
+        return [mask_of(row) for row in self.o["hands"]]
+
+    @property
+    def hand(self) -> int:
+        """His own hand."""
+        return self.hands[0]
+
+    @fact
+    def my_discards(self) -> int:
+        """Ways 2 and 3: the cards he discarded (out of play)."""
+        return mask_of(self.o["my_discards"])
+
+    @fact
+    def two_hands(self) -> bool:
+        """Ways 2 and 3: two hands playing tricks of two cards (the other seats are piles)."""
+        return PILE in self.roles
+
+    @property
+    def per_trick(self) -> int:
+        return 2 if self.two_hands else 4
+
+    @property
+    def my_bids(self) -> bool:
+        """He has made a bid."""
+        return bool(self.o["bids"][0].any())
+
+    @fact
+    def winning_bid(self) -> int:
+        """Way 5: the action of the bid that won the auction (the final contract is at least this)."""
+        return BID_BASE + int(self.o["winning_bid"].argmax())
+
+    @property
+    def gives(self) -> int:
+        """Way 5: give-aways made so far."""
+        return int(self.o["gives"].argmax())
+
+    @property
+    def passout_play(self) -> bool:
+        return bool(self.o["passout_play"][0])
+
+    def from_seat(self, seat: int) -> list[int]:
+        """Seats relative to ``seat`` (the one he acts for) -> seats relative to his own: ``[seat, seat + 1 ..]``."""
+        return [(seat + r) & 3 for r in range(4)]
+
+    def trick_from(self, seat: int) -> list[tuple[int, int]]:
+        """The trick in progress with its seats relative to ``seat``."""
+        return [((s - seat) & 3, c) for s, c in self.trick]
+
+
 def encode_state(deal: Vint2pDeal, rubber=None) -> np.ndarray:
     """Full information for centralised critics (see :data:`STATE_SIZE`)."""
     state = np.zeros(STATE_SIZE, dtype=np.float32)
@@ -279,7 +372,7 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=Vint2pDeal, new_rubber=Vint2pRubber, outcome=Vint2pOutcome, turns_card=False,
-    rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
+    decoder=Vint2pKnowledge, rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",
     calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT, as in Vint; way 2: keep or exchange (your whole\n"
@@ -295,4 +388,4 @@ GAME = Game(
 )
 
 __all__ = ["VINT2P_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS",
-           "GAME"]
+           "GAME", "Vint2pKnowledge"]

@@ -15,6 +15,7 @@ import numpy as np
 
 from ..cards import parse_card
 from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, action_text
+from .knowledge import Knowledge, one_hot
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
@@ -65,6 +66,16 @@ def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray 
     if rubber is not None:
         encode_rubber(obs, O, rubber.sheet, seat, GAME_TARGET)
     return obs
+
+
+class WhistKnowledge(Knowledge):
+    """What a Whist player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the turned card)."""
+
+    @property
+    def turned(self) -> tuple[int, int] | None:
+        """``(relative seat, card)`` of the turned card while the dealer holds it face up, else None."""
+        holder = one_hot(self.o["turned_holder"])
+        return None if holder is None else (holder, int(self.o["turned_card"].argmax()))
 
 
 def encode_state(deal: WhistDeal, rubber=None) -> np.ndarray:
@@ -130,7 +141,7 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=WhistDeal, new_rubber=WhistRubber, outcome=WhistOutcome, turns_card=True,
-    rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
+    decoder=WhistKnowledge, rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:WHIST",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,
