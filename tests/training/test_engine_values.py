@@ -5,6 +5,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from card_game_checks import random_episode
+
 from vint_env import games
 from vint_env.agents.learned.networks import build_network
 from vint_env.cards import NUM_CARDS
@@ -75,15 +77,13 @@ def test_a_policy_iteration_round_is_a_plain_policy_that_plays_legally_with_no_r
     monkeypatch.setattr(type(g), "rule_agent", lambda self: pytest.fail("the standalone agent built a rule bot"))
     agent = PPOAgent.load(tmp_path / "round1.pt", game="solo_whist")
     assert type(agent) is PPOAgent                      # no ResidualAgent: the network alone decides
-    env = g.raw_env()
+    env, seen = g.raw_env(), {}
+
+    def choose(legal, rng):
+        action = agent.act(seen["observation"])
+        assert action in legal
+        return action
+
     for deal in range(3):
         env.reset(seed=deal)
-        while env.agents:
-            name = env.agent_selection
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
-                continue
-            ob = env.observe(name)
-            action = agent.act(ob, env=env, agent=name)
-            assert ob["action_mask"][action]
-            env.step(action)
+        random_episode(env, None, check=lambda env, name, ob: seen.update(observation=ob), choose=choose)
