@@ -36,7 +36,7 @@ TESTS = ROOT / "tests"
 FOLDER = {
     "cards": ["test_cards"],
     "rules": ["test_beats", "test_solo_whist_rules", "test_vint_scoring", "test_vint_rubber", "test_whist_scoring"],
-    "games": ["test_games", "test_declared_options", "test_game_spellings"],
+    "games": ["test_games", "test_declared_options", "test_game_spellings", "test_deal_outcome"],
     "envs": ["test_conformance", "test_vint_env", "test_whist_env", "test_solo_whist_env", "test_vint2p",
              "test_vint_obs", "test_seat_views", "test_render_frames", "test_tracking_blocks",
              "test_solo_whist_open_misere", "test_solo_whist_early_end", "test_vint_scoring_cases"],
@@ -56,7 +56,7 @@ FOLDER = {
     "serve": ["test_serve", "test_serve_browser"],
     "docs": ["test_docs", "test_getting_started"],
     "package": ["test_architecture", "test_moved_names", "test_public_apis", "test_fuzz_public_inputs",
-                "test_input_errors", "test_adversarial_inputs", "test_cli_errors", "test_atomic"],
+                "test_input_errors", "test_adversarial_inputs", "test_cli_errors", "test_atomic", "test_game_as_record"],
 }
 
 #: For files FOLDER does not name (new ones): the first pattern that matches the file's stem.

@@ -19,7 +19,6 @@ from vint_env.agents.search.deal_sampler import DealSampler, ImpossibleKnowledge
 from vint_env.agents.search.double_dummy import solve_position  # noqa: E402
 from vint_env.agents.search.pimc import (PIMCAgent, Position, card_classes, decide, knowledge,  # noqa: E402
                                   parse_options)
-from vint_env.agents.rule.play_view import TrickMemory  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK, hand_cards, random_deal  # noqa: E402
 from vint_env.rules.tricks import TrickPlay  # noqa: E402
 
@@ -52,11 +51,11 @@ def play_positions(game: str, deals: int, seed: int):
                 continue
             obs = env.observe(name)
             raw = env.unwrapped
-            o = probes[seat].layout.decode(obs["observation"])
-            if game == "vint" and o["phase"][0]:
+            k = probes[seat].record.decode(obs["observation"])
+            if game == "vint" and k.in_auction:
                 env.step(bidders[seat].act(obs))
                 continue
-            pos = probes[seat].position_of(o, probes[seat].memory)
+            pos = probes[seat].position_of(k)
             true = [raw.deal.play.hands[(seat + r) % 4] for r in range(4)]
             yield pos, true, obs
             env.step(players[seat].act(obs))

@@ -46,7 +46,7 @@ def play_positions(way: int, deals: int, seed: int, passout: str = "mark"):
                 env.step(randoms[name].act(obs) if wild and deal.phase == "auction" else rule.act(obs))
                 continue
             probe = probes[name]
-            pos = probe.position_of(probe.layout.decode(obs["observation"]), probe.memory)
+            pos = probe.position_of(probe.record.decode(obs["observation"]))
             yield pos, true_hands(deal, int(name[-1])), deal, obs
             env.step(randoms[name].act(obs))
 
@@ -160,9 +160,9 @@ def test_pimc_plays_a_score_optimal_dd_card_where_it_decides(way):
             if agent.stats["decisions"] > before:
                 legal = [int(c) for c in np.flatnonzero(obs["action_mask"])]
                 values = solve_position(deal.play)
-                o = agent.layout.decode(obs["observation"])
-                won = int(o["tricks_taken"][0].argmax())
-                points = deal_points(o)
+                k = agent.record.decode(obs["observation"])
+                won = k.tricks_taken[0]
+                points = deal_points(k)
                 assert points(won + values[card]) == max(points(won + values[c]) for c in legal)
                 assert values[card] == max(values[c] for c in legal)
                 decided += 1

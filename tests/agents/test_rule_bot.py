@@ -8,7 +8,8 @@ from vint_env.agents.rule import card_play as cp
 from vint_env.agents.rule.play_view import PlayView, TrickMemory
 from vint_env.agents.rule.vint import BIDDING_RULES, VintRuleAgent
 from vint_env.cards import NO_TRUMP, hand_from_cards, parse_card, parse_hand_pbn
-from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
+from vint_env.envs.vint_obs import encode_observation
+from vint_env.games.vint import GAME as VINT
 from vint_env.rules.vint import BID_BASE, PASS, VintDeal, bid_action
 from vint_env.cards import parse_pbn
 
@@ -134,18 +135,19 @@ def test_discard_from_the_weakest_suit():
 
 # ------------------------------------------------------------ memory
 
-def test_memory_records_voids_first_discards_and_partners_leads():
+def test_memory_records_first_discards_and_partners_leads():
     m = TrickMemory()
     m.update([], {}, 0, 0, trump=H)                                      # I lead trick 1
     # trick 1: me S4, left S2, partner SA, right D3 (right is void in spades)
     last = {0: parse_card("S4"), 1: parse_card("S2"), 2: parse_card("SA"), 3: parse_card("D3")}
     m.update([(2, parse_card("C5"))], last, 2, 1, trump=H)               # partner won, leads C5
-    assert S in m.voids[3] and m.first_discard[3] == D
-    assert not m.voids[1] and not m.voids[2]
+    assert m.first_discard[3] == D                                       # right showed out: a diamond
+    assert m.first_discard[1] is None and m.first_discard[2] is None
     assert m.partner_won_leads({2}) == set()                             # I led that one
     last = {2: parse_card("C5"), 3: parse_card("C2"), 0: parse_card("C3"), 1: parse_card("H2")}
     m.update([], last, 2, 2, trump=H)                                    # trick 2 won by ... partner?
-    assert C in m.voids[1] and m.first_discard[1] is None                # a ruff is not a discard
+    assert m.first_discard[1] is None                                    # a ruff is not a discard
+    assert m.leads == [(0, S, 2), (2, C, 2)]
 
 
 # ------------------------------------------------------------ bidding
@@ -158,7 +160,7 @@ def auction(my_hand_pbn, calls=(), dealer=0):
         deal.apply(a)
     assert deal.current_player == 0
     obs = encode_observation(deal, 0)
-    return VintRuleAgent.auction_view(VINT_LAYOUT.decode(obs)), obs
+    return VintRuleAgent.auction_view(VINT.decode(obs)), obs
 
 
 def _others(pbn):

@@ -257,7 +257,7 @@ def test_engine_options_owned_by_redesign():
     def check(auto_reset, reward_scale, games):
         holder = {}
         if outcome(lambda: holder.setdefault("e", VintEngine(auto_reset=auto_reset))) is None:
-            assert isinstance(auto_reset, bool), f"auto_reset={auto_reset!r} accepted"
+            assert isinstance(auto_reset, (bool, np.bool_)), f"auto_reset={auto_reset!r} accepted"  # NumPy booleans are booleans (params.py)
         if outcome(lambda: holder.setdefault("f", VintEngine(reward_scale=reward_scale))) is None:
             assert reward_scale * 20000 < float("inf")
         e = VintEngine()

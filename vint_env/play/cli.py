@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     from ..evaluation.cli import env_options
-    spec = games.get(args.game)
+    spec = games.get(args.game)          # the game, resolved once: the session, its table and bots get the record
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
     two_player = spec.format == games.TWO_PLAYER
@@ -70,11 +70,11 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
         raise ValueError(f"{args.game} has no partner: --opponents plays the other player")
     if not two_player and not spec.partnership and args.partner is not None:
         raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
-    seating = seat_bots(args.game, human, args.partner, args.opponents)
-    hint = None if args.no_hint else load_agent("rule", game=args.game)
+    seating = seat_bots(spec, human, args.partner, args.opponents)
+    hint = None if args.no_hint else load_agent("rule", game=spec)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    return PlaySession(args.game, seating, episode=args.episode, deals=args.deals, seed=seed,
-                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option, args.game))
+    return PlaySession(spec, seating, episode=args.episode, deals=args.deals, seed=seed,
+                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option, spec))
 
 
 def main(argv=None) -> int:

@@ -36,7 +36,7 @@ class VectorGameBatch:
         from vint_env import games
         record = games.get(game)
         if not record.has_engine:
-            raise ValueError(f"env_source 'vector' plays {', '.join(games.get(g).env_name for g in games.engine_games())}"
+            raise ValueError(f"env_source 'vector' plays {', '.join(g.env_name for g in games.all_games() if g.has_engine)}"
                              f" only (the games of the batched engine), not {game!r}")
         engine_class = record.engine_class()
         kwargs = dict(env_kwargs or {})

@@ -97,19 +97,22 @@ class CardActorCritic(nn.Module):
         super().__init__()
         from vint_env import games
         if game is None:
-            fits = [g for g in games.names() if games.get(g).layout.size == obs_size]
+            fits = [g for g in games.all_games() if g.layout.size == obs_size]
             if len(fits) != 1:
                 raise ValueError(f"network 'cards' cannot tell the game from an observation of {obs_size} "
-                                 f"entries (games that fit: {fits}); give network_kwargs game")
-            game = fits[0]
-        layout = games.get(game).layout
+                                 f"entries (games that fit: {[g.name for g in fits]}); give network_kwargs game")
+            record = fits[0]
+        else:
+            record = games.get(game)
+        layout = record.layout
         if layout.size != obs_size:
-            raise ValueError(f"network 'cards': {game}'s observation has {layout.size} entries, not {obs_size}")
+            raise ValueError(f"network 'cards': {record.name}'s observation has {layout.size} entries, "
+                             f"not {obs_size}")
         if num_actions < 52:
             raise ValueError(f"network 'cards' needs the 52 card actions first, got {num_actions} actions")
         if not global_sizes or any(int(h) <= 0 for h in global_sizes) or int(width) <= 0:
             raise ValueError(f"width and global_sizes must be positive, got {width!r}, {global_sizes!r}")
-        self.game, self.obs_size, self.num_actions = games.get(game).name, obs_size, num_actions
+        self.game, self.obs_size, self.num_actions = record.name, obs_size, num_actions
         card_rows, glob = [], []
         for b in layout.blocks.values():
             if b.shape[-1] == NUM_CARDS:
