@@ -75,11 +75,38 @@ def test_sparse_network_is_the_dense_trunk_with_shared_heads():
         net(torch.zeros(2, 7))
     apart = build_network("sparse", 120, 30, {"hidden_sizes": [32, 16], "shared": False})
     _, value = apart(obs)
-    hv = apart.value_trunk(torch.tanh(obs @ apart.value_first.weight + apart.value_first.bias))
+    hv = apart.value_trunk(torch.tanh(obs @ apart.first.weight[:, 32:] + apart.first.bias[32:]))
     torch.testing.assert_close(value, apart.value_head(hv).squeeze(-1), rtol=1e-5, atol=1e-6)
     assert apart.multiply_adds(10) > net.multiply_adds(10)
     with pytest.raises(ValueError, match="hidden_sizes"):
         build_network("sparse", 120, 30, {"hidden_sizes": []})
+
+
+def test_the_value_trunk_has_its_own_widths_and_old_checkpoints_load():
+    rng = np.random.default_rng(1)
+    obs = torch.from_numpy(random_obs(rng, 8, 120))
+    net = build_network("sparse", 120, 30, {"hidden_sizes": [32, 16], "shared": False,
+                                            "value_hidden_sizes": [8, 4]})
+    assert net.first.weight.shape == (120, 32 + 8) and net.value_head.in_features == 4
+    logits, value = net(obs)
+    first = torch.tanh(obs @ net.first.weight + net.first.bias)
+    torch.testing.assert_close(logits, net.policy_head(net.trunk(first[:, :32])), rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(value, net.value_head(net.value_trunk(first[:, 32:])).squeeze(-1),
+                               rtol=1e-5, atol=1e-6)
+    assert net.multiply_adds(10) == 10 * 32 + 32 * 16 + 16 * 30 + 10 * 8 + 8 * 4 + 4
+    # a checkpoint written when the two first layers were apart (first.* and value_first.*) loads as before
+    old = {k: v.clone() for k, v in net.state_dict().items()}
+    old["value_first.weight"], old["first.weight"] = old["first.weight"][:, 32:], old["first.weight"][:, :32]
+    old["value_first.bias"], old["first.bias"] = old["first.bias"][32:], old["first.bias"][:32]
+    again = build_network("sparse", 120, 30, {"hidden_sizes": [32, 16], "shared": False,
+                                              "value_hidden_sizes": [8, 4]})
+    again.load_state_dict(old)
+    for a, b in zip(again(obs), (logits, value)):
+        torch.testing.assert_close(a, b)
+    with pytest.raises(ValueError, match="value_hidden_sizes needs shared: false"):
+        build_network("sparse", 120, 30, {"hidden_sizes": [32], "value_hidden_sizes": [8]})
+    with pytest.raises(ValueError, match="value_hidden_sizes must be"):
+        build_network("sparse", 120, 30, {"hidden_sizes": [32], "shared": False, "value_hidden_sizes": []})
 
 
 def test_a_sparse_checkpoint_loads_as_an_agent(tmp_path):

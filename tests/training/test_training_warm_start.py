@@ -182,3 +182,57 @@ def test_an_evaluation_panel_is_scaled_to_the_trained_agent_when_the_untrained_o
     assert trained_range([121850, 122273], [119000, 119500], [124700, 125000], 11141.0) == (118280.0, 125720.0)
     # far above, zero far away: the band alone, padded (span 10, pad 1.2)
     assert trained_range([105.0], [100.0], [110.0], 1e6) == (98.8, 111.2)
+
+
+class FakeEvalWithWarmStart(FakeEval):
+    """A hook that also plays the final agent against the warm start, as the harness evaluator does."""
+
+    def __init__(self):
+        super().__init__()
+        self.against = []
+
+    def against_warm_start(self, path, before, deals):
+        self.against.append((Path(path).name, Path(before).name, deals))
+        return {"eval/warm_start/mean": 0.5, "eval/warm_start/ci_low": -1.0, "eval/warm_start/ci_high": 2.0}
+
+
+def test_the_final_evaluation_plays_the_agent_against_its_warm_start(tmp_path):
+    from vint_env.agents.learned.policy import PPOAgent
+    from vint_env.training.warm_start import WARM_START_FILE
+    cfg = warm_cfg(tmp_path, "eval_every=2", "bc_epochs=2", "final_eval_deals=7")
+    run = tmp_path / "run"
+    hook = FakeEvalWithWarmStart()
+    t = Trainer(cfg, run, evaluate=hook, logger=RunLogger(run, tensorboard=False))
+    clone = {}
+    real_pretrain = t.pretrain
+
+    def pretrain(seconds=None):
+        out = real_pretrain(seconds)
+        clone.update({k: v.clone() for k, v in t.net.state_dict().items()})
+        return out
+    t.pretrain = pretrain
+    final = t.train()
+    # only the final evaluation plays the warm start, from the clone's own checkpoint, on the final boards
+    assert hook.against == [(f"update_{t.state.update:06d}.pt", WARM_START_FILE, 7)]
+    assert final["eval/warm_start/mean"] == 0.5
+    warm = run / "checkpoints" / WARM_START_FILE
+    agent = PPOAgent.load(warm, game=cfg.game)            # an agent: ppo:<path> plays it
+    for k, v in clone.items():
+        assert torch.equal(agent.network.state_dict()[k], v)
+    assert any(r.get("eval/warm_start/mean") == "0.5" for r in t.logger.rows)
+
+
+def test_the_harness_table_names_rl_gain_and_an_agent_equals_itself_against_its_warm_start(tmp_path):
+    from vint_env.agents.learned.policy import save_checkpoint
+    from vint_env.training.checkpoints import policy_payload
+    from vint_env.training.evaluation import HarnessEvaluator
+    cfg = warm_cfg(tmp_path)
+    net = build_network("mlp", 965, 52, {"hidden_sizes": [16]})
+    cfg.network, cfg.network_kwargs = "mlp", {"hidden_sizes": [16]}
+    a = save_checkpoint(tmp_path / "a.pt", policy_payload(cfg, 965, 52, net.state_dict()))
+    b = save_checkpoint(tmp_path / "b.pt", policy_payload(cfg, 965, 52, net.state_dict()))
+    ev = HarnessEvaluator("whist_v0", ["random"], seed=3)
+    scalars = ev.against_warm_start(a, b, 4)
+    # the same greedy weights at every seat of both tables: every duplicate board is a tie
+    assert scalars["eval/warm_start/mean"] == 0.0
+    assert "the same agent before RL" in ev.table() and "| 4 |" in ev.table()
