@@ -80,6 +80,7 @@ def train(args) -> None:
         init = load_bidder(args.init, game="vint").calls.network
     net, report = train_call_values(data, hidden=args.hidden, epochs=args.epochs, lr=args.lr,
                                     value_unit=args.value_unit, holdout=args.holdout, seed=args.seed, init=init,
+                                    floor=args.floor,
                                     say=say)
     config = {"command": " ".join(["python -m training.vint_bidder", *sys.argv[1:]]), "report": report,
               "calls": len(data), "data": [str(d) for d in args.data]}
@@ -87,14 +88,25 @@ def train(args) -> None:
     say(f"wrote {args.out}: {report}")
 
 
+def policy_only(network: dict, model: dict) -> tuple[dict, dict]:
+    """An ``mlp`` policy without its critic's torso (the card player needs only the policy head): the
+    network as ``shared_torso`` (its value head then reads the policy's torso, and is not used)."""
+    kwargs = dict(network.get("kwargs") or {})
+    if network.get("name") != "mlp" or kwargs.get("shared_torso"):
+        return network, model
+    kwargs["shared_torso"] = True
+    return {"name": "mlp", "kwargs": kwargs}, {k: v for k, v in model.items() if not k.startswith("critic_torso.")}
+
+
 def standalone(args) -> None:
     """The bidder's checkpoint with a card network (a PPO checkpoint's policy) inside: cards 'network'."""
     from vint_env.agents.learned.policy import load_checkpoint
     from vint_env.training.vint_bidder import save_checkpoint_with_cards
     cards = load_checkpoint(args.cards, game="vint")
-    save_checkpoint_with_cards(args.bidder, {"network": cards["network"], "model": cards["model"],
-                                             "source": str(args.cards)}, args.out)
-    say(f"wrote {args.out}")
+    network, model = policy_only(cards["network"], cards["model"])
+    save_checkpoint_with_cards(args.bidder, {"network": network, "model": model, "source": str(args.cards)},
+                               args.out)
+    say(f"wrote {args.out} ({Path(args.out).stat().st_size / 1e6:.1f} MB)")
 
 
 def main(argv=None) -> None:
@@ -119,6 +131,7 @@ def main(argv=None) -> None:
     t.add_argument("--lr", type=float, default=1e-3)
     t.add_argument("--value-unit", type=float, default=1000.0)
     t.add_argument("--holdout", type=float, default=0.1)
+    t.add_argument("--floor", type=float, default=-20000.0, help="labels below it count as it (points)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--max-jump", type=int, default=2)
     t.set_defaults(fn=train)

