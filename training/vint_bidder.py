@@ -80,11 +80,12 @@ def train(args) -> None:
         init = load_bidder(args.init, game="vint").calls.network
     net, report = train_call_values(data, hidden=args.hidden, epochs=args.epochs, lr=args.lr,
                                     value_unit=args.value_unit, holdout=args.holdout, seed=args.seed, init=init,
-                                    floor=args.floor,
+                                    floor=args.floor, behaviour_bonus=args.bonus, relative=args.relative,
                                     say=say)
     config = {"command": " ".join(["python -m training.vint_bidder", *sys.argv[1:]]), "report": report,
               "calls": len(data), "data": [str(d) for d in args.data]}
-    save_bidder(args.out, net, None if args.max_jump < 0 else args.max_jump, args.value_unit, config)
+    save_bidder(args.out, net, None if args.max_jump < 0 else args.max_jump, args.value_unit, config,
+                margin=args.margin)
     say(f"wrote {args.out}: {report}")
 
 
@@ -129,11 +130,14 @@ def main(argv=None) -> None:
     t.add_argument("--hidden", type=int, nargs="+", default=[256, 256])
     t.add_argument("--epochs", type=int, default=20)
     t.add_argument("--lr", type=float, default=1e-3)
-    t.add_argument("--value-unit", type=float, default=1000.0)
+    t.add_argument("--value-unit", type=float, default=10000.0)
     t.add_argument("--holdout", type=float, default=0.1)
+    t.add_argument("--bonus", type=float, default=0.0, help="points added to the behaviour's call's label")
+    t.add_argument("--relative", action="store_true", help="labels less the behaviour's call's label")
     t.add_argument("--floor", type=float, default=-20000.0, help="labels below it count as it (points)")
     t.add_argument("--seed", type=int, default=0)
     t.add_argument("--max-jump", type=int, default=2)
+    t.add_argument("--margin", type=float, default=0.0, help="points a bid must be worth above passing")
     t.set_defaults(fn=train)
     s = sub.add_parser("standalone", help="put a card network into a bidder checkpoint")
     s.add_argument("--bidder", required=True)

@@ -201,11 +201,17 @@ def label_deals(seed: int, first: int, count: int, behaviour, continuation, max_
 
 # ----------------------------------------------------------------------------- the network
 def train_call_values(data: TeacherData, hidden=(256, 256), epochs: int = 10, lr: float = 1e-3,
-                      batch: int = 256, value_unit: float = 1000.0, holdout: float = 0.1, seed: int = 0,
-                      floor: float | None = -20000.0, init=None, say=None):
+                      batch: int = 256, value_unit: float = 10000.0, holdout: float = 0.1, seed: int = 0,
+                      floor: float | None = -20000.0, behaviour_bonus: float = 0.0, relative: bool = False,
+                      init=None, say=None):
     """Regress the labelled calls' outcomes (in ``value_unit`` points) from the observation (masked
     squared error; labels below ``floor`` points count as ``floor``: a hopeless overbid's exact cost
-    would dominate the fit and never changes which call is best).  Returns ``(network, report)``; the report compares, on held-out deals, the points
+    would dominate the fit and never changes which call is best; ``behaviour_bonus`` points are added
+    to the label of the call the behaviour made, so the network keeps the behaviour's call unless
+    another is worth that much more: it learns to recognise the behaviour's call and where to leave
+    it, a stand-in for the rule bot it needs no rule bot to play); ``relative``: every label less the
+    label of the behaviour's call (an advantage: what the deal gives every call alike, honours and
+    strong hands, leaves the target).  Returns ``(network, report)``; the report compares, on held-out deals, the points
     given up per call (the best labelled call's value minus the chosen call's) by the network's greedy
     choice and by the behaviour's call.  ``init``: a network to start from (policy iteration)."""
     import torch
@@ -222,6 +228,9 @@ def train_call_values(data: TeacherData, hidden=(256, 256), epochs: int = 10, lr
                                                       {"hidden_sizes": list(hidden), "shared_torso": True})
     opt = torch.optim.Adam(net.parameters(), lr=lr)
     values = data.values if floor is None else np.maximum(data.values, floor)
+    rows = np.arange(len(values))
+    values = values - values[rows, data.actions][:, None] if relative else values.copy()
+    values[rows, data.actions] += behaviour_bonus
     targets = np.nan_to_num(values / value_unit, nan=0.0).astype(np.float32)
     labelled = ~np.isnan(data.values)
     for epoch in range(epochs):
@@ -267,7 +276,7 @@ def evaluate_calls(net, data: TeacherData, rows: np.ndarray, value_unit: float) 
 
 
 def save_bidder(path: str | Path, net, max_jump: int | None, value_unit: float, config: dict,
-                cards: str = "rule", card_network: dict | None = None) -> Path:
+                cards: str = "rule", card_network: dict | None = None, margin: float = 0.0) -> Path:
     """Write a bidder checkpoint (:mod:`vint_env.agents.learned.bidder`) atomically."""
     from .. import games
     from ..agents.learned.policy import save_checkpoint
@@ -276,7 +285,8 @@ def save_bidder(path: str | Path, net, max_jump: int | None, value_unit: float, 
                "num_actions": record.num_actions,
                "network": {"name": "mlp", "kwargs": {"hidden_sizes": hidden_sizes(net), "shared_torso": True}},
                "model": {k: v.detach().clone() for k, v in net.state_dict().items()},
-               "bidder": {"cards": cards, "max_jump": max_jump, "value_unit": float(value_unit)},
+               "bidder": {"cards": cards, "max_jump": max_jump, "value_unit": float(value_unit),
+                          "margin": float(margin)},
                "config": config}
     if card_network is not None:
         payload["card_network"] = card_network

@@ -13,7 +13,8 @@ Its cards are played by what the checkpoint names in ``bidder["cards"]``:
   weights, e.g. a clone of the rule bot's card play), played greedily: no rule bot is consulted.
 
 ``bidder:PATH,cards=rule`` plays the rule bot's cards whatever the checkpoint holds (so the auction's
-share of a standalone agent's result can be measured on its own).  A checkpoint is the PPO
+share of a standalone agent's result can be measured on its own); ``,margin=POINTS`` replaces the
+checkpoint's ``bidder["margin"]`` (the points a bid must be worth above passing, default 0).  A checkpoint is the PPO
 checkpoint format (:mod:`vint_env.agents.learned.policy`, with its checks) plus the ``bidder`` entry;
 ``ppo:PATH`` refuses it.  Made by ``python -m training.vint_bidder`` (docs/training.md).
 """
@@ -60,11 +61,15 @@ def best_call(values: np.ndarray, candidates: np.ndarray) -> int:
 
 
 class CallValues:
-    """The call-value network as a function of observations: ``values(obs) -> [B, A]`` (points)."""
+    """The call-value network as a function of observations: ``values(obs) -> [B, A]`` (points).
+    ``call`` makes the candidate call of highest value, a bid's value lowered by ``margin`` points
+    (a bid must beat passing by that much: the network's errors, maximised over a dozen calls, would
+    otherwise favour bids it overrates)."""
 
-    def __init__(self, network: torch.nn.Module, value_unit: float):
+    def __init__(self, network: torch.nn.Module, value_unit: float, margin: float = 0.0):
         self.network = network.eval()
         self.value_unit = float(value_unit)
+        self.margin = float(margin)
 
     @torch.no_grad()
     def values(self, obs: np.ndarray) -> np.ndarray:
@@ -73,7 +78,9 @@ class CallValues:
 
     def call(self, observation: dict, max_jump: int | None) -> int:
         cands = candidate_calls(observation["action_mask"], max_jump)
-        return best_call(self.values(observation["observation"])[0], cands)
+        values = self.values(observation["observation"])[0]
+        values[BID_BASE:] -= self.margin
+        return best_call(values, cands)
 
 
 def is_auction(observation: dict) -> bool:
@@ -119,14 +126,29 @@ def _card_agent(ckpt: dict, path: str, cards: str, game: str) -> Agent:
     return PPOAgent(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=True, name="cards")
 
 
-def parse_spec(arg: str) -> tuple[str, str | None]:
-    """``"PATH"`` or ``"PATH,cards=rule|network"`` -> (path, cards or None)."""
-    path, sep, option = arg.rpartition(",cards=")
-    if not sep:
-        return arg, None
-    if option not in CARD_PLAYERS:
-        raise ValueError(f"bidder spec {arg!r}: cards must be one of {CARD_PLAYERS}, got {option!r}")
-    return path, option
+SPEC_OPTIONS = ("cards", "margin")
+
+
+def parse_spec(arg: str) -> tuple[str, dict]:
+    """``"PATH[,cards=rule|network][,margin=POINTS]"`` -> (path, options)."""
+    path, *rest = arg.split(",")
+    options: dict = {}
+    for item in rest:
+        key, sep, value = item.partition("=")
+        if not sep or key not in SPEC_OPTIONS:
+            raise ValueError(f"bidder spec {arg!r}: options are {', '.join(k + '=...' for k in SPEC_OPTIONS)}, "
+                             f"got {item!r}")
+        if key == "cards" and value not in CARD_PLAYERS:
+            raise ValueError(f"bidder spec {arg!r}: cards must be one of {CARD_PLAYERS}, got {value!r}")
+        if key == "margin":
+            try:
+                value = float(value)
+            except ValueError:
+                raise ValueError(f"bidder spec {arg!r}: margin must be a number of points, got {value!r}") from None
+            if not value >= 0:
+                raise ValueError(f"bidder spec {arg!r}: margin must be >= 0 points, got {value!r}")
+        options[key] = value
+    return path, options
 
 
 def load_bidder(arg: str, game: str = "vint") -> VintBidderAgent:
@@ -134,7 +156,7 @@ def load_bidder(arg: str, game: str = "vint") -> VintBidderAgent:
     from .policy import CheckpointError, load_checkpoint, network_from_checkpoint
     if not arg:
         raise ValueError("agent spec 'bidder' needs a checkpoint path: 'bidder:path/to/bidder.pt'")
-    path, cards = parse_spec(arg)
+    path, options = parse_spec(arg)
     ckpt = load_checkpoint(path, game=game)
     meta = ckpt.get("bidder")
     if not isinstance(meta, dict) or not {"cards", "max_jump", "value_unit"} <= set(meta):
@@ -148,8 +170,11 @@ def load_bidder(arg: str, game: str = "vint") -> VintBidderAgent:
     unit = meta["value_unit"]
     if isinstance(unit, bool) or not isinstance(unit, (int, float)) or not unit > 0:
         raise CheckpointError(f"{path!r}: bidder value_unit must be a number > 0, got {unit!r}")
-    cards = cards or meta["cards"]
-    calls = CallValues(network_from_checkpoint(ckpt, path), unit)
+    margin = meta.get("margin", 0.0)
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
+        raise CheckpointError(f"{path!r}: bidder margin must be a number >= 0 (points), got {margin!r}")
+    cards = options.get("cards", meta["cards"])
+    calls = CallValues(network_from_checkpoint(ckpt, path), unit, options.get("margin", margin))
     return VintBidderAgent(calls, jump, _card_agent(ckpt, path, cards, game), name=f"bidder:{arg}",
                            cards_kind=cards)
 
