@@ -154,6 +154,8 @@ def test_bidder_greedy_call_is_the_highest_valued_candidate(checkpoints):
     call = agent.act(ob, env=env, agent=env.agent_selection)
     assert cands[call] and values[call] == values[cands].max()
     assert call == PASS or call > bids("1C")[0]
+    cautious = load_bidder(f"{checkpoints['bidder']},margin=1e9")     # no bid is worth a billion over passing
+    assert cautious.calls.margin == 1e9 and cautious.act(ob, env=env, agent=env.agent_selection) == PASS
 
 
 def test_bidder_loader_refusals(checkpoints, tmp_path):
@@ -169,6 +171,10 @@ def test_bidder_loader_refusals(checkpoints, tmp_path):
         load_agent(f"bidder:{checkpoints['bidder']},cards=network", game="vint")
     with pytest.raises(ValueError, match="cards must be one of"):
         load_agent(f"bidder:{checkpoints['bidder']},cards=dd", game="vint")
+    with pytest.raises(ValueError, match="margin must be"):
+        load_agent(f"bidder:{checkpoints['bidder']},margin=-1", game="vint")
+    with pytest.raises(ValueError, match="options are"):
+        load_agent(f"bidder:{checkpoints['bidder']},jump=3", game="vint")
     with pytest.raises(ValueError, match="needs a checkpoint path"):
         load_agent("bidder", game="vint")
     broken = tmp_path / "broken.pt"
