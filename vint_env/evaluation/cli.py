@@ -34,17 +34,7 @@ from .. import games
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (``--boards 0`` must not silently mean "all")."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer (1 or more), got {value}")
-    return value
+from ..cli_args import positive_int
 
 
 def _boards(args):

@@ -23,18 +23,9 @@ import sys
 from ..agents.learned.threads import limit_torch_threads
 from ..agents.registry import load_agent
 from .. import games
+from ..cli_args import positive_int
 from .session import PlaySession, seat_number
 from .table import seat_bots
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
 
 
 def _seat(text: str) -> int:
@@ -58,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponents", default="rule", help="agent spec of the opponents (default rule)")
     p.add_argument("--episode", choices=("deal", "rubber"), default="deal",
                    help="play --deals deals, or one rubber (Vint, Whist)")
-    p.add_argument("--deals", type=_positive, default=1, help="deals to play in deal mode (default 1)")
+    p.add_argument("--deals", type=positive_int, default=1, help="deals to play in deal mode (default 1)")
     p.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a new one, printed)")
     p.add_argument("--no-hint", action="store_true", help="no rule bot in the background for `hint`")
     return p
