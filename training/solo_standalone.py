@@ -1,7 +1,7 @@
 """``python -m training.solo_standalone``: a Solo Whist agent that plays every action itself, then policy
 iteration on its calls under its own card play.
 
-    python -m training.solo_standalone --out /work/artifacts/solo/run      # resumes: each step is cached
+    python -m training.solo_standalone --out runs/solo_standalone      # resumes: each step is cached
 
 Steps (each writes a file in ``--out`` and is skipped when the file is there):
 
