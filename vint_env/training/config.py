@@ -76,6 +76,9 @@ class PPOConfig:
                                          # updates (one update of policy lag; vint_env/training/collectors.py)
     ray_address: str = ""                # with collectors >= 1: run them as Ray actors on this cluster
                                          # ("local": a Ray started here; "auto": the running one)
+    duplicate: bool = False              # every deal at two tables (games i and i + num_envs/2), the learner's
+                                         # side in the other seats at the second; each seat's return minus the
+                                         # same seat's at the other table (vint_env/training/duplicate.py)
 
     # --- self-play opponents --------------------------------------------------
     # Probability of each kind of opponent partnership for a game of the rollout:
@@ -177,6 +180,13 @@ class PPOConfig:
         need(self.collectors >= 0, f"collectors must be >= 0, got {self.collectors!r}")
         need(not self.ray_address or self.collectors >= 1,
              f"ray_address={self.ray_address!r} runs the collectors on Ray: it needs collectors >= 1")
+        if self.duplicate:
+            from .duplicate import check_game, check_pairs
+            try:
+                check_game(self.game)
+                check_pairs(self.num_envs)
+            except ValueError as e:
+                need(False, f"duplicate: {e}")
         need(not (self.central_critic and self.collectors),
              "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
         for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
@@ -254,8 +264,8 @@ _HINTS = typing.get_type_hints(PPOConfig)
 #: The sections of a config file, each the keys of one job of the trainer (the module that reads them).
 SECTIONS: dict[str, tuple[str, ...]] = {
     "run": ("name", "game", "env_kwargs", "seed", "total_timesteps", "max_minutes", "torch_threads", "runs_dir"),
-    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address"),  # sources.py, selfplay.py,
-                                                                                         # collectors.py
+    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address",  # sources.py, selfplay.py,
+                   "duplicate"),                                                       # collectors.py, duplicate.py
     "opponents": ("opponent_mix", "pool_size", "pool_add_every"),                   # pool.py
     "model": ("network", "network_kwargs", "central_critic", "critic_hidden_sizes"),  # agents/learned/networks.py
     "shaping": ("shaping_trick_reward", "shaping_exclude_items", "shaping_deal_transform",
