@@ -142,6 +142,8 @@ class PPOConfig:
     residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/learned/residual.py)
     residual_actions: str = "cards"      # ... on card decisions only ("cards"), on the others only ("auction") or on all ("all")
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
+    init_from: str = ""                  # a checkpoint (PATH.pt) whose network starts the run instead of cloning (a
+                                         # clone, the previous best); with kl_coef > 0 it is the KL reference
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
 
@@ -220,8 +222,14 @@ class PPOConfig:
                 need(False, str(e))
         need(0 <= self.bc_holdout < 1, f"bc_holdout must be in [0, 1), got {self.bc_holdout!r}")
         need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
-        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0),
-             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1")
+        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0) or self.init_from,
+             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1 "
+             f"(or init_from: the checkpoint it starts from)")
+        need(not (self.init_from and self.teacher),
+             f"init_from={self.init_from!r} starts from a trained network: it takes no teacher to clone "
+             f"(teacher={self.teacher!r})")
+        need(not self.init_from or Path(self.init_from).is_file(),
+             f"init_from: no checkpoint file {self.init_from!r}")
         need(self.shaping_trick_reward >= 0, f"shaping_trick_reward must be >= 0, got {self.shaping_trick_reward!r}")
         need(self.shaping_deal_transform in ("none", "symlog"),
              f"shaping_deal_transform must be 'none' or 'symlog', got {self.shaping_deal_transform!r}")
@@ -276,7 +284,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "warm_start": ("teacher", "teacher_deals", "teacher_workers", "teacher_cache", "bc_epochs", "bc_batch_size",
                    "bc_learning_rate", "bc_value_coef", "teacher_values", "bc_value_scale", "bc_value_unit",
                    "bc_teacher_bonus", "residual_base", "residual_margin", "residual_actions", "bc_holdout",
-                   "kl_coef", "kl_decay"),                                          # warm_start.py
+                   "init_from", "kl_coef", "kl_decay"),                                          # warm_start.py
     "evaluation": ("eval_every", "eval_deals", "final_eval_deals", "eval_opponents", "checkpoint_every",
                    "keep_checkpoints"),                                             # eval_schedule.py, checkpoints.py
 }

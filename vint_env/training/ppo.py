@@ -376,6 +376,8 @@ class Trainer:
 
         if st.pending_eval_deals:
             self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+        if cfg.init_from and not st.pretrained and st.update == 0:
+            warm_start.init_from(self)
         if warm_start.wanted(cfg, st):
             if cfg.eval_every and not st.evaluated_before_cloning:   # the curves start before cloning
                 self.evaluate_before_cloning(cfg.eval_deals)
