@@ -17,6 +17,9 @@ spec                  agent
                       (``vint_env/baselines/<game>.pt``, or DIR's; made by
                       ``python -m training.baseline --game GAME``; see
                       :mod:`vint_env.agents.learned.baseline`)
+``residual[:DIR]``    the game's rule bot corrected by a shipped critic network
+                      (``<game>_residual.pt``, or ``<game>.pt`` when the
+                      baseline is one; :func:`~vint_env.agents.learned.baseline.load_residual`)
 ``human``             a person at the terminal
 ``openspiel:ismcts``  OpenSpiel's information-set MCTS with random rollouts
 ``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
@@ -38,7 +41,7 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "human",
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "human",
          "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
 #: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
 #: (as the game records name their bots), ``factory(game, arg, seed)``.
@@ -97,14 +100,14 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
             raise ImportError("PPO agents need the train extra / vint_env.agents.learned.policy "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
         agent = ppo_agent.load(arg, game=game)
-    elif kind == "baseline":
+    elif kind in ("baseline", "residual"):
         try:
             import torch  # noqa: F401
         except ImportError as exc:
-            raise ImportError("the baseline agents are PPO policies and need the train extra "
+            raise ImportError(f"the {kind} agents are PPO policies and need the train extra "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
-        from .learned.baseline import load_baseline
-        agent = load_baseline(game, arg or None)
+        from .learned.baseline import load_baseline, load_residual
+        agent = (load_baseline if kind == "baseline" else load_residual)(game, arg or None)
     elif kind == "human" and not arg:
         from .human import HumanAgent
         agent = HumanAgent(game)

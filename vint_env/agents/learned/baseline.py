@@ -6,7 +6,12 @@ A shipped baseline is two files in ``vint_env/baselines/`` (:data:`vint_env.base
   :meth:`PPOAgent.load <vint_env.agents.learned.policy.PPOAgent.load>` and its checks;
 - ``<game>.json``: its manifest: the command that produced it, the config, budget, machine and git
   commit, the SHA-256 of the checkpoint, the observation layout it was trained for (name, size and
-  blocks) and its measured duplicate results (see ``docs/baselines.md``).
+  blocks), its measured duplicate results (see ``docs/baselines.md``) and ``standalone``: ``true``
+  when the network chooses every action itself, ``false`` when it is the rule bot corrected by the
+  network (:mod:`~vint_env.agents.learned.residual`), which the loader checks against the checkpoint.
+
+Agent spec ``residual``: the critic-corrected rule bot of a game (:func:`load_residual`), from
+``<game>_residual.pt`` + ``.json`` when they ship, else from ``<game>.pt`` when that baseline is one.
 
 :func:`load_baseline` refuses, with a :class:`~vint_env.agents.learned.policy.CheckpointError` that names
 the game and the command that retrains it: a game with no checkpoint, a manifest that does not
@@ -37,12 +42,15 @@ def default_folder() -> Path:
     return DIR
 
 
-def checkpoint_path(game: str, folder: str | Path | None = None) -> Path:
-    return Path(folder or default_folder()) / f"{games.get(game).name}.pt"
+RESIDUAL_SUFFIX = "_residual"    # <game>_residual.pt: a residual agent shipped beside a standalone baseline
 
 
-def manifest_path(game: str, folder: str | Path | None = None) -> Path:
-    return Path(folder or default_folder()) / f"{games.get(game).name}.json"
+def checkpoint_path(game: str, folder: str | Path | None = None, suffix: str = "") -> Path:
+    return Path(folder or default_folder()) / f"{games.get(game).name}{suffix}.pt"
+
+
+def manifest_path(game: str, folder: str | Path | None = None, suffix: str = "") -> Path:
+    return Path(folder or default_folder()) / f"{games.get(game).name}{suffix}.json"
 
 
 def shipped(folder: str | Path | None = None) -> tuple[str, ...]:
@@ -76,10 +84,10 @@ def _error(game: str, message: str):
     return CheckpointError(f"baseline for {game!r}: {message}; to train one: {reproduce_command(game)}")
 
 
-def read_manifest(game: str, folder: str | Path | None = None) -> dict:
+def read_manifest(game: str, folder: str | Path | None = None, suffix: str = "") -> dict:
     """The manifest of ``game``'s baseline, checked for its format and game."""
     game = games.get(game).name
-    path = manifest_path(game, folder)
+    path = manifest_path(game, folder, suffix)
     if not path.is_file():
         raise _error(game, f"no manifest {str(path)!r} beside the checkpoint")
     try:
@@ -101,7 +109,8 @@ def read_manifest(game: str, folder: str | Path | None = None) -> dict:
          isinstance(observation, dict) and isinstance(observation.get("size"), int)
          and isinstance(observation.get("blocks"), list)),
         ("budget (a mapping)", isinstance(manifest.get("budget", {}), dict)),
-        ("results (a mapping)", isinstance(manifest.get("results", {}), dict))) if not ok]
+        ("results (a mapping)", isinstance(manifest.get("results", {}), dict)),
+        ("standalone (true or false)", isinstance(manifest.get("standalone", False), bool))) if not ok]
     if wrong:
         raise _error(game, f"manifest {str(path)!r} has wrong-typed fields: {'; '.join(wrong)}")
     return manifest
@@ -122,19 +131,28 @@ def stale_layout(manifest: dict, game: str) -> str | None:
             f"{then.get('name')!r}), but {game} observations now have size {now['size']} ({detail})")
 
 
-def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
-    """The shipped baseline of ``game`` as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"``.
+def plays_alone(agent) -> bool:
+    """Whether a loaded agent is a network choosing every action itself (no rule bot consulted)."""
+    from .residual import ResidualAgent
+    return not isinstance(agent, ResidualAgent)
+
+
+def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None,
+                  suffix: str = ""):
+    """The shipped baseline of ``game`` as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"``
+    (or the :class:`~vint_env.agents.learned.residual.ResidualAgent` its checkpoint describes).
 
     ``folder``: another folder of ``<game>.pt`` + ``<game>.json`` (what ``python -m training.baseline
-    --out FOLDER`` writes); default the package's ``vint_env/baselines/``."""
+    --out FOLDER`` writes); default the package's ``vint_env/baselines/``.  A manifest's ``standalone``
+    must say what the checkpoint plays: a network alone (``true``) or the rule bot corrected (``false``)."""
     from .policy import CheckpointError, PPOAgent
     game = games.get(game).name
-    path = checkpoint_path(game, folder)
+    path = checkpoint_path(game, folder, suffix)
     if not path.is_file():
         have = shipped(folder)
         where = "ships with this vint-env" if folder is None else f"is in {str(folder)!r}"
         raise _error(game, f"no checkpoint {where} (baselines there: {', '.join(have) if have else 'none'})")
-    manifest = read_manifest(game, folder)
+    manifest = read_manifest(game, folder, suffix)
     recorded = (manifest.get("checkpoint") or {}).get("sha256")
     if recorded != file_sha256(path):
         raise _error(game, f"{str(path)!r} is not the checkpoint its manifest describes (SHA-256 differs: "
@@ -146,7 +164,26 @@ def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = Tr
         agent = PPOAgent.load(path, game=game, greedy=greedy, seed=seed)
     except CheckpointError as e:
         raise _error(game, str(e)) from None
+    claim = manifest.get("standalone")
+    if claim is not None and claim != plays_alone(agent):
+        raise _error(game, f"its manifest says standalone: {str(claim).lower()}, but {str(path)!r} "
+                           + ("is the rule bot corrected by a network (a residual agent)" if claim
+                              else "is a network that plays alone"))
     agent.name = "baseline"
+    return agent
+
+
+def load_residual(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
+    """Agent spec ``residual``: ``game``'s rule bot corrected by a critic network, from ``<game>_residual.pt``
+    (+ manifest) in ``folder`` (default the shipped baselines) if there is one, else from ``<game>.pt`` when that
+    baseline is a residual agent; a :class:`CheckpointError` when neither is."""
+    game = games.get(game).name
+    suffix = RESIDUAL_SUFFIX if checkpoint_path(game, folder, RESIDUAL_SUFFIX).is_file() else ""
+    agent = load_baseline(game, folder, greedy, seed, suffix)
+    if plays_alone(agent):
+        raise _error(game, f"no residual agent: {str(checkpoint_path(game, folder, suffix))!r} is a network that "
+                           f"plays alone (agent spec 'baseline'), and no {game}{RESIDUAL_SUFFIX}.pt ships beside it")
+    agent.name = "residual"
     return agent
 
 
