@@ -163,3 +163,13 @@ def test_a_trainer_logs_the_variance_columns(tmp_path):
     scalars = trainer.update_once()
     assert scalars["return_var"] > 0 and scalars["paired_return_var"] >= 0
     assert np.isfinite(scalars["policy_loss"])
+
+
+def test_variance_command(capsys):
+    from training.variance import main
+    assert main(["--game", "whist", "--opponent", "random", "--deals", "4", "--json"]) == 0
+    import json
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["deals"] >= 4 and figures["return_var"] > 0
+    assert main(["--game", "solo_whist", "--deals", "2"]) == 2
+    assert "solo_whist_v0 is not a partnership game" in capsys.readouterr().err

@@ -79,6 +79,7 @@ def return_variance(game: str, policy=None, opponent: str = "rule", deals: int =
     from .selfplay import SelfPlayCollector
     from .sources import make_game_batch
     check_game(game)
+    num_envs = max(2, min(num_envs, 2 * deals) // 2 * 2)     # pairs of tables, no more than the deals need
     batch = make_game_batch(env_source, game, num_envs, env_kwargs)
     if policy is None:
         torch.manual_seed(seed)
