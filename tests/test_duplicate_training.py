@@ -8,7 +8,8 @@ torch = pytest.importorskip("torch")
 
 from vint_env.agents.registry import load_agent
 from vint_env.training.config import ConfigError, load_config
-from vint_env.training.duplicate import return_variance, rotate_seats, twin, variance_figures
+from vint_env.training.duplicate import rotate_seats, twin, variance_figures
+from vint_env.training.variance import return_variance
 from vint_env.training.selfplay import BOT, LEARNER, SelfPlayCollector, StreamBuffer
 from vint_env.training.sources import make_game_batch
 

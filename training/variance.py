@@ -31,7 +31,7 @@ def main(argv=None) -> int:
     import torch
     torch.set_num_threads(1)
     from vint_env import games
-    from vint_env.training.duplicate import return_variance
+    from vint_env.training.variance import return_variance
     policy = None
     if args.agent:
         if not args.agent.startswith("ppo:"):

@@ -13,8 +13,8 @@ tables, the same at both; honours, coronets and strong hands, which score whoeve
 The subtracted term was played at the other table, so it does not depend on this table's actions: a
 baseline that leaves the policy gradient unbiased and takes the deal's luck out of its variance.
 
-:func:`return_variance` measures what it buys: the variance of the learner's return a deal, alone
-and paired (``python -m training.variance``).
+:func:`vint_env.training.variance.return_variance` measures what it buys: the variance of the
+learner's return a deal, alone and paired (``python -m training.variance``).
 """
 
 from __future__ import annotations
@@ -60,39 +60,3 @@ def variance_figures(side_returns: np.ndarray) -> dict:
     pv = float(np.var(paired, ddof=1)) if len(paired) > 1 else float("nan")
     return {"return_var": single, "paired_return_var": pv,
             "variance_ratio": pv / single if single and not np.isnan(pv) else float("nan"), "n": n}
-
-
-def return_variance(game: str, policy=None, opponent: str = "rule", deals: int = 1000, seed: int = 0,
-                    env_source: str = "vector", env_kwargs: dict | None = None, num_envs: int = 128) -> dict:
-    """The variance of the learner's return a deal (env reward units), alone and paired, on the same deals.
-
-    ``policy``: a network (``build_network``'s; None: a fresh one, which plays nearly at random) playing
-    one side against ``opponent`` (``rule``, ``random`` or ``self``) at pairs of tables; each side the
-    learner played gives its table return and its paired return.  Returns :func:`variance_figures` and
-    the means (``return_mean``, ``paired_return_mean``), for at least ``deals`` deals at each table.
-    """
-    import torch
-
-    from vint_env.agents.learned.networks import build_network
-
-    from .ppo import default_bot_factory
-    from .selfplay import SelfPlayCollector
-    from .sources import make_game_batch
-    check_game(game)
-    num_envs = max(2, min(num_envs, 2 * deals) // 2 * 2)     # pairs of tables, no more than the deals need
-    batch = make_game_batch(env_source, game, num_envs, env_kwargs)
-    if policy is None:
-        torch.manual_seed(seed)
-        policy = build_network("mlp", batch.obs_size, batch.num_actions, {"hidden_sizes": [64]})
-    policy.eval()
-    per_game = max(1, -(-deals // (num_envs // 2)))
-    steps = per_game * 60                      # a deal is at most ~60 decisions (Vint: 13 x 4 plays + calls)
-    collector = SelfPlayCollector(batch, {opponent: 1.0}, steps, default_bot_factory(game), duplicate=True)
-    rng = np.random.default_rng(seed)
-    gen = torch.Generator().manual_seed(seed)
-    rows = []
-    while sum(len(r) for r in rows) < deals * 2 * (2 if opponent == "self" else 1):
-        rows.append(collector.collect(policy, [], rng, gen).side_returns)
-    table = np.concatenate(rows)
-    return {**variance_figures(table), "return_mean": float(table[:, 0].mean()),
-            "paired_return_mean": float(table[:, 1].mean()), "deals": len(table) // (4 if opponent == "self" else 2)}
