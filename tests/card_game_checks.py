@@ -1,14 +1,23 @@
-"""The shared deals, and the checks the env test files of every game share: random episodes, RULES.md legality and
-trick winners worked out independently of the engine, and hidden-card swaps for no-leak tests."""
+"""The shared deals, and the checks the env test files of every game share: random episodes, legality and trick
+winners from the rules (docs/rules, "Common to all games") worked out apart from the engine, hidden-card swaps."""
 
 import numpy as np
 
 from vint_env.cards import hand_cards
 
-#: The shared deals of the tests (PBN, North first).  DEAL_002: the worked deal of tests/data/examples;
-#: ONE_SUIT_EACH: North all spades, East all hearts, South all diamonds, West all clubs.
+# ---------------------------------------------------------------- the shared deals (PBN, North first, suits S.H.D.C)
+#: The Short rules' worked deal (5 NT by North down 3, tests/data/examples).
 DEAL_002 = "N:KJ74.AQ6.AKJ5.J8 A.KT932.82.AQT94 Q532.875.T93.763 T986.J4.Q764.K52"
+#: Every hand one whole suit: North spades, East hearts, South diamonds, West clubs.
 ONE_SUIT_EACH = "N:AKQJT98765432... .AKQJT98765432.. ..AKQJT98765432. ...AKQJT98765432"
+#: Every hand one whole suit: North spades, East clubs, South diamonds, West hearts.
+ONE_SUIT_EACH_CLUBS_EAST = "N:AKQJT98765432... ...AKQJT98765432 ..AKQJT98765432. .AKQJT98765432.."
+#: ONE_SUIT_EACH with East's H2 and South's D2 exchanged.
+ONE_SUIT_EACH_TWOS_SWAPPED = "N:AKQJT98765432... .AKQJT9876543.2. .2.AKQJT9876543. ...AKQJT98765432"
+#: North holds the thirteen top cards (every ace, king and queen, and the SJ): a lay-down grand slam.
+TOP_CARDS_NORTH = "N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432"
+#: East holds the lowest cards (the 4-3-2 of spades, diamonds and clubs, the 5-4-3-2 of hearts): a sure misère.
+LOWEST_EAST = "N:987.KQ.98765.Q65 432.5432.432.432 AKJ65.T.KQJT.AKJ QT.AJ9876.A.T987"
 
 
 def random_episode(env, rng, check=None, final_infos=None, choose=None):
@@ -34,7 +43,7 @@ def random_episode(env, rng, check=None, final_infos=None, choose=None):
 
 
 def legal_cards_by_rules(play):
-    """Legal cards from RULES.md section 1 directly: follow suit if able, else anything."""
+    """Legal cards from the rules directly (docs/rules, "Common to all games"): follow suit if able, else anything."""
     cards = set(hand_cards(play.hands[play.current_player]))
     if play.trick:
         follow = {c for c in cards if c // 13 == play.trick[0] // 13}
@@ -43,7 +52,7 @@ def legal_cards_by_rules(play):
 
 
 def winner_by_rules(cards, leader, trump):
-    """Trick winner from RULES.md section 1: highest trump, else highest card of the suit led."""
+    """Trick winner from the rules (docs/rules, "Common to all games"): highest trump, else highest card of the suit led."""
     led = cards[0] // 13
     best = max(range(4), key=lambda i: (cards[i] // 13 == trump, cards[i] // 13 == led, cards[i] % 13))
     return (leader + best) % 4

@@ -114,8 +114,8 @@ def inference_and_macs(trainer) -> tuple[float, float, float]:
     import torch
 
     from vint_env.agents.learned.networks import multiply_adds
-    from vint_env.training.ppo import _seeded
-    rng, gen = _seeded(0, 0, 99)
+    from vint_env.training.streams import seeded
+    rng, gen = seeded(0, 0, 99)
     rollout = trainer.collector.collect(trainer.net, [], rng, gen)
     obs = rollout.obs
     active = float((obs.weight != 0).sum(1).float().mean()) if hasattr(obs, "weight") \

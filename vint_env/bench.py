@@ -24,6 +24,7 @@ import time
 import numpy as np
 
 from . import games as _games
+from .random_play import random_episode
 
 GAMES = _games.env_names()
 
@@ -39,14 +40,7 @@ def run_random(env, steps: int, seed: int) -> tuple[int, int, float, float]:
     start, cpu_start = time.perf_counter(), time.process_time()
     while done_steps < steps:
         env.reset(seed=int(rng.integers(2**31)))
-        for agent in env.agent_iter():
-            obs, reward, term, trunc, info = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
-            done_steps += 1
+        done_steps += random_episode(env, rng.integers)
         episodes += 1
     return done_steps, episodes, time.perf_counter() - start, time.process_time() - cpu_start
 

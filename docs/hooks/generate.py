@@ -8,7 +8,7 @@ A page asks for a generated part with a marker comment on a line of its own:
     <!-- generated: options-table vint_v0 -->       the env's options, from the game's declared parameters
 
 So the tables in the docs are the layout in code (there is no second copy to keep equal), and the
-example is what the current renderer prints. Tests call `expand` on the pages (tests/test_docs.py).
+example is what the current renderer prints. Tests call `expand` on the pages (tests/docs/test_docs.py).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ class HumanAgent(Agent):
     name = "human"
     needs_env = True   # only to render the table; decisions are the person's
 
-    def __init__(self, game: str = "vint", input_fn=input, print_fn=print):
+    def __init__(self, game: games.Game | str = "vint", input_fn=input, print_fn=print):
         record = games.get(game)
         self.game = record.name
         self.input = input_fn

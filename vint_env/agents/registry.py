@@ -37,6 +37,7 @@ from __future__ import annotations
 import importlib
 
 from .. import games
+from ..games import Game
 from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
@@ -48,7 +49,7 @@ SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]",
 ABOVE = {"openspiel": "vint_env.wrappers.openspiel_agent:make_agent"}
 
 
-def rule_agent(game: str = "vint") -> Agent:
+def rule_agent(game: Game | str = "vint") -> Agent:
     """The rule bot of ``game`` (named by the game's record)."""
     return games.get(game).rule_agent()
 
@@ -74,8 +75,9 @@ class AgentSpecError(ValueError, TypeError):
     """An agent spec that names no agent: unknown kind, a module that does not import, a factory that fails."""
 
 
-def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
-    """Build the agent named by ``spec`` for ``game`` (see the module table; ``"vint"`` or ``"vint_v0"``)."""
+def load_agent(spec: str, game: Game | str = "vint", seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec`` for ``game`` (see the module table): its record, or its name
+    (``"vint"`` or ``"vint_v0"``), resolved here once and passed on as the record."""
     record = games.get(game)
     game = record.name
     if not isinstance(spec, str) or not spec.strip():
@@ -85,11 +87,11 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
     if kind == "random" and not arg:
         agent: Agent = RandomAgent(seed)
     elif kind == "rule" and not arg:
-        agent = rule_agent(game)
+        agent = record.rule_agent()
     elif kind == "dd" and not arg:
-        agent = record.dd_agent_factory()(record.name)
+        agent = record.dd_agent_factory()(record)
     elif kind == "pimc":
-        agent = record.pimc_agent_factory()(record.name, arg, seed)
+        agent = record.pimc_agent_factory()(record, arg, seed)
     elif kind == "ppo":
         if not arg:
             raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")
@@ -99,7 +101,7 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
         except (ImportError, AttributeError) as exc:
             raise ImportError("PPO agents need the train extra / vint_env.agents.learned.policy "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
-        agent = ppo_agent.load(arg, game=game)
+        agent = ppo_agent.load(arg, game=record)
     elif kind in ("baseline", "residual"):
         try:
             import torch  # noqa: F401
@@ -107,10 +109,10 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
             raise ImportError(f"the {kind} agents are PPO policies and need the train extra "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
         from .learned.baseline import load_baseline, load_residual
-        agent = (load_baseline if kind == "baseline" else load_residual)(game, arg or None)
+        agent = (load_baseline if kind == "baseline" else load_residual)(record, arg or None)
     elif kind == "human" and not arg:
         from .human import HumanAgent
-        agent = HumanAgent(game)
+        agent = HumanAgent(record)
     elif kind in ABOVE:
         if not arg:
             raise ValueError(f"agent spec {kind!r} needs a bot: '{kind}:ismcts'")
@@ -120,7 +122,7 @@ def load_agent(spec: str, game: str = "vint", seed: int | None = None) -> Agent:
         except ImportError as exc:
             raise ImportError(f"agent spec {spec!r} needs OpenSpiel: pip install 'vint-env[openspiel]' ({exc})") \
                 from exc
-        agent = getattr(module, attr)(game, arg, seed)
+        agent = getattr(module, attr)(record, arg, seed)
     elif kind == "py":
         module_name, _, attr = arg.partition(":")
         if not module_name or not attr:

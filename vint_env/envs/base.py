@@ -88,8 +88,8 @@ class FreshViews:
 class CardGameEnv(AECEnv):
     """Shared PettingZoo AEC machinery for the four-seat card games.
 
-    Subclasses set ``metadata``, ``NUM_ACTIONS``, ``LAYOUT`` (observation
-    :class:`~vint_env.envs.layout.Layout`), ``STATE_SIZE`` and implement the
+    Subclasses set ``GAME`` (the game's record, which gives ``metadata``,
+    ``NUM_ACTIONS``, ``LAYOUT``, ``STATE_SIZE`` and ``ACTION_TEXT``) and implement the
     hooks below.  ``AGENT_NAMES``: the agents, one per seat (default four);
     a game whose players also act for dummies (two-player Vint) lists its
     players, its ``_current_seat`` returns the index of the player to act,
@@ -103,6 +103,19 @@ class CardGameEnv(AECEnv):
     RESET_OPTIONS: tuple[str, ...] = ()
     LAYOUT: Any
     STATE_SIZE: int
+
+    GAME: Any = None
+
+    def __init_subclass__(cls, **kwargs):
+        """An env class that names its game record (``GAME = ...``) takes its PettingZoo ``metadata`` (the env
+        name), ``NUM_ACTIONS``, ``LAYOUT``, ``STATE_SIZE`` and ``ACTION_TEXT`` from the record."""
+        super().__init_subclass__(**kwargs)
+        game = cls.__dict__.get("GAME")
+        if game is not None:
+            cls.metadata = {"name": game.env_name, "render_modes": ["ansi", "rgb_array", "human"],
+                            "is_parallelizable": True, "render_fps": 2}
+            cls.NUM_ACTIONS, cls.LAYOUT, cls.STATE_SIZE = game.num_actions, game.layout, game.state_size
+            cls.ACTION_TEXT = staticmethod(game.action_text)
 
     def __init__(self, render_mode: str | None = None, reward_scale: float = 1.0):
         super().__init__()

@@ -10,6 +10,8 @@ what its deal info and score items are.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .._moved import renamed_attributes
 from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
 from ..games.obs_blocks import encode_side_tricks
@@ -44,6 +46,12 @@ class PartnershipEnv(CardGameEnv):
         self._tricks_block = self.LAYOUT.slice("tricks_taken")
 
     # subclass hooks ------------------------------------------------------------
+    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
+        return self.GAME.encode_observation(self.deal, seat, self.rubber, out=out)
+
+    def _encode_state(self) -> np.ndarray:
+        return self.GAME.encode_state(self.deal, self.rubber)
+
     def _new_deal(self, hands, dealer: int, options_left: dict):
         raise NotImplementedError
 

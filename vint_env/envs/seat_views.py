@@ -23,7 +23,7 @@ Every other event (a call, a new deal, the end of a deal, and whatever the
 game says a card changes beyond these blocks) marks all rows stale; a stale
 row is re-encoded in full by the game's reference encoder when it is next
 observed.  The rows therefore always equal the reference encoder's output;
-``tests/test_seat_views.py`` checks it step by step, seat by seat.
+``tests/envs/test_seat_views.py`` checks it step by step, seat by seat.
 
 The rows follow the env's own steps: state changed behind the env's back is
 noticed only as far as a different deal object or a different number of cards

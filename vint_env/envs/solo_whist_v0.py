@@ -41,18 +41,8 @@ _D = GAME.defaults
 
 
 class raw_env(CardGameEnv):
-    metadata = {
-        "name": GAME.env_name,
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": True,
-        "render_fps": 2,
-    }
-    GAME = GAME
-    NUM_ACTIONS = GAME.num_actions
+    GAME = GAME                        # metadata, NUM_ACTIONS, LAYOUT, STATE_SIZE, ACTION_TEXT: from it
     RESET_OPTIONS = ("deal", "dealer", "turned_card")
-    LAYOUT = GAME.layout
-    STATE_SIZE = GAME.state_size
-    ACTION_TEXT = staticmethod(GAME.action_text)
 
     def __init__(self, payments: str = _D["payments"], reward_scale: float = _D["reward_scale"],
                  viewer: int | None = _D["viewer"], render_mode: str | None = None):

@@ -31,10 +31,10 @@ from numbers import Integral
 import numpy as np
 
 from ..cards import hand_cards, parse_card
-from ..rules.vint2p import NUM_ACTIONS, Vint2pDeal, Vint2pRubber, action_text
+from ..rules.vint2p import Vint2pDeal, Vint2pRubber, action_text
 from .base import env_factories, take_deals, take_option
 from .partnership import PartnershipEnv
-from ..games.vint2p import GAME, STATE_SIZE, VINT2P_LAYOUT, encode_observation, encode_state
+from ..games.vint2p import GAME
 
 PLAYERS = ("player_0", "player_1")
 _D = GAME.defaults
@@ -42,20 +42,11 @@ VINT_VARIANTS = ("game_bonus", "passout", "honours", "game_race")   # the scorin
 
 
 class raw_env(PartnershipEnv):
-    metadata = {
-        "name": GAME.env_name,
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": True,
-        "render_fps": 2,
-    }
+    GAME = GAME                        # metadata, NUM_ACTIONS, LAYOUT, STATE_SIZE, ACTION_TEXT: from it
     AGENT_NAMES = PLAYERS
     INCREMENTAL_VIEWS = False          # a player's view moves with the seat he acts for: encoded afresh
     SIDE_NAMES = PLAYERS
-    NUM_ACTIONS = NUM_ACTIONS
     RESET_OPTIONS = ("deal", "deals", "dealer", "widow", "piles")
-    LAYOUT = VINT2P_LAYOUT
-    STATE_SIZE = STATE_SIZE
-    ACTION_TEXT = staticmethod(action_text)
 
     def __init__(self, way: int = _D["way"], auction: str = _D["auction"], episode: str = _D["episode"],
                  game_bonus: int = _D["game_bonus"], passout: str = _D["passout"], honours: str = _D["honours"],
@@ -134,12 +125,6 @@ class raw_env(PartnershipEnv):
             "tricks": deal.player_tricks() if deal.play else None,
             "scores": {PLAYERS[p]: deal.scores[p].as_dict() for p in (0, 1)},
         }
-
-    def _encode(self, player: int, out: np.ndarray | None = None) -> np.ndarray:
-        return encode_observation(self.deal, player, self.rubber, out=out)
-
-    def _encode_state(self) -> np.ndarray:
-        return encode_state(self.deal, self.rubber)
 
     def _render_text(self) -> str:
         from .vint2p_render import render_vint2p

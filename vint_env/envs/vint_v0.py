@@ -32,9 +32,7 @@ deal; in rubber mode ``options={"deals": [PBN, ...]}`` fixes the first deals.
 
 from __future__ import annotations
 
-import numpy as np
-
-from ..games.vint import GAME, encode_observation, encode_state
+from ..games.vint import GAME
 from ..rules.vint import AUCTION, BID_BASE, PASS, VintDeal, VintRubber, action_text
 from .base import env_factories, take_dealer, take_deals
 from .partnership import SIDE_NAMES, PartnershipEnv
@@ -44,18 +42,8 @@ VINT_VARIANTS = ("game_bonus", "passout", "honours", "game_race")   # the scorin
 
 
 class raw_env(PartnershipEnv):
-    metadata = {
-        "name": GAME.env_name,
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": True,
-        "render_fps": 2,
-    }
-    GAME = GAME
-    NUM_ACTIONS = GAME.num_actions
+    GAME = GAME                        # metadata, NUM_ACTIONS, LAYOUT, STATE_SIZE, ACTION_TEXT: from it
     RESET_OPTIONS = ("deal", "deals", "dealer")
-    LAYOUT = GAME.layout
-    STATE_SIZE = GAME.state_size
-    ACTION_TEXT = staticmethod(GAME.action_text)
 
     def __init__(self, episode: str = _D["episode"], game_bonus: int = _D["game_bonus"], passout: str = _D["passout"],
                  reward_scale: float = _D["reward_scale"], max_deals: int = _D["max_deals"],
@@ -93,9 +81,6 @@ class raw_env(PartnershipEnv):
             "scores": {SIDE_NAMES[s]: deal.scores[s].as_dict() for s in (0, 1)},
         }
 
-    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        return encode_observation(self.deal, seat, self.rubber, out=out)
-
     def _write_call(self, seat: int, action: int) -> bool:
         """A call that leaves the auction open changes only its blocks: write them in the four rows."""
         deal = self.deal
@@ -130,9 +115,6 @@ class raw_env(PartnershipEnv):
             val += (1, 1, 1, 1)
         self._views.write(idx, val)
         return True
-
-    def _encode_state(self) -> np.ndarray:
-        return encode_state(self.deal, self.rubber)
 
     def _render_text(self) -> str:
         from .render import render_vint

@@ -33,10 +33,8 @@ fixes the first deals (``turned_card`` then applies to the first).
 
 from __future__ import annotations
 
-import numpy as np
-
 from ..cards import NO_TRUMP, card_text
-from ..games.whist import GAME, encode_observation, encode_state
+from ..games.whist import GAME
 from ..rules.whist import WhistDeal, WhistRubber
 from .base import env_factories, random_turned_card, take_dealer, take_deals, take_turned_card
 from .partnership import SIDE_NAMES, PartnershipEnv
@@ -55,18 +53,8 @@ _D = GAME.defaults
 
 
 class raw_env(PartnershipEnv):
-    metadata = {
-        "name": GAME.env_name,
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "is_parallelizable": True,
-        "render_fps": 2,
-    }
-    GAME = GAME
-    NUM_ACTIONS = GAME.num_actions
+    GAME = GAME                        # metadata, NUM_ACTIONS, LAYOUT, STATE_SIZE, ACTION_TEXT: from it
     RESET_OPTIONS = ("deal", "deals", "dealer", "turned_card")
-    LAYOUT = GAME.layout
-    STATE_SIZE = GAME.state_size
-    ACTION_TEXT = staticmethod(GAME.action_text)
 
     def __init__(self, episode: str = _D["episode"], ten_is_honour: bool = _D["ten_is_honour"],
                  no_trump: bool = _D["no_trump"], reward_scale: float = _D["reward_scale"],
@@ -119,14 +107,8 @@ class raw_env(PartnershipEnv):
             "scores": {SIDE_NAMES[s]: sheet_items(deal.scores[s]) for s in (0, 1)},
         }
 
-    def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
-        return encode_observation(self.deal, seat, self.rubber, out=out)
-
     def _card_changes_more(self, card: int) -> bool:
         return card == self.deal.turned_card      # the dealer's turned card leaves the table
-
-    def _encode_state(self) -> np.ndarray:
-        return encode_state(self.deal, self.rubber)
 
     def _render_text(self) -> str:
         from .render import render_whist

@@ -27,6 +27,7 @@ import sys
 from pathlib import Path
 
 from .. import games
+from ..games import Game
 from ..agents.learned.threads import limit_torch_threads
 from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
@@ -34,17 +35,7 @@ from .. import games
 from .match import default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
-
-
-def positive_int(text: str) -> int:
-    """argparse type: an integer >= 1 (``--boards 0`` must not silently mean "all")."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer (1 or more), got {value}")
-    return value
+from ..cli_args import positive_int
 
 
 def _boards(args):
@@ -83,12 +74,13 @@ def _env_option_argument(p: argparse.ArgumentParser) -> None:
 
 
 def _env_options(args) -> dict:
-    return env_options(args.env_option, args.game)
+    return env_options(args.env_option, args.record)
 
 
-def env_options(items, game="vint") -> dict:
+def env_options(items, game: Game | str = "vint") -> dict:
     """``--env-option KEY=VALUE`` pairs (of `vint-eval` and `vint-play`), parsed and checked by the game's
-    declared parameters (a bad value or an unknown option is an error naming it)."""
+    declared parameters (a bad value or an unknown option is an error naming it); ``game``: its record
+    or its name."""
     try:
         return games.get(game).parse_options(items)
     except ValueError as e:
@@ -110,7 +102,7 @@ def cmd_match(args) -> int:
                      {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     limit_torch_threads(args.threads)           # this process plays too (--workers 1) and loads the agents
-    result = run_match(args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
+    result = run_match(args.record, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
                        env_options=_env_options(args), threads=args.threads)
     summary = summarize(result)
@@ -145,7 +137,7 @@ def cmd_league(args) -> int:
                                                   for name in LEAGUE_FILES})
     boards = _boards(args)
     limit_torch_threads(args.threads)
-    league = run_league(args.game, args.agents, boards, seed=args.seed, workers=args.workers,
+    league = run_league(args.record, args.agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args), threads=args.threads)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_league(league, args.out_dir, command)
@@ -173,7 +165,7 @@ def cmd_video(args) -> int:
             viewer = int(text)
         else:
             raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
-    frames = record_board(args.game, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
+    frames = record_board(args.record, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
                           viewer=viewer, episode=args.episode, env_options=_env_options(args))
     write_video(args.out, frames, args.fps, frame=args.frame)
     what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
@@ -249,6 +241,8 @@ def main(argv=None) -> int:
     if argv and argv[0].startswith("--") and argv[0] not in ("-h", "--help"):
         argv.insert(0, "match")          # `vint-eval --a X --b Y` means a match
     args = build_parser().parse_args(argv)
+    if hasattr(args, "game"):
+        args.record = games.get(args.game)      # the game, resolved once: the commands pass the record on
     try:
         return args.func(args)
     except KeyboardInterrupt:

@@ -1,15 +1,15 @@
 """What the harness does with a game's record (:mod:`vint_env.games`).
 
 It makes the game's raw PettingZoo env with rewards in points, turns a board
-into reset options, and reads the per-table details the reports use
-(contract, declarer, tricks) from the finished env through the record.
+into reset options, and reads what the deal at a table came to (the game's
+outcome type: contract, declarer, tricks) from the finished env through the record.
 """
 
 from __future__ import annotations
 
 from .. import games
 from ..cards import card_text
-from ..games import PARTNERSHIP, SOLO, TWO_PLAYER, Game  # noqa: F401  (re-exported: the match formats)
+from ..games import PARTNERSHIP, SOLO, TWO_PLAYER, DealOutcome, Game  # noqa: F401  (re-exported: the match formats)
 from ..games.params import OptionError
 from .deals import Board
 
@@ -48,13 +48,16 @@ def reset_options(game: Game | str, board: Board) -> dict:
     game = games.get(game)
     # two players deal in turn: the board's dealer seat picks the dealing player, alike at both tables
     opts = {"deal": board.deal, "dealer": board.dealer % 2 if game.format == TWO_PLAYER else board.dealer}
-    if games.get(game).turns_card and board.turned is not None:
+    if game.turns_card and board.turned is not None:
         opts["turned_card"] = card_text(board.turned)
     return opts
 
 
+def table_outcome(game: Game | str, raw_env) -> DealOutcome:
+    """What the deal a raw env has just played came to: the game's outcome type (:mod:`vint_env.games.outcome`)."""
+    return games.get(game).deal_outcome(raw_env.deal)
+
+
 def table_details(game: Game | str, raw_env) -> dict:
-    """The details of the deal a raw env has just played (for the reports), from the game's deal result."""
-    record = games.get(game)
-    deal = raw_env.deal
-    return record.deal_result(deal).details if deal.is_over else record.deal_details(deal)
+    """The details of the deal a raw env has just played (for the reports): its outcome's ``details``."""
+    return table_outcome(game, raw_env).details

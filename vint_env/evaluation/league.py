@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..games import Game
 from ..points import format_ci, format_points
 from .match import MatchResult, run_match
 from .report import summarize, write_json
@@ -63,9 +64,11 @@ def rate(agents: list[str], matches: list[MatchResult]) -> dict[str, dict]:
             for a, r in ratings.items()}
 
 
-def run_league(game: str, agents: list[str], boards, seed: int = 0, workers: int = 1,
+def run_league(game: Game | str, agents: list[str], boards, seed: int = 0, workers: int = 1,
                progress: bool = False, analysis: bool = False, env_options: dict | None = None,
                threads: int = 1) -> League:
+    """Every pair of ``agents`` in a duplicate match on ``boards`` of ``game`` (its record, or its name:
+    the league's ``game`` is then that string), and their ratings."""
     if len(agents) < 2:
         raise ValueError("a league needs at least two agents")
     if len(set(agents)) != len(agents):
@@ -73,7 +76,7 @@ def run_league(game: str, agents: list[str], boards, seed: int = 0, workers: int
     matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis,
                          env_options=env_options, threads=threads)
                for a, b in itertools.combinations(agents, 2)]
-    return League(game, list(agents), matches, rate(agents, matches))
+    return League(game if isinstance(game, str) else game.name, list(agents), matches, rate(agents, matches))
 
 
 def league_markdown(league: League, command: str | None = None) -> str:

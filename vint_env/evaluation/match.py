@@ -28,9 +28,10 @@ from .._moved import renamed_attributes
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
+from ..games import DealOutcome, Game
 from ..seeds import check_seed
 from .deals import Board
-from .games import PARTNERSHIP, TWO_PLAYER, make_env, reset_options, table_details
+from .games import PARTNERSHIP, TWO_PLAYER, make_env, reset_options, table_outcome
 from .replay import DealReplay, TableRecorder
 
 __getattr__ = renamed_attributes(__name__, {"AGENT_NAMES": "vint_env.games.AGENTS"})
@@ -38,12 +39,19 @@ __getattr__ = renamed_attributes(__name__, {"AGENT_NAMES": "vint_env.games.AGENT
 
 @dataclass
 class TableResult:
-    """One table: who sat where, points per seat, and the game's details."""
+    """One table: who sat where, points per seat, what its (last) deal came to and the game's details.
+
+    ``outcome`` is the game's outcome type (:mod:`vint_env.games.outcome`) of the table's deal (in a rubber,
+    its last deal): what the reports read.  ``details`` is what the results file holds for the table:
+    the outcome's ``details``, then the per-board analysis (Vint's double-dummy par) and, in a rubber,
+    the rubber's result.
+    """
 
     seats: list[str]            # "A" / "B" per seat
     points: list[float]         # raw points per seat over the episode
     details: dict = field(default_factory=dict)
     replay: list[DealReplay] = field(default_factory=list)   # what happened, action by action
+    outcome: DealOutcome | None = None
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo
@@ -105,16 +113,16 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
 class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
-    def __init__(self, game: str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True,
+    def __init__(self, game: Game | str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True,
                  env_options: dict | None = None):
-        self.record = games.get(game)
-        self.game = game
+        self.record = record = games.get(game)
+        self.game = record.name
         self.episode = episode
-        self.env = make_env(self.record, episode, **(env_options or {}))
+        self.env = make_env(record, episode, **(env_options or {}))
         # one agent object per seat and team (rule bots keep per-deal memory)
-        self.agents = {team: [load_agent(s, game=game) for _ in range(4)]
+        self.agents = {team: [load_agent(s, game=record) for _ in range(4)]
                        for team, s in (("A", spec_a), ("B", spec_b))}
-        self.extra = _extra_metrics(game) if analysis else None
+        self.extra = _extra_metrics(record) if analysis else None
 
     def play_board(self, board: Board, seed: int) -> BoardResult:
         tables = []
@@ -123,12 +131,13 @@ class Table:
             seat_agents = [self.agents[team][seat] for seat, team in enumerate(plan)]
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
-            recorder = TableRecorder()
+            recorder = TableRecorder(self.record)
             points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
-            details = table_details(self.record, self.env.unwrapped)
+            outcome = table_outcome(self.record, self.env.unwrapped)
+            details = outcome.details
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
-            tables.append(TableResult(plan, points, details, recorder.deals))
+            tables.append(TableResult(plan, points, details, recorder.deals, outcome))
         if self.extra is not None and self.episode == "deal":
             self.extra(board, tables)
         score = sum(t.team_points("A") for t in tables)
@@ -143,10 +152,10 @@ def _rubber_details(raw) -> dict:
             "deals_played": int(raw.deals_played)}
 
 
-def _extra_metrics(game: str):
+def _extra_metrics(record: Game):
     """Per-board analysis added to the tables (the game record's ``analysis``: Vint's double-dummy par)."""
     try:
-        return games.get(game).analysis_function()
+        return record.analysis_function()
     except ImportError:        # endplay missing: reports leave the double-dummy columns out
         return None
 
@@ -208,12 +217,18 @@ class MatchResult:
     def scores(self) -> list[float]:
         return [b.score for b in self.boards]
 
+    @property
+    def record(self) -> Game:
+        """The game's record (``game`` is its name, as the results file writes it)."""
+        return games.get(self.game)
 
-def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
+
+def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
               chunk_size: int | None = None, analysis: bool = True,
               env_options: dict | None = None, threads: int = 1) -> MatchResult:
-    """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards``.
+    """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards`` of ``game`` (its record,
+    or its name or env name: the result's ``game`` is then that string).
 
     ``workers > 1`` splits the boards over processes (started with
     ``spawn``, so a script that calls this with workers must guard its entry
@@ -226,6 +241,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     in this process, whose threads are the caller's (``vint-eval --threads`` sets them).
     """
     record = games.get(game)
+    game = game if isinstance(game, str) else record.name
     check_seed(seed, allow_none=False)
     if episode not in record.episodes:
         raise ValueError(f"{game}: episode must be one of {record.episodes}, got {episode!r}")
@@ -237,7 +253,7 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
     for s in (agent_a, agent_b):
-        load_agent(s, game=game)
+        load_agent(s, game=record)
     if "human" in (agent_a.strip(), agent_b.strip()):
         if workers > 1:
             raise ValueError("the human agent answers at this terminal, which worker processes cannot read: "
@@ -248,7 +264,8 @@ def run_match(game: str, agent_a: str, agent_b: str, boards: list[Board], seed: 
     frozen_options = tuple(sorted(env_options.items()))
     size = chunk_size or max(1, min(25, len(boards) // (workers * 4) or 1))
     chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
-    jobs = [(game, agent_a, agent_b, episode, analysis, chunk, seed, frozen_options) for chunk in chunks]
+    # the game travels to the workers by name (a string pickles anywhere; each worker resolves it once)
+    jobs = [(record.name, agent_a, agent_b, episode, analysis, chunk, seed, frozen_options) for chunk in chunks]
     bar = _progress_bar(len(boards), f"{agent_a} vs {agent_b} ({game})", progress)
     start = time.perf_counter()
     results: list[BoardResult] = []

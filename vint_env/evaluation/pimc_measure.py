@@ -76,7 +76,9 @@ def load(log) -> tuple[MatchResult, dict]:
         row = json.loads(line)
         if "board" in row:
             head = row
-            tables = [TableResult(t["seats"], t["points"], t["details"]) for t in row["tables"]]
+            outcome = games.get(row["game"]).outcome      # the table's outcome, read back from its details
+            tables = [TableResult(t["seats"], t["points"], t["details"], outcome=outcome.from_details(t["details"]))
+                      for t in row["tables"]]
             boards.append(BoardResult(row["board"], row["score"], tables))
         else:
             wall += row["seconds"]

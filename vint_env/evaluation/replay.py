@@ -3,8 +3,9 @@
 A :class:`TableRecorder` watches one episode through the env: for every deal
 it keeps the hands as dealt, the dealer and turned card, every action with its
 seat, the trick winners (read from the rules' trick play, not recomputed), the
-points per seat the deal earned and the env's deal info (contract, score
-items).  A rubber episode gives one record per deal.
+points per seat the deal earned (the rewards: in a rubber with the rubber's
+premiums), the env's deal info (contract, score items) and, given the game, the
+deal's outcome (the game's outcome type).  A rubber episode gives one record per deal.
 
 The records are plain data; :func:`replay_json` writes them with action texts
 (``'SA'``, ``'pass'``, ``'3NT'``) so a viewer needs no game rules.  Where cards
@@ -21,7 +22,8 @@ from typing import Callable
 
 from .._moved import renamed_attributes
 from ..cards import NUM_CARDS, card_text, hand_cards   # actions 0..51 are the cards in every game
-from ..games import AGENTS
+from .. import games
+from ..games import AGENTS, DealOutcome, Game
 
 #: ``DealRecord`` was this module's name for :class:`DealReplay` (``vint_env.rules.rubber.DealRecord`` is a
 #: score-sheet line, another thing): the old name is kept for one release.
@@ -43,6 +45,7 @@ class DealReplay:
     off_play: dict[int, str] = field(default_factory=dict)    # card actions not played to a trick: index -> phase
     holdings: list[tuple[int, tuple[int, ...], int]] = field(default_factory=list)  # (after k actions, hands, widow)
     table: dict | None = None               # two-player Vint: controllers, player seats, piles, widow, trick size
+    outcome: DealOutcome | None = None      # what the deal came to (the game's outcome type), once it is over
 
 
 def holdings_of(deal) -> tuple[tuple[int, ...], int]:
@@ -65,9 +68,14 @@ def table_facts(deal) -> dict | None:
 
 
 class TableRecorder:
-    """Call :meth:`before` before each live step and :meth:`after` after it."""
+    """Call :meth:`before` before each live step and :meth:`after` after it.
 
-    def __init__(self) -> None:
+    ``game``: the game's record (or name); with it each finished deal's record keeps its
+    :attr:`DealReplay.outcome`.
+    """
+
+    def __init__(self, game: Game | str | None = None) -> None:
+        self.game = None if game is None else games.get(game)
         self.deals: list[DealReplay] = []
         self._deal = None
         self._seat_for, self._phase, self._held = -1, "", ((), 0)
@@ -106,6 +114,8 @@ class TableRecorder:
             record.points = [float(raw.rewards[a]) for a in raw.possible_agents]
             info = raw.infos[AGENTS[seat]]
             record.info = {k: info[k] for k in ("deal", "rubber") if k in info}
+            if self.game is not None:
+                record.outcome = self.game.deal_result(deal)
             if record.table is not None:
                 record.table.update(table_facts(deal))
 

@@ -7,7 +7,7 @@ import json
 import math
 from pathlib import Path
 
-from .. import games
+from ..games import DealOutcome
 from ..points import ci_parts, format_ci, format_points
 from .match import MatchResult
 from .replay import replay_json
@@ -41,7 +41,7 @@ def summarize(match: MatchResult) -> dict:
     }
     if match.episode == "rubber":
         out["rubbers"] = _rubber_summary(match)
-    out.update(games.get(match.game).summary_sections(match))
+    out.update(match.record.summary_sections(match))
     return out
 
 
@@ -62,14 +62,22 @@ def _solo_contracts(match: MatchResult) -> dict:
     out: dict = {"A": {}, "B": {}, "thrown_in": 0}
     for b in match.boards:
         for t in b.tables:
-            d = t.details
-            if "contract" not in d:
+            o = _outcome(match, t)
+            if o.contract_name is None:
                 out["thrown_in"] += 1
                 continue
-            entry = out[t.seats[d["declarer"]]].setdefault(d["contract"], [0, 0])
+            entry = out[t.seats[o.declarer]].setdefault(o.contract_name, [0, 0])
             entry[0] += 1
-            entry[1] += int(bool(d.get("made")))
+            entry[1] += int(bool(o.made))
     return out
+
+
+def _outcome(match: MatchResult, table) -> DealOutcome:
+    """What the deal at ``table`` came to: its outcome, or (a table read back from a log with its details
+    only) the game's outcome type read from its details."""
+    if table.outcome is not None:
+        return table.outcome
+    return match.record.outcome.from_details(table.details)
 
 
 def _rubber_summary(match: MatchResult) -> dict:
@@ -93,19 +101,18 @@ def _vint_team_summary(match: MatchResult, team: str) -> dict:
     have_dd = False
     for b in match.boards:
         for t in b.tables:
-            d = t.details
+            d = t.details          # the double-dummy analysis (vint_analysis) is written there
+            o = _outcome(match, t)
             if "value_vs_par" in d:
                 have_dd = True
                 # team's view: N/S seats 0 and 2
                 sign = 1 if t.seats[0] == team else -1
                 par_dev.append(sign * d["value_vs_par"])
-            if "contract" not in d or t.seats[d["declarer"]] != team:
+            if o.contract is None or t.seats[o.declarer] != team:
                 continue
             declared += 1
-            level = d["level"]
-            levels.append(level)
-            if d["side_tricks"][d["declarer"] & 1] >= 6 + level:
-                made += 1
+            levels.append(o.contract.level)
+            made += bool(o.made)
             if "dd_tricks" in d:
                 vs_dd.append(d["tricks_vs_dd"])
                 level_vs_dd.append(d["level_vs_dd"])
@@ -197,7 +204,7 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
 def match_json(match: MatchResult, summary: dict) -> dict:
     """The results file of a match: its summary, and per board the score and each table's seats,
     points, details and replay (every deal's hands and actions: what the HTML viewer shows)."""
-    text = games.get(match.game).action_text
+    text = match.record.action_text
     return {
         "summary": summary,
         "boards": [{"board": b.number, "score": b.score,

@@ -14,6 +14,7 @@ from pathlib import Path
 from .. import games
 from ..agents.registry import load_agent
 from ..envs.picture import save_gif
+from ..games import Game
 from .deals import Board
 from .games import make_env, reset_options
 from .match import derive_seed, play_table, seat_plans
@@ -33,18 +34,19 @@ class FrameRecorder:
         self.frames.append(raw.render_frame())
 
 
-def record_board(game: str, spec_a: str, spec_b: str, board: Board, seed: int = 0, table: int = 0,
+def record_board(game: Game | str, spec_a: str, spec_b: str, board: Board, seed: int = 0, table: int = 0,
                  viewer: int | None = None, episode: str = "deal", env_options: dict | None = None) -> list:
     """The frames of ``board`` at ``table`` (0: team A in the first seats) of a match with ``seed``.
 
-    ``viewer``: the seat (player in two-player Vint) whose view the frames show, None: all hands.
+    ``game``: its record or its name; ``viewer``: the seat (player in two-player Vint) whose view the
+    frames show, None: all hands.
     """
     record = games.get(game)
     plans = seat_plans(record.format)
     if not 0 <= table < len(plans):
         raise ValueError(f"{record.name}: table must be 0..{len(plans) - 1}, got {table}")
     env = make_env(record, episode, **(env_options or {}), viewer=viewer)
-    agents = {team: [load_agent(spec, game=game) for _ in range(4)] for team, spec in (("A", spec_a), ("B", spec_b))}
+    agents = {team: [load_agent(spec, game=record) for _ in range(4)] for team, spec in (("A", spec_a), ("B", spec_b))}
     seat_agents = [agents[team][seat] for seat, team in enumerate(plans[table])]
     recorder = FrameRecorder()
     play_table(env, seat_agents, reset_options(record, board), derive_seed(seed, board.number, 0),

@@ -27,6 +27,7 @@ import html
 import json
 from pathlib import Path
 
+from .. import games
 from .report import write_text
 
 _CSS = r"""
@@ -191,31 +192,28 @@ function renderChart() {
 }
 
 // ------------------------------------------------------------ boards table
-function contractText(t) {
-  if (t.contract !== undefined && t.contract !== null) {
-    let s = String(t.contract);
-    if (t.declarer !== undefined && t.declarer !== null)
-      s += " by " + t.seats[t.declarer] + " (" + (twoPlayer(t) ? PLAYERS[t.declarer] : SEATS[t.declarer]) + ")";
+// What each table's deal came to, as the game's outcome type shows it (DealOutcome.view, built by
+// viewer_html beside the boards): contract, declarer, the status without a contract, the tricks.
+for (const m of DATA.matches) m.boards.forEach((b, k) => { b.outcomes = m.outcomes[k]; });
+function outcome(b, i) { return b.outcomes[i]; }
+function contractText(t, o) {
+  if (o.contract !== null) {
+    let s = o.contract;
+    if (o.declarer !== null)
+      s += " by " + t.seats[o.declarer] + " (" + (twoPlayer(t) ? PLAYERS[o.declarer] : SEATS[o.declarer]) + ")";
     return s;
   }
-  if (t.passed_out) return "passed out";
-  if (t.thrown_in) return "thrown in";
-  if (t.trump !== undefined) return "trump " + t.trump;
+  if (o.status !== null) return o.status;
   if (t.rubber_over !== undefined) return (t.deals_played || "?") + " deals";
   return "-";
 }
-function tricksText(t) {
-  if (t.side_tricks) return t.side_tricks.join("-");
-  if (t.player_tricks) return t.player_tricks.join("-");
-  if (t.tricks_won) return t.tricks_won.join("-");
-  return "";
-}
+function tricksText(o) { return o.tricks ? o.tricks.join("-") : ""; }
 function boardColumns() {
   const boards = match().boards, nt = boards.length ? boards[0].tables.length : 0;
   const cols = [{name: "board", value: b => b.board}, {name: "A's score", value: b => b.score, cls: true}];
   for (let i = 0; i < nt; i++) {
-    cols.push({name: "table " + (i + 1) + " contract", value: b => contractText(b.tables[i]), text: true});
-    cols.push({name: "tricks " + (i + 1), value: b => tricksText(b.tables[i]), text: true});
+    cols.push({name: "table " + (i + 1) + " contract", value: b => contractText(b.tables[i], outcome(b, i)), text: true});
+    cols.push({name: "tricks " + (i + 1), value: b => tricksText(outcome(b, i)), text: true});
     cols.push({name: "A pts " + (i + 1), value: b => teamPoints(b.tables[i]), cls: true});
   }
   if (boards.some(b => b.tables[0].par_value !== undefined)) {
@@ -497,6 +495,13 @@ def _script_json(data) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
+def outcome_views(match: dict) -> list[list[dict]]:
+    """Per board and table of a match record, what its deal came to as the game's outcome type shows it
+    (:meth:`~vint_env.games.outcome.DealOutcome.view`, read back from the table's details)."""
+    outcome = games.get(match["summary"]["game"]).outcome
+    return [[outcome.from_details(t).view() for t in b["tables"]] for b in match["boards"]]
+
+
 def viewer_html(matches: list[dict], title: str) -> str:
     """The page for ``matches``: records of :func:`~vint_env.evaluation.report.match_json` (with an
     optional ``"markdown"`` report each)."""
@@ -505,8 +510,9 @@ def viewer_html(matches: list[dict], title: str) -> str:
     for m in matches:
         if "summary" not in m or "boards" not in m:
             raise ValueError("a match record needs 'summary' and 'boards' (the JSON of `vint-eval match --out`)")
+    shown = [{**m, "outcomes": outcome_views(m)} for m in matches]
     return _PAGE.format(title=html.escape(title), css=_CSS, js=_JS,
-                        data=_script_json({"title": title, "matches": matches}))
+                        data=_script_json({"title": title, "matches": shown}))
 
 
 def write_html(path, matches: list[dict], title: str | None = None) -> Path:

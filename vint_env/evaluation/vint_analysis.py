@@ -2,7 +2,8 @@
 
 For every board: the double-dummy table (tricks of each declarer in each
 strain) and the par (:class:`~vint_env.agents.search.double_dummy.VintParGame`).
-For every table that reached a contract:
+For every table that reached a contract (read from the table's
+:class:`~vint_env.games.vint.VintOutcome`):
 
 - ``dd_tricks``: the tricks the declaring side would take double-dummy;
   ``tricks_vs_dd`` = tricks taken minus ``dd_tricks`` (declarer play, with
@@ -24,16 +25,16 @@ def add_dd_analysis(board: Board, tables) -> None:
     game = VintParGame(board.hands)
     par_value, par_bid, par_decl = game.par(board.dealer)
     for t in tables:
-        d = t.details
+        d, outcome = t.details, t.outcome        # the table's VintOutcome; the analysis goes to its details
         d["par_value"] = par_value
         d["par_contract"] = None if par_bid is None else str(Contract.from_index(par_bid))
-        if "contract" not in d:
+        contract, declarer = outcome.contract, outcome.declarer
+        if contract is None:
             d["value_vs_par"] = 0 - par_value
             continue
-        strain, level, declarer = d["strain"], d["level"], d["declarer"]
-        dd = game.table[strain][declarer]
-        taken = d["side_tricks"][declarer & 1]
+        dd = game.table[contract.strain][declarer]
+        taken = outcome.side_tricks[declarer & 1]
         d["dd_tricks"] = dd
         d["tricks_vs_dd"] = taken - dd
-        d["level_vs_dd"] = level - (dd - 6)
-        d["value_vs_par"] = game.score[Contract(level, strain).index][declarer] - par_value
+        d["level_vs_dd"] = contract.level - (dd - 6)
+        d["value_vs_par"] = game.score[contract.index][declarer] - par_value

@@ -20,23 +20,12 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .layout import Layout
+from .outcome import DealOutcome
 from .params import Parameter, check_options, parse_options
 
-@dataclass(frozen=True)
-class DealResult:
-    """What one finished deal came to, the same type for every game.
-
-    ``points``: raw points per seat (zero-sum; partners equal in the partnership
-    games, the payments in Solo Whist, in the game's ``points_unit``);
-    ``breakdown``: the scoring items per side (``"NS"``/``"EW"``: tricks,
-    honours, coronets ... and their total) or per seat (Solo Whist payments);
-    ``details``: the table facts (dealer, contract, declarer, made, thrown in,
-    tricks) that reports and viewers show.
-    """
-
-    points: tuple
-    breakdown: dict
-    details: dict
+#: The old name of :class:`~vint_env.games.outcome.DealOutcome` (``Game.deal_result`` returns the game's
+#: outcome type, a subclass of it, with the same ``points``, ``breakdown`` and ``details``).
+DealResult = DealOutcome
 
 
 PARTNERSHIP = "partnership"   # fixed sides (0, 2) and (1, 3); duplicate swaps them
@@ -70,15 +59,16 @@ class Game:
     points_scale: float                         #: raw points x this = points (Solo Whist: quarter points / 4)
     new_deal: Callable[..., Any]                #: the rules' deal class
     new_rubber: Callable[..., Any] | None       #: the rules' rubber class, None without rubbers
-    deal_details: Callable[[Any], dict]         #: a finished (or running) deal's contract, declarer, tricks ...
+    outcome: type[DealOutcome]                  #: what a deal came to (:mod:`vint_env.games.outcome`): ``VintOutcome`` ...
     turns_card: bool                            #: the dealer turns a card (reset option ``turned_card``)
     rule_bot: str                               #: ``"module:Class"`` of the rule bot (built with no arguments)
+    decoder: Callable[[dict], Any] | None = None   #: what a player knows, from the decoded blocks (:mod:`.knowledge`)
     engine: str | None = None                   #: ``"module:Class"`` of the batched engine, None without one
     engine_code: int = -1                       #: the game's number inside the batched kernel
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
-    dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game_name)``
-    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game_name, options, seed)``
+    dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game)`` (the record)
+    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, options, seed)``
     pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
     version: int = 0                            #: the env's version suffix (``_v0``)
     parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)
@@ -113,6 +103,11 @@ class Game:
         return self.state_layout.size
 
     # ------------------------------------------------------------------ factories (layers above, lazily)
+    def decode(self, vector):
+        """What the observer of an observation vector knows: the game's :class:`~vint_env.games.knowledge.Knowledge`
+        (its hand, the trick, the cards played, the voids shown, the auction ...), read from the layout's blocks."""
+        return self.decoder(self.layout.decode(vector))
+
     def env_module(self):
         """The env module (``vint_env.envs.vint_v0``: ``env``, ``raw_env``, ``parallel_env``)."""
         return importlib.import_module(self.env_module_name)
@@ -142,22 +137,20 @@ class Game:
                              f"it plays {', '.join(_engine_games())}")
         return _load(self.engine)
 
-    def deal_result(self, deal) -> DealResult:
-        """The :class:`DealResult` of a finished deal of this game (ValueError while it is being played)."""
+    def deal_outcome(self, deal) -> DealOutcome:
+        """What ``deal`` (a rules deal of this game) came to, or has come to so far: the game's
+        :attr:`outcome` type (its ``points`` None while the deal is being played)."""
+        return self.outcome.of(deal)
+
+    def deal_result(self, deal) -> DealOutcome:
+        """The outcome of a finished deal of this game (:meth:`deal_outcome`; ValueError while it is being played)."""
         if not deal.is_over:
             raise ValueError(f"{self.name}: the deal is not over yet")
-        if self.partnership:
-            diff = deal.scores[0].total - deal.scores[1].total
-            points = (diff, -diff, diff, -diff)
-            breakdown = {side: deal.scores[s].as_dict() for s, side in enumerate(("NS", "EW"))}
-        elif self.format == TWO_PLAYER:
-            diff = deal.scores[0].total - deal.scores[1].total
-            points = (diff, -diff)
-            breakdown = {player: deal.scores[p].as_dict() for p, player in enumerate(("player_0", "player_1"))}
-        else:
-            points = tuple(deal.payments)
-            breakdown = {f"seat{s}": p for s, p in enumerate(deal.payments)}
-        return DealResult(points, breakdown, self.deal_details(deal))
+        return self.outcome.of(deal)
+
+    def deal_details(self, deal) -> dict:
+        """A finished (or running) deal's table facts, the results files' dict (``deal_outcome(deal).details``)."""
+        return self.outcome.of(deal).details
 
     def dd_agent_factory(self):
         """The factory of this game's double-dummy agent (ValueError naming the games that have one)."""

@@ -11,14 +11,18 @@ declarer's hand.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..rules.solo_whist import AUCTION, PLAY, TRUMP, SoloWhistDeal
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from ..rules.solo_whist_calls import ACCEPT, BIDS, CALL_NAMES, NUM_ACTIONS, action_text, bid_index, parse_action
+from .knowledge import Knowledge, fact, one_hot, seats_of
 from .layout import Layout, mask_bits
 from .obs_blocks import PLAY_BLOCKS, TRACKING_BLOCKS, encode_play, encode_tracking_hands, state_layout, write_state
 from . import params
+from .outcome import DealOutcome
 from .record import SOLO, Game
 
 CALL_COLUMNS = ("proposal", "acceptance", "solo", "misère", "abondance", "trump abondance",
@@ -99,6 +103,42 @@ def encode_observation(deal: SoloWhistDeal, seat: int, out: np.ndarray | None = 
     return obs
 
 
+class SoloWhistKnowledge(Knowledge):
+    """What a Solo Whist player knows (:class:`~vint_env.games.knowledge.Knowledge`, the turned trump, the
+    contract and the sides)."""
+
+    @fact
+    def phase(self) -> int:
+        """0 the auction, 1 the trump choice, 2 the play, -1 once the episode is over."""
+        phase = one_hot(self.o["phase"])
+        return -1 if phase is None else phase
+
+    @property
+    def turned_trump(self) -> int:
+        """The suit of the dealer's turned card (the turned trump)."""
+        return int(self.o["turned_card"].argmax()) // 13
+
+    @fact
+    def contract(self) -> int:
+        """The highest bid (the contract once the auction is over), a call id of ``BIDS``."""
+        return BIDS[int(self.o["highest"].argmax())]
+
+    @fact
+    def declaring(self) -> list[int]:
+        """The relative seats holding the highest bid (the declaring side once the auction is over)."""
+        return seats_of(self.o["declaring"])
+
+    @fact
+    def declarer(self) -> int | None:
+        """The observer (0) if declaring, else the first declaring relative seat; None before a bid."""
+        return 0 if 0 in self.declaring else (self.declaring[0] if self.declaring else None)
+
+    @fact
+    def partners(self) -> frozenset[int]:
+        """The relative seats on the observer's side, once the auction is over."""
+        return frozenset(set(seats_of(self.o["with_me"])) - {0})
+
+
 def encode_seat_tricks(obs: np.ndarray, o: dict, tricks_won, seat: int) -> None:
     """Write the `tricks_taken` block: each relative seat's tricks, one-hot 0..13."""
     for r in range(4):
@@ -112,15 +152,66 @@ def encode_state(deal: SoloWhistDeal) -> np.ndarray:
                        lambda out: encode_observation(deal, 0, out=out))
 
 
+@dataclass(frozen=True, kw_only=True)
+class SoloWhistOutcome(DealOutcome):
+    """What a Solo Whist deal came to: the common part (:class:`~vint_env.games.outcome.DealOutcome`: the
+    payments in quarter points are its ``points``), whether all passed (thrown in), the contract's name,
+    the declaring seats (the declarer and an accepting partner) and the tricks per seat.
+
+    >>> o = SoloWhistOutcome(dealer=0, contract="solo", declaring=(2,), declarer=2, made=True,
+    ...                      tricks_won=(3, 1, 5, 4))
+    >>> o.contract_name, o.details["declaring"], SoloWhistOutcome.from_details(o.details) == o
+    ('solo', [2], True)
+    """
+
+    thrown_in: bool = False
+    contract: str | None = None
+    declaring: tuple = ()
+    tricks_won: tuple | None = None
+
+    @classmethod
+    def of(cls, deal: SoloWhistDeal) -> "SoloWhistOutcome":
+        over = deal.is_over
+        declared = deal.contract >= 0
+        return cls(dealer=deal.dealer, thrown_in=bool(deal.thrown_in),
+                   points=tuple(deal.payments) if over else None,
+                   breakdown={f"seat{s}": p for s, p in enumerate(deal.payments)} if over else {},
+                   contract=CALL_NAMES[deal.contract] if declared else None,
+                   declaring=tuple(deal.declaring_seats) if declared else (),
+                   declarer=deal.declarer if declared else None, made=bool(deal.made) if declared else None,
+                   tricks_won=tuple(deal.play.tricks_won) if deal.play is not None else None)
+
+    @classmethod
+    def from_details(cls, details: dict) -> "SoloWhistOutcome":
+        d = details
+        declared = "contract" in d
+        return cls(dealer=d["dealer"], thrown_in=d["thrown_in"], contract=d.get("contract"),
+                   declaring=tuple(d["declaring"]) if declared else (), declarer=d.get("declarer"),
+                   made=d.get("made"), tricks_won=tuple(d["tricks_won"]) if "tricks_won" in d else None)
+
+    @property
+    def tricks(self) -> tuple | None:
+        return self.tricks_won
+
+    @property
+    def status(self) -> str | None:
+        return "thrown in" if self.thrown_in else None
+
+    @property
+    def details(self) -> dict:
+        """Dealer, thrown in, the contract, declaring seats, declarer and made, the tricks per seat."""
+        out: dict = {"dealer": self.dealer, "thrown_in": self.thrown_in}
+        if self.contract is not None:
+            out.update(contract=self.contract, declaring=list(self.declaring), declarer=self.declarer,
+                       made=self.made)
+        if self.tricks_won is not None:
+            out["tricks_won"] = list(self.tricks_won)
+        return out
+
+
 def deal_details(deal: SoloWhistDeal) -> dict:
-    """The table facts the evaluation reports: dealer, contract, declaring side, made, tricks per seat."""
-    out: dict = {"dealer": deal.dealer, "thrown_in": bool(deal.thrown_in)}
-    if deal.contract >= 0:
-        out.update(contract=CALL_NAMES[deal.contract], declaring=list(deal.declaring_seats),
-                   declarer=deal.declarer, made=bool(deal.made))
-    if deal.play is not None:
-        out["tricks_won"] = list(deal.play.tricks_won)
-    return out
+    """The table facts the evaluation reports (:attr:`SoloWhistOutcome.details`)."""
+    return SoloWhistOutcome.of(deal).details
 
 
 REWARD_SCALE = 0.25
@@ -132,8 +223,8 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     # Solo Whist settles in quarter points; the default scale 0.25 gives rewards in points.
     points_unit="quarter points", reward_scale=REWARD_SCALE, points_scale=0.25,
-    new_deal=SoloWhistDeal, new_rubber=None, deal_details=deal_details, turns_card=True,
-    rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
+    new_deal=SoloWhistDeal, new_rubber=None, outcome=SoloWhistOutcome, turns_card=True,
+    decoder=SoloWhistKnowledge, rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
     engine="vint_env.vector.engine:SoloWhistEngine", engine_code=2,
     calls_help=("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "

@@ -14,20 +14,26 @@ facts (calls, exchange counts, the widow's destination, plays).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..rules.vint import AUCTION, BID_BASE, PLAY
+from ..rules.vint import AUCTION, BID_BASE, PLAY, Contract
 from ..rules.vint2p import (AUCTION_VARIANTS, EXCHANGE, FINAL, GIVE, GAME_TARGET, NUM_ACTIONS, WAYS, WIDOW, Vint2pDeal,
                             Vint2pRubber, action_text, parse_action)
+from .knowledge import Knowledge, fact, mask_of
+from .vint import ContractFacts
 from .layout import Layout, mask_bits
 from ..cards import FULL_DECK
 from .obs_blocks import TRACKING_BLOCKS, encode_tracking, hands_bits
 from . import params
+from .outcome import BidContractOutcome, contract_made
 from .record import TWO_PLAYER, Game
 
 MAX_MARKS = 7
 PHASES = (EXCHANGE, AUCTION, WIDOW, GIVE, FINAL, PLAY)
 ROLES = ("own hand", "own dummy", "opponent", "opponent's dummy", "dummy not yet taken", "pile")
+OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY, UNTAKEN_DUMMY, PILE = range(len(ROLES))   # the columns of `roles`
 
 VINT2P_LAYOUT = Layout("vint2p_v0 observation", [
     ("way", (5,), "the way 1..5, one-hot"),
@@ -178,6 +184,96 @@ def encode_tricks(obs: np.ndarray, deal: Vint2pDeal, me: int, player: int) -> No
     obs[O["tricks_taken"] + 14 + theirs] = 1
 
 
+class Vint2pKnowledge(ContractFacts, Knowledge):
+    """What a two-player Vint player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the way, the
+    roles of the seats, the hands he sees, the auction: ``contract``, ``declarer`` 0 he, 1 the opponent).
+    Seats are relative to his own seat."""
+
+    @fact
+    def phase(self):
+        """The phase (a ``Phase`` of :data:`PHASES`; the exchange once the episode is over, all 0)."""
+        return PHASES[int(self.o["phase"].argmax())]
+
+    @fact
+    def way(self) -> int:
+        return int(self.o["way"].argmax()) + 1
+
+    @property
+    def single_auction(self) -> bool:
+        """Way 1's variant ``auction='single'``: one call each."""
+        return bool(self.o["single_auction"][0])
+
+    @fact
+    def acting_for(self) -> int:
+        """The relative seat he acts for now (0 his own hand, else his dummy)."""
+        return int(self.o["acting_for"].argmax())
+
+    @fact
+    def roles(self) -> tuple[int, ...]:
+        """Each relative seat's role, a column of :data:`ROLES` (``OWN_HAND`` ... ``PILE``)."""
+        return tuple(int(row.argmax()) for row in self.o["roles"])
+
+    def seat_of(self, role: int) -> int:
+        """The relative seat with ``role`` (the first one; 0 where no seat has it)."""
+        return self.roles.index(role) if role in self.roles else 0
+
+    @fact
+    def shown(self) -> tuple[bool, ...]:
+        """Whether he sees each relative seat's cards now."""
+        return tuple(bool(x) for x in self.o["shown"])
+
+    @fact
+    def hands(self) -> list[int]:
+        """The present cards of each relative seat he sees (0 for a hidden seat)."""
+        return [mask_of(row) for row in self.o["hands"]]
+
+    @property
+    def hand(self) -> int:
+        """His own hand."""
+        return self.hands[0]
+
+    @fact
+    def my_discards(self) -> int:
+        """Ways 2 and 3: the cards he discarded (out of play)."""
+        return mask_of(self.o["my_discards"])
+
+    @fact
+    def two_hands(self) -> bool:
+        """Ways 2 and 3: two hands playing tricks of two cards (the other seats are piles)."""
+        return PILE in self.roles
+
+    @property
+    def per_trick(self) -> int:
+        return 2 if self.two_hands else 4
+
+    @property
+    def my_bids(self) -> bool:
+        """He has made a bid."""
+        return bool(self.o["bids"][0].any())
+
+    @fact
+    def winning_bid(self) -> int:
+        """Way 5: the action of the bid that won the auction (the final contract is at least this)."""
+        return BID_BASE + int(self.o["winning_bid"].argmax())
+
+    @property
+    def gives(self) -> int:
+        """Way 5: give-aways made so far."""
+        return int(self.o["gives"].argmax())
+
+    @property
+    def passout_play(self) -> bool:
+        return bool(self.o["passout_play"][0])
+
+    def from_seat(self, seat: int) -> list[int]:
+        """Seats relative to ``seat`` (the one he acts for) -> seats relative to his own: ``[seat, seat + 1 ..]``."""
+        return [(seat + r) & 3 for r in range(4)]
+
+    def trick_from(self, seat: int) -> list[tuple[int, int]]:
+        """The trick in progress with its seats relative to ``seat``."""
+        return [((s - seat) & 3, c) for s, c in self.trick]
+
+
 def encode_state(deal: Vint2pDeal, rubber=None) -> np.ndarray:
     """Full information for centralised critics (see :data:`STATE_SIZE`)."""
     state = np.zeros(STATE_SIZE, dtype=np.float32)
@@ -201,15 +297,60 @@ STATE_LAYOUT = Layout("vint2p_v0 state", [
 assert STATE_LAYOUT.size == STATE_SIZE
 
 
+@dataclass(frozen=True, kw_only=True)
+class Vint2pOutcome(BidContractOutcome):
+    """What a two-player Vint deal came to: the common part (:class:`~vint_env.games.outcome.DealOutcome`;
+    ``dealer`` and ``declarer`` are players 0 and 1, ``points`` and ``breakdown`` per player), the way,
+    whether it was passed out, the contract (both from :class:`~vint_env.games.outcome.BidContractOutcome`)
+    and the tricks per player (his hand and his dummy).
+
+    >>> o = Vint2pOutcome(way=4, dealer=1, contract=Contract.parse("2S"), declarer=0, player_tricks=(8, 5),
+    ...                   made=True)
+    >>> o.details, Vint2pOutcome.from_details(o.details) == o
+    ({'way': 4, 'dealer': 1, 'passed_out': False, 'contract': '2S', 'level': 2, 'strain': 0, 'declarer': 0, 'player_tricks': [8, 5]}, True)
+    """
+
+    way: int = 4
+    player_tricks: tuple | None = None
+
+    @classmethod
+    def of(cls, deal: Vint2pDeal) -> "Vint2pOutcome":
+        points, breakdown = None, {}
+        if deal.is_over:
+            diff = deal.scores[0].total - deal.scores[1].total
+            points = (diff, -diff)
+            breakdown = {player: deal.scores[p].as_dict() for p, player in enumerate(("player_0", "player_1"))}
+        contract = deal.contract
+        tricks = tuple(deal.player_tricks()) if deal.play is not None else None
+        declarer = deal.declaring_player if contract is not None else None
+        return cls(way=deal.way, dealer=deal.dealer, points=points, breakdown=breakdown,
+                   passed_out=bool(deal.passed_out), contract=contract, declarer=declarer, player_tricks=tricks,
+                   made=contract_made(contract, tricks, declarer))
+
+    @classmethod
+    def from_details(cls, details: dict) -> "Vint2pOutcome":
+        d = details
+        contract, declarer = cls.contract_from(d)
+        tricks = tuple(d["player_tricks"]) if "player_tricks" in d else None
+        return cls(way=d["way"], dealer=d["dealer"], passed_out=d["passed_out"], contract=contract,
+                   declarer=declarer, player_tricks=tricks, made=contract_made(contract, tricks, declarer))
+
+    @property
+    def tricks(self) -> tuple | None:
+        return self.player_tricks
+
+    @property
+    def details(self) -> dict:
+        """Way, dealer, passed out, the contract (text, level, strain) and declaring player, tricks per player."""
+        out = {"way": self.way, "dealer": self.dealer, "passed_out": self.passed_out, **self.contract_details()}
+        if self.player_tricks is not None:
+            out["player_tricks"] = list(self.player_tricks)
+        return out
+
+
 def deal_details(deal: Vint2pDeal) -> dict:
-    """Way, dealer, contract, declaring player and tricks per player (for the reports)."""
-    out = {"way": deal.way, "dealer": deal.dealer, "passed_out": bool(deal.passed_out)}
-    if deal.contract is not None:
-        out.update(contract=str(deal.contract), level=deal.contract.level, strain=deal.contract.strain,
-                   declarer=deal.declaring_player)
-    if deal.play is not None:
-        out["player_tricks"] = list(deal.player_tricks())
-    return out
+    """The table facts the evaluation reports (:attr:`Vint2pOutcome.details`)."""
+    return Vint2pOutcome.of(deal).details
 
 
 EPISODES = ("deal", "rubber")
@@ -230,8 +371,8 @@ GAME = Game(
     layout=VINT2P_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
-    new_deal=Vint2pDeal, new_rubber=Vint2pRubber, deal_details=deal_details, turns_card=False,
-    rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
+    new_deal=Vint2pDeal, new_rubber=Vint2pRubber, outcome=Vint2pOutcome, turns_card=False,
+    decoder=Vint2pKnowledge, rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",
     calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT, as in Vint; way 2: keep or exchange (your whole\n"
@@ -247,4 +388,4 @@ GAME = Game(
 )
 
 __all__ = ["VINT2P_LAYOUT", "STATE_LAYOUT", "STATE_SIZE", "encode_observation", "encode_state", "ROLES", "WAYS",
-           "GAME"]
+           "GAME", "Vint2pKnowledge"]

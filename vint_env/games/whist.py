@@ -9,14 +9,18 @@ dealer plays it) and the cards played.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ..cards import parse_card
 from ..rules.whist import GAME_TARGET, NUM_ACTIONS, WhistDeal, WhistRubber, action_text
+from .knowledge import Knowledge, one_hot
 from .layout import Layout, mask_bits
 from .obs_blocks import (PLAY_BLOCKS, SIDE_TRICKS_BLOCK, TRACKING_BLOCKS, encode_play, encode_rubber,
                          encode_side_tricks, encode_tracking_hands, rubber_blocks, state_layout, write_state)
 from . import params
+from .outcome import DealOutcome, partnership_points
 from .record import PARTNERSHIP, Game
 
 WHIST_LAYOUT = Layout("whist_v0 observation", [
@@ -64,6 +68,16 @@ def encode_observation(deal: WhistDeal, seat: int, rubber=None, out: np.ndarray 
     return obs
 
 
+class WhistKnowledge(Knowledge):
+    """What a Whist player knows (:class:`~vint_env.games.knowledge.Knowledge`, and the turned card)."""
+
+    @property
+    def turned(self) -> tuple[int, int] | None:
+        """``(relative seat, card)`` of the turned card while the dealer holds it face up, else None."""
+        holder = one_hot(self.o["turned_holder"])
+        return None if holder is None else (holder, int(self.o["turned_card"].argmax()))
+
+
 def encode_state(deal: WhistDeal, rubber=None) -> np.ndarray:
     """Full information for centralised critics, laid out as :data:`STATE_LAYOUT`."""
     return write_state(STATE_LAYOUT, deal.play.hands, deal.current_player,
@@ -75,9 +89,46 @@ def parse_action(text: str) -> int:
     return parse_card(text)
 
 
+@dataclass(frozen=True, kw_only=True)
+class WhistOutcome(DealOutcome):
+    """What a Whist deal came to: the common part (:class:`~vint_env.games.outcome.DealOutcome`; no contract,
+    no declarer), the trump suit (0..3, S C D H) and the tricks per seat.
+
+    >>> o = WhistOutcome(dealer=3, trump=2, tricks_won=(3, 4, 2, 4))
+    >>> o.details, o.contract_name, WhistOutcome.from_details(o.details) == o
+    ({'dealer': 3, 'tricks_won': [3, 4, 2, 4], 'trump': 2}, None, True)
+    """
+
+    trump: int = 0
+    tricks_won: tuple = (0, 0, 0, 0)
+
+    @classmethod
+    def of(cls, deal: WhistDeal) -> "WhistOutcome":
+        points, breakdown = partnership_points(deal) if deal.is_over else (None, {})
+        return cls(dealer=deal.dealer, points=points, breakdown=breakdown, trump=deal.trump,
+                   tricks_won=tuple(deal.play.tricks_won))
+
+    @classmethod
+    def from_details(cls, details: dict) -> "WhistOutcome":
+        return cls(dealer=details["dealer"], trump=details["trump"], tricks_won=tuple(details["tricks_won"]))
+
+    @property
+    def tricks(self) -> tuple:
+        return self.tricks_won
+
+    @property
+    def status(self) -> str:
+        return f"trump {self.trump}"        # Whist has no contract: its table shows the trump suit (0..3)
+
+    @property
+    def details(self) -> dict:
+        """Dealer, tricks per seat, trump."""
+        return {"dealer": self.dealer, "tricks_won": list(self.tricks_won), "trump": self.trump}
+
+
 def deal_details(deal: WhistDeal) -> dict:
-    """The table facts the evaluation reports: dealer, trump, tricks per seat."""
-    return {"dealer": deal.dealer, "tricks_won": list(deal.play.tricks_won), "trump": deal.trump}
+    """The table facts the evaluation reports (:attr:`WhistOutcome.details`)."""
+    return WhistOutcome.of(deal).details
 
 
 EPISODES = ("deal", "rubber")
@@ -89,8 +140,8 @@ GAME = Game(
     layout=WHIST_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
-    new_deal=WhistDeal, new_rubber=WhistRubber, deal_details=deal_details, turns_card=True,
-    rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
+    new_deal=WhistDeal, new_rubber=WhistRubber, outcome=WhistOutcome, turns_card=True,
+    decoder=WhistKnowledge, rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:WHIST",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,

@@ -12,13 +12,13 @@ from typing import Callable
 from .. import games
 
 
-def action_codec(game: str) -> tuple[Callable[[int], str], Callable[[str], int]]:
-    """``(action_text, parse_action)`` of ``game``."""
+def action_codec(game: games.Game | str) -> tuple[Callable[[int], str], Callable[[str], int]]:
+    """``(action_text, parse_action)`` of ``game`` (its record or its name)."""
     record = games.get(game)
     return record.action_text, record.parse_action
 
 
-def parse_typed(game: str, typed: str) -> int:
+def parse_typed(game: games.Game | str, typed: str) -> int:
     """Action id of what a person typed; ValueError with the reason if it names no action."""
     _, parse = action_codec(game)
     text = typed.strip()

@@ -23,18 +23,9 @@ import sys
 from ..agents.learned.threads import limit_torch_threads
 from ..agents.registry import load_agent
 from .. import games
+from ..cli_args import positive_int
 from .session import PlaySession, seat_number
 from .table import seat_bots
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
 
 
 def _seat(text: str) -> int:
@@ -58,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponents", default="rule", help="agent spec of the opponents (default rule)")
     p.add_argument("--episode", choices=("deal", "rubber"), default="deal",
                    help="play --deals deals, or one rubber (Vint, Whist)")
-    p.add_argument("--deals", type=_positive, default=1, help="deals to play in deal mode (default 1)")
+    p.add_argument("--deals", type=positive_int, default=1, help="deals to play in deal mode (default 1)")
     p.add_argument("--seed", type=int, default=None, help="seed of the deals (default: a new one, printed)")
     p.add_argument("--no-hint", action="store_true", help="no rule bot in the background for `hint`")
     return p
@@ -66,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
     from ..evaluation.cli import env_options
-    spec = games.get(args.game)
+    spec = games.get(args.game)          # the game, resolved once: the session, its table and bots get the record
     if args.episode not in spec.episodes:
         raise ValueError(f"{args.game} is played deal by deal: --episode must be one of {', '.join(spec.episodes)}")
     two_player = spec.format == games.TWO_PLAYER
@@ -79,11 +70,11 @@ def make_session(args, input_fn=input, print_fn=print) -> PlaySession:
         raise ValueError(f"{args.game} has no partner: --opponents plays the other player")
     if not two_player and not spec.partnership and args.partner is not None:
         raise ValueError(f"{args.game} has no fixed partner: --opponents plays the other three seats")
-    seating = seat_bots(args.game, human, args.partner, args.opponents)
-    hint = None if args.no_hint else load_agent("rule", game=args.game)
+    seating = seat_bots(spec, human, args.partner, args.opponents)
+    hint = None if args.no_hint else load_agent("rule", game=spec)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    return PlaySession(args.game, seating, episode=args.episode, deals=args.deals, seed=seed,
-                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option, args.game))
+    return PlaySession(spec, seating, episode=args.episode, deals=args.deals, seed=seed,
+                       hint_agent=hint, input_fn=input_fn, print_fn=print_fn, env_options=env_options(args.env_option, spec))
 
 
 def main(argv=None) -> int:

@@ -38,7 +38,8 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def help_text(game: str) -> str:
+def help_text(game: games.Game | str) -> str:
+    """What ``help`` prints at the prompt (``game``: its record or its name)."""
     return f"""Type a call or a card by name, or a command.
   calls:    {games.get(game).calls_help}
   cards:    suit letter S C D H and rank 2-10, J, Q, K, A: SA, h10 (or hT), c2  (any case)
@@ -67,17 +68,17 @@ def seat_number(text: str) -> int:
 class PlaySession:
     """The loop of one `vint-play` session; input and output go through ``input_fn`` / ``print_fn``."""
 
-    def __init__(self, game: str, seating: Seating, episode: str = "deal", deals: int = 1, seed: int = 0,
+    def __init__(self, game: games.Game | str, seating: Seating, episode: str = "deal", deals: int = 1, seed: int = 0,
                  hint_agent: Agent | None = None, input_fn: Callable[[str], str] = input,
                  print_fn: Callable[..., None] = print, env_options: dict | None = None):
-        self.spec = games.get(game)
-        self.game = game
+        self.spec = games.get(game)         # the record, passed on to the table
+        self.game = self.spec.name
         self.seating = seating
         self.episode = episode
         self.deals = deals
         self.seed = check_seed(seed, allow_none=False)
         self.two_player = self.spec.format == TWO_PLAYER
-        self.driver = TableDriver(game, seating, episode=episode, seed=seed, env_options=env_options,
+        self.driver = TableDriver(self.spec, seating, episode=episode, seed=seed, env_options=env_options,
                                   hint_agent=hint_agent, on_action=self.report_action,
                                   on_deal_start=self.announce_deal, on_deal_end=self.show_deal_end)
         self.env, self.raw = self.driver.env, self.driver.raw
@@ -85,7 +86,7 @@ class PlaySession:
         self.hint_agent = hint_agent
         self.input = input_fn
         self.print = print_fn
-        self.text, self.parse = action_codec(game)
+        self.text, self.parse = action_codec(self.spec)
         self.total = 0.0            # the person's points over the session
 
     # ------------------------------------------------------------------ helpers
@@ -186,7 +187,7 @@ class PlaySession:
             if word in ("quit", "exit", "q"):
                 raise Quit
             if word in ("help", "?"):
-                self.print(help_text(self.game))
+                self.print(help_text(self.spec))
                 continue
             if word == "hint":
                 if suggestion is None:

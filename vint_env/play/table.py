@@ -38,7 +38,7 @@ class Seating:
 
 
 def seat_bots(game, human: int, partner: str | None = None, opponents: str = "rule") -> Seating:
-    """The person at ``human`` and bots at the other seats of ``game``'s env.
+    """The person at ``human`` and bots at the other seats of ``game``'s env (``game``: its record or its name).
 
     Partnership games: ``partner`` (default ``rule``) sits opposite, ``opponents`` at the sides; the
     other formats have no partner (``partner`` must be None) and ``opponents`` plays every other
@@ -64,7 +64,7 @@ def seat_bots(game, human: int, partner: str | None = None, opponents: str = "ru
         if spec.strip() == "human":
             raise ValueError("agent spec 'human' reads a terminal: one person plays a table, "
                              "the other seats are bots")
-    bots = {s: load_agent(spec, game=record.name) for s, spec in specs.items()}
+    bots = {s: load_agent(spec, game=record) for s, spec in specs.items()}
     labels = {human: "you"}
     for s, spec in specs.items():
         label = short_spec(spec)        # a checkpoint by its run and file name, not its whole path
@@ -101,9 +101,8 @@ class TableDriver:
         self.on_deal_start = on_deal_start
         self.on_deal_end = on_deal_end
         self.number = 0                     # the episode being played (deal mode: the deal; rubber mode: the rubber)
-        self.recorder = TableRecorder()
-        self.finished: list[DealReplay] = []   # every finished deal of the table, all episodes
-        self.details: list[dict] = []          # the game's details of each finished deal (contract, tricks ...)
+        self.recorder = TableRecorder(self.record)
+        self.finished: list[DealReplay] = []   # every finished deal of the table, all episodes (with its outcome)
         self.deal_ended = False             # the last step finished a deal (cleared by advance)
         self._announced = None
         self.hint_agent = hint_agent
@@ -128,7 +127,7 @@ class TableDriver:
         if self.hint_agent is not None:
             self.hint_agent.reset(self.seed)
         self.env.reset(seed=self.seed * 1000 + self.number, options=options)
-        self.recorder = TableRecorder()
+        self.recorder = TableRecorder(self.record)
         self.deal_ended = False
         self._hinted_at = -1
         self.advance()
@@ -140,6 +139,11 @@ class TableDriver:
             self._announced = deal
             if self.on_deal_start:
                 self.on_deal_start(deal)
+
+    @property
+    def details(self) -> list[dict]:
+        """The table facts of each finished deal (contract, tricks ...): their outcomes' ``details``."""
+        return [deal.outcome.details for deal in self.finished]
 
     @property
     def over(self) -> bool:
@@ -230,6 +234,5 @@ class TableDriver:
             self.deal_ended = True
             record = self.recorder.deals[-1]
             self.finished.append(record)
-            self.details.append(self.record.deal_details(deal))
             if self.on_deal_end:
                 self.on_deal_end(record)

@@ -17,18 +17,7 @@ import argparse
 import sys
 
 from ..agents.learned.threads import limit_torch_threads
-
-
-def _positive(kind):
-    def parse(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
-        if value <= 0:
-            raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-        return value
-    return parse
+from ..cli_args import positive
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,9 +25,9 @@ def build_parser() -> argparse.ArgumentParser:
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--idle-timeout", type=_positive(float), default=1800.0,
+    p.add_argument("--idle-timeout", type=positive(float), default=1800.0,
                    help="seconds after which a table nobody plays is cleaned up (default 1800)")
-    p.add_argument("--max-tables", type=_positive(int), default=32, help="tables at once (default 32)")
+    p.add_argument("--max-tables", type=positive(int), default=32, help="tables at once (default 32)")
     return p
 
 

@@ -104,8 +104,8 @@ class ServedTable:
             "deal": None if d.deal_ended else deal_view(d),
             "result": deal_result(d, len(d.finished) - 1) if d.deal_ended and d.finished else None,
             "deals": [{"number": i + 1, "yours": deal.points[me], "points": deal.points,
-                       "contract": details.get("contract")}
-                      for i, (deal, details) in enumerate(zip(d.finished, d.details))],
+                       "contract": deal.outcome.contract_name}
+                      for i, deal in enumerate(d.finished)],
             "total": sum(deal.points[me] for deal in d.finished),
         }
 
@@ -155,8 +155,9 @@ class ServedTable:
         record, me = d.record, d.seating.human
         teams = ["A" if s == me or (record.partnership and s % 2 == me % 2) else "B"
                  for s in range(players_of(record))]
-        boards = [BoardResult(i + 1, deal.points[me], [TableResult(teams, list(deal.points), dict(details), [deal])])
-                  for i, (deal, details) in enumerate(zip(d.finished, d.details))]
+        boards = [BoardResult(i + 1, deal.points[me],
+                              [TableResult(teams, list(deal.points), deal.outcome.details, [deal], deal.outcome)])
+                  for i, deal in enumerate(d.finished)]
         you = "you" + (f" + {self.partner or 'rule'}" if record.partnership else "")
         match = MatchResult(record.name, you, self.opponents, d.episode, d.seed, boards, 0.0, 0.0, 1,
                             dict(d.env_options))
@@ -262,7 +263,7 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
                    f"{type(exc).__name__}: {exc}") from None
     try:
         driver = TableDriver(record, seating, episode=episode, seed=seed, env_options=options,
-                             hint_agent=load_agent("rule", game=record.name))
+                             hint_agent=load_agent("rule", game=record))
     except TypeError as exc:                 # an option the env does not take
         raise _bad(f"{record.name}: bad env option: {exc}") from None
     except ValueError as exc:

@@ -79,9 +79,8 @@ def deal_view(driver) -> dict:
                       "count": int(holdings[s]).bit_count(), "to_move": s == to_move})
     calls = [{"seat": homes[p], "text": record.action_text(a)}
              for p, a in driver.actions_this_deal() if a >= NUM_CARDS]
-    details = record.deal_details(deal)
-    contract = details.get("contract")
-    declarer = details.get("declarer")
+    outcome = record.deal_outcome(deal)          # what the deal has come to so far
+    contract, declarer = outcome.contract_name, outcome.declarer
     if declarer is not None and record.format == TWO_PLAYER:
         declarer = homes[declarer]
     turned = getattr(deal, "turned_card", None)
@@ -101,5 +100,5 @@ def deal_result(driver, index: int) -> dict:
     record = driver.finished[index]
     [out] = replay_json([record], driver.record.action_text)
     me = driver.seating.human
-    out.update(number=index + 1, yours=record.points[me], details=driver.details[index])
+    out.update(number=index + 1, yours=record.points[me], details=record.outcome.details)
     return out

@@ -27,6 +27,7 @@ import numpy as np
 import torch
 
 from .selfplay import Rollout, concat_rollouts
+from .streams import seeded
 
 
 class CollectorError(RuntimeError):
@@ -34,8 +35,7 @@ class CollectorError(RuntimeError):
 
 
 def collector_seeds(seed: int, update: int, k: int) -> tuple[np.random.Generator, torch.Generator]:
-    from .ppo import _seeded
-    return _seeded(seed, update, 10 + k)
+    return seeded(seed, update, 10 + k)
 
 
 class RolloutWorker:
@@ -46,8 +46,7 @@ class RolloutWorker:
 
         from .config import config_from_dict
         from .pool import OpponentPool
-        from .ppo import default_bot_factory
-        from .selfplay import SelfPlayCollector
+        from .selfplay import SelfPlayCollector, default_bot_factory
         from .sources import make_game_batch
         torch.set_num_threads(1)
         cfg = self.cfg = config_from_dict(cfg_dict)

@@ -161,11 +161,12 @@ class PPOConfig:
         def need(cond: bool, msg: str):
             if not cond:
                 raise ConfigError(msg)
-        if isinstance(self.game, str) and self.game in _games.names():
-            self.game = _games.get(self.game).env_name      # "whist" is whist_v0, as in every CLI
-        need(self.game in GAMES, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
+        known = isinstance(self.game, str) and (self.game in GAMES or self.game in _games.names())
+        need(known, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
+        record = _games.get(self.game)          # resolved once: "whist" is whist_v0, as in every CLI
+        self.game = record.env_name
         if isinstance(self.env_kwargs, dict):
-            declared = {p.name: p for p in _games.get(self.game).parameters}   # the game's declared options
+            declared = {p.name: p for p in record.parameters}   # the game's declared options
             for key, value in self.env_kwargs.items():
                 try:
                     declared[key].check(value) if key in declared else None

@@ -1,7 +1,8 @@
 """When a run evaluates, and how an evaluation survives a kill.
 
 The trainer evaluates every ``eval_every`` updates, once at the end, and (with a warm start) the
-untrained network and the clone at update 0.  ``trainer.evaluate(checkpoint_path, update, deals)``
+untrained network and the clone at update 0; with a warm start the final evaluation also plays the
+agent against the clone (``checkpoints/warm_start.pt``): RL's gain over its start.  ``trainer.evaluate(checkpoint_path, update, deals)``
 plays a checkpoint (``evaluation.py`` wires the harness in).  The checkpoint saved before playing
 (the file the harness loads) marks the evaluation pending, the one saved after it is logged clears
 that, so ``--resume`` after a kill in between plays it again and its row is neither lost nor doubled.
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 from vint_env.agents.learned.policy import save_checkpoint
 from vint_env.points import format_points
+
+from .warm_start import warm_start_checkpoint
 
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
 
@@ -39,6 +42,10 @@ def run_evaluation(trainer, deals: int, final: bool = False) -> dict:
         # a row of this very evaluation, logged by a run killed before its checkpoint: replaced
         trainer.logger.drop_rows(st.update, prefix="eval/")
     scalars = trainer.evaluate(path, st.update, deals)
+    before = warm_start_checkpoint(trainer) if final else None
+    if before is not None and hasattr(trainer.evaluate, "against_warm_start"):
+        # what RL did: the agent after it against the same agent before it (the clone), same boards
+        scalars.update(trainer.evaluate.against_warm_start(path, before, deals))
     trainer.last_eval = dict(scalars)
     if trainer.logger is not None:
         trainer.logger.log(st.update, st.global_step, scalars)

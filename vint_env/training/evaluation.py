@@ -77,6 +77,20 @@ class HarnessEvaluator:
             scalars[f"eval/{opp}/share_won"] = s["share_won"]["share"]
         return scalars
 
+    WARM_START = "warm_start"   # the scalars' name (eval/warm_start/...) and the table's row for the clone
+
+    def against_warm_start(self, checkpoint: str | Path, warm_start: str | Path, deals: int) -> dict:
+        """The agent after RL (A) against the same agent before it (B: the warm start's clone) on the final
+        boards: ``eval/warm_start/...`` scalars, and a row of :meth:`table`."""
+        from vint_env.evaluation import summarize
+        result = self.match(f"ppo:{checkpoint}", f"ppo:{warm_start}", self.boards(deals))
+        s = summarize(result)
+        self.last_summaries[self.WARM_START] = s
+        self.last_matches[self.WARM_START] = result
+        m = s["margin_per_board"]
+        return {f"eval/{self.WARM_START}/mean": m["mean"], f"eval/{self.WARM_START}/ci_low": m["low"],
+                f"eval/{self.WARM_START}/ci_high": m["high"], f"eval/{self.WARM_START}/share_won": s["share_won"]["share"]}
+
     def write_viewer(self, path: str | Path, title: str) -> Path | None:
         """The HTML match viewer of the latest evaluation (one tab per opponent), or None if none ran."""
         from vint_env.evaluation.report import match_json, summary_markdown
@@ -98,6 +112,8 @@ class HarnessEvaluator:
                 "|---|---|---|---|---|"]
         for opp, s in self.last_summaries.items():
             m = s["margin_per_board"]
+            if opp == self.WARM_START:
+                opp = "the same agent before RL (the warm start's clone): RL's gain"
             verdict = "" if (m["low"] > 0 or m["high"] < 0) else " (CI includes 0)"
             mean, low, high = ci_parts(m["mean"], m["low"], m["high"])
             rows.append(f"| {opp} | {s['boards']} | {mean}{verdict} | [{low}, {high}] "

@@ -36,9 +36,10 @@ from .evaluation import harness_game
 from .imitation import kl_to_reference
 from .pool import OpponentPool
 from .schedule import budget_fraction, budget_spent, linear
-from .selfplay import Rollout, SelfPlayCollector
+from .selfplay import Rollout, SelfPlayCollector, default_bot_factory
 from .shaping import RewardShaper
 from .sources import make_game_batch
+from .streams import seeded
 
 
 # --------------------------------------------------------------------------- GAE
@@ -150,22 +151,6 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
 
 
 # --------------------------------------------------------------------------- trainer
-def _seeded(seed: int, update: int, stream: int) -> tuple[np.random.Generator, torch.Generator]:
-    ss = np.random.SeedSequence([seed, update, stream])
-    gen = torch.Generator()
-    gen.manual_seed(int(ss.generate_state(1, dtype=np.uint64)[0] >> 1))
-    return np.random.default_rng(ss), gen
-
-
-def default_bot_factory(game: str):
-    """``make_bot(kind)``: the scripted agent ``kind`` (``random``, ``rule``) from the agent registry."""
-    from vint_env.agents.registry import load_agent
-
-    def make_bot(kind: str):
-        return load_agent(kind, game=harness_game(game))
-    return make_bot
-
-
 class Trainer:
     """One PPO self-play run: network, optimizer, opponent pool, game batch, logs.
 
@@ -326,7 +311,7 @@ class Trainer:
         cfg, st = self.cfg, self.state
         coefs = self.coefficients()
         self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
-        rng, gen = _seeded(cfg.seed, st.update, 0)
+        rng, gen = seeded(cfg.seed, st.update, 0)
         t0 = time.perf_counter()
         rollout = self.collect(rng, gen)
         t1 = time.perf_counter()
@@ -456,7 +441,7 @@ class Trainer:
                     request(st.update + 1)
                 coefs = self.coefficients()
                 self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
-                rng, _ = _seeded(cfg.seed, st.update, 1000)
+                rng, _ = seeded(cfg.seed, st.update, 1000)
                 t1 = time.perf_counter()
                 losses = self.learn(rollout, coefs, rng)
                 t2 = time.perf_counter()

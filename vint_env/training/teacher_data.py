@@ -38,8 +38,7 @@ import numpy as np
 
 from vint_env.atomic import atomic_write
 
-from .evaluation import harness_game
-from .sources import AGENTS, game_module
+from .sources import AGENTS
 
 CHUNK_DEALS = 25          # deals per job: fixes the split, so any worker count gives the same data
 FORMAT = 2                # bump when the file layout changes (old cache files are then ignored)
@@ -127,19 +126,22 @@ def deal_seeds(seed: int, k: int) -> tuple[int, list[int]]:
     return int(state[0]), [int(x) for x in state[1:]]
 
 
-def play_deals(game: str, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
+def play_deals(game, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
                values: str = "") -> TeacherData:
     """Deals ``first .. first+count-1`` played by the teacher in all four seats (with ``values="dd"``,
-    the card decisions valued double-dummy; with ``values="rollout"``, every decision valued by rollouts)."""
+    the card decisions valued double-dummy; with ``values="rollout"``, every decision valued by rollouts).
+    ``game``: its record or its name (resolved once here, the record passed on)."""
+    from vint_env import games
     from vint_env.agents.registry import load_agent
     from .value_targets import ROLLOUT_KINDS, DealValues, RolloutValues, check_values
-    check_values(values, game, env_kwargs)
-    env = game_module(game).raw_env(**(env_kwargs or {}))
-    agents = [load_agent(teacher, game=harness_game(game)) for _ in AGENTS]
+    record = games.get(game)
+    check_values(values, record, env_kwargs)
+    env = record.raw_env(**(env_kwargs or {}))
+    agents = [load_agent(teacher, game=record) for _ in AGENTS]
     obs, masks, actions, seats, deal_ids, returns = [], [], [], [], [], []
     num_actions = env.action_space(AGENTS[0]).n
-    valuer = (RolloutValues(game, num_actions, agents, cards=values == "rollout") if values in ROLLOUT_KINDS
-              else DealValues(game, num_actions) if values else None)
+    valuer = (RolloutValues(record, num_actions, agents, cards=values == "rollout") if values in ROLLOUT_KINDS
+              else DealValues(record, num_actions) if values else None)
     card_values: list[np.ndarray] = []
     for k in range(first, first + count):
         env_seed, agent_seeds = deal_seeds(seed, k)

@@ -83,9 +83,9 @@ class DealValues:
 
     def __init__(self, game: str, num_actions: int):
         from vint_env.agents.search.pimc_games import POSITION_OF
-        name = games.get(game).name
-        self.position_of = POSITION_OF[name]
-        self.layout = games.get(game).layout
+        self.record = games.get(game)
+        self.position_of = POSITION_OF[self.record.name]
+        self.layout = self.record.layout
         self.num_actions = num_actions
         self.requests: list = []     # (row, dds position, tricks won, points table, legal); forced: (row, legal)
 
@@ -94,12 +94,11 @@ class DealValues:
         play = getattr(env.unwrapped.deal, "play", None)
         if play is None:                       # the auction (Vint): no card to value
             return False
-        from vint_env.agents.rule.play_view import TrickMemory
         legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
         if len(legal) == 1:                    # forced: worth 0 against itself, nothing to solve
             self.requests.append((row, None, 0, {}, legal))
             return True
-        pos = self.position_of(self.layout.decode(observation["observation"]), TrickMemory())
+        pos = self.position_of(self.record.decode(observation["observation"]))
         won = pos.side_tricks[0]
         points = {t: pos.points(t) for t in range(won, 14)}
         trick = tuple(play.trick)

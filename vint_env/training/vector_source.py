@@ -4,7 +4,7 @@ Same contract as :class:`vint_env.training.sources.AECGameBatch` (see ``sources.
 played by the game's batched engine (its record's ``engine``: Vint and Whist now) in NumPy
 arrays stepped by numba: one engine step moves every live game at once.  A game started with
 seed ``s`` gets the deal, dealer (and turned card) that the env's ``raw_env().reset(seed=s)``
-deals, so both sources play the very same games (``tests/test_training_vector.py`` checks that
+deals, so both sources play the very same games (``tests/training/test_training_vector.py`` checks that
 rollouts agree action for action).
 
 Deal episodes; the env options are the engine's (``vint_v0``'s ``reward_scale``, ``passout``,
@@ -36,7 +36,7 @@ class VectorGameBatch:
         from vint_env import games
         record = games.get(game)
         if not record.has_engine:
-            raise ValueError(f"env_source 'vector' plays {', '.join(games.get(g).env_name for g in games.engine_games())}"
+            raise ValueError(f"env_source 'vector' plays {', '.join(g.env_name for g in games.all_games() if g.has_engine)}"
                              f" only (the games of the batched engine), not {game!r}")
         engine_class = record.engine_class()
         kwargs = dict(env_kwargs or {})

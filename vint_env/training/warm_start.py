@@ -52,6 +52,7 @@ def init_from(trainer) -> None:
     trainer.net.load_state_dict(net.state_dict())
     if cfg.kl_coef > 0:
         trainer.reference = frozen_copy(trainer.net)
+    save_warm_start(trainer)        # the final evaluation plays the agent after RL against it
     trainer.state.pretrained = True
     trainer.say(f"init_from: the network of {cfg.init_from} starts the run")
 
@@ -95,6 +96,26 @@ def pretrain(trainer, seconds=None) -> list[dict]:
                                   "bc/epochs_done": done, "bc/stopped_by_budget": int(stopped)})
     if cfg.kl_coef > 0:
         trainer.reference = frozen_copy(trainer.net)
+    save_warm_start(trainer)
     st.pretrained = True
     trainer.save()
     return history
+
+
+WARM_START_FILE = "warm_start.pt"   # in the run's checkpoints/: the agent before RL, never pruned
+
+
+def save_warm_start(trainer) -> Path:
+    """Keep the clone as ``checkpoints/warm_start.pt`` (an agent: ``ppo:<path>``), so that the final evaluation
+    can play the agent after RL against the same agent before it."""
+    from vint_env.agents.learned.policy import save_checkpoint
+
+    from .checkpoints import policy_payload
+    return save_checkpoint(trainer.ckpt_dir / WARM_START_FILE,
+                           policy_payload(trainer.cfg, trainer.obs_size, trainer.num_actions, trainer.net.state_dict()))
+
+
+def warm_start_checkpoint(trainer) -> Path | None:
+    """The run's warm start checkpoint (:func:`save_warm_start`), or None if it had none."""
+    path = trainer.ckpt_dir / WARM_START_FILE
+    return path if path.exists() else None

@@ -41,6 +41,7 @@ import tracemalloc
 import numpy as np
 
 from .. import games
+from ..random_play import random_episode
 
 
 def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
@@ -116,14 +117,7 @@ def aec_runner(game: str = "vint_v0"):
         deadline = t0 + seconds
         while True:
             env.reset()
-            for _ in env.agent_iter():
-                obs, _, term, trunc, _ = env.last()
-                if term or trunc:
-                    env.step(None)
-                    continue
-                legal = np.flatnonzero(obs["action_mask"])
-                env.step(int(legal[rnd.randrange(legal.size)]))
-                n += 1
+            n += random_episode(env, rnd.randrange)
             now = time.perf_counter()
             if now >= deadline:
                 return n, now - t0

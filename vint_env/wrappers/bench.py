@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from .. import games
+from ..random_play import random_episode
 from .single_agent import GAMES, SingleAgentEnv
 
 
@@ -31,13 +32,7 @@ def aec_deals(game: str, deals: int, seed: int) -> float:
     start = time.perf_counter()
     for _ in range(deals):
         env.reset(seed=int(rng.integers(2**31)))
-        for agent in env.agent_iter():
-            obs, _, term, trunc, _ = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(legal.size)]))
+        random_episode(env, rng.integers)
     return time.perf_counter() - start
 
 

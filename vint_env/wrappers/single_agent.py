@@ -41,8 +41,8 @@ PARTNERSHIPS = {"NS": (0, 2), "EW": (1, 3)}
 ILLEGAL_ACTION_MODES = ("terminate", "raise")
 
 
-def make_aec_env(game: str, **env_kwargs):
-    """The raw AEC env of ``game`` (``"vint_v0"`` or ``"vint"``; see :func:`vint_env.games.names`)."""
+def make_aec_env(game: games.Game | str, **env_kwargs):
+    """The raw AEC env of ``game`` (its record, or ``"vint_v0"`` or ``"vint"``; see :func:`vint_env.games.names`)."""
     return games.get(game).raw_env(**env_kwargs)
 
 
@@ -72,14 +72,14 @@ class PolicyAgent(Agent):
         return int(self.policy(observation))
 
 
-def as_agent(spec, game: str = "vint_v0") -> Agent:
+def as_agent(spec, game: games.Game | str = "vint_v0") -> Agent:
     """An opponent from an :class:`Agent`, an agent spec (``"random"``, ``"rule"``, ``"dd"``, ...,
     see :func:`vint_env.agents.registry.load_agent`) or a callable ``policy(observation_dict)``."""
     if isinstance(spec, Agent) or (hasattr(spec, "act") and callable(spec.act)):
         return spec
     if isinstance(spec, str):
         from ..agents.registry import load_agent
-        return load_agent(spec, game=games.get(game).name)
+        return load_agent(spec, game=game)
     if callable(spec):
         return PolicyAgent(spec)
     raise WrapperOptionError(f"an opponent must be an Agent, an agent spec string or a callable policy, "
@@ -147,7 +147,7 @@ class SingleAgentEnv(gymnasium.Env):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise UnsupportedRenderModeError(f"render_mode must be one of {self.metadata['render_modes']} "
                                              f"or None, got {render_mode!r}")
-        if isinstance(game, str):
+        if isinstance(game, (str, games.Game)):
             self.aec = make_aec_env(game, render_mode=render_mode, **env_kwargs)
         else:
             if env_kwargs:
@@ -171,7 +171,8 @@ class SingleAgentEnv(gymnasium.Env):
         self.agent_names = list(self.aec.possible_agents)
         self._fixed_seats = parse_seats(seats)
         name = self.aec.metadata["name"]
-        if self._fixed_seats and len(self._fixed_seats) > 1 and not games.get(name).partnership:
+        self.record = games.get(name)        # the env's game, resolved once: the opponents get the record
+        if self._fixed_seats and len(self._fixed_seats) > 1 and not self.record.partnership:
             raise ValueError(f"{name} has no fixed partnerships: the learner takes one seat, "
                              f"got seats={seats!r}")
         self._opponent_spec = self._parse_opponents(opponents)
@@ -193,7 +194,7 @@ class SingleAgentEnv(gymnasium.Env):
             for seat, spec in opponents.items():
                 if seat not in (0, 1, 2, 3):
                     raise ValueError(f"opponents keys must be seats 0..3, got {seat!r}")
-                table[int(seat)] = as_agent(spec, self.aec.metadata["name"])
+                table[int(seat)] = as_agent(spec, self.record)
             if self._fixed_seats is None:
                 if set(table) != {0, 1, 2, 3}:
                     raise ValueError("with seats='random' give an opponent for every seat 0..3 "
@@ -204,8 +205,8 @@ class SingleAgentEnv(gymnasium.Env):
                     raise ValueError(f"no opponent given for seat(s) {missing}")
             return table
         if isinstance(opponents, str):      # a spec: one agent per seat
-            return {s: as_agent(opponents, self.aec.metadata["name"]) for s in range(4)}
-        agent = as_agent(opponents, self.aec.metadata["name"])
+            return {s: as_agent(opponents, self.record) for s in range(4)}
+        agent = as_agent(opponents, self.record)
         return {s: agent for s in range(4)}
 
     def set_opponents(self, opponents) -> None:

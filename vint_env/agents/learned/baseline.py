@@ -30,6 +30,7 @@ import json
 from pathlib import Path
 
 from ... import games
+from ...games import Game
 from ...points import format_ci
 
 MANIFEST_FORMAT = "vint-env/baseline-manifest"
@@ -45,25 +46,25 @@ def default_folder() -> Path:
 RESIDUAL_SUFFIX = "_residual"    # <game>_residual.pt: a residual agent shipped beside a standalone baseline
 
 
-def checkpoint_path(game: str, folder: str | Path | None = None, suffix: str = "") -> Path:
+def checkpoint_path(game: Game | str, folder: str | Path | None = None, suffix: str = "") -> Path:
     return Path(folder or default_folder()) / f"{games.get(game).name}{suffix}.pt"
 
 
-def manifest_path(game: str, folder: str | Path | None = None, suffix: str = "") -> Path:
+def manifest_path(game: Game | str, folder: str | Path | None = None, suffix: str = "") -> Path:
     return Path(folder or default_folder()) / f"{games.get(game).name}{suffix}.json"
 
 
 def shipped(folder: str | Path | None = None) -> tuple[str, ...]:
     """The games with a baseline checkpoint in ``folder`` (default: the shipped ones)."""
-    return tuple(g for g in games.names() if checkpoint_path(g, folder).is_file())
+    return tuple(g.name for g in games.all_games() if checkpoint_path(g, folder).is_file())
 
 
-def reproduce_command(game: str) -> str:
+def reproduce_command(game: Game | str) -> str:
     """The command that trains and measures the baseline of ``game``."""
     return f"python -m training.baseline --game {games.get(game).name}"
 
 
-def layout_signature(game: str) -> dict:
+def layout_signature(game: Game | str) -> dict:
     """The game's observation layout as a manifest records it: name, size and its blocks in order,
     each ``"name:shape"`` (``"played:4x52"``)."""
     layout = games.get(game).layout
@@ -79,28 +80,29 @@ def file_sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
-def _error(game: str, message: str):
+def _error(record: Game, message: str):
     from .policy import CheckpointError
-    return CheckpointError(f"baseline for {game!r}: {message}; to train one: {reproduce_command(game)}")
+    return CheckpointError(f"baseline for {record.name!r}: {message}; to train one: {reproduce_command(record)}")
 
 
-def read_manifest(game: str, folder: str | Path | None = None, suffix: str = "") -> dict:
-    """The manifest of ``game``'s baseline, checked for its format and game."""
-    game = games.get(game).name
-    path = manifest_path(game, folder, suffix)
+def read_manifest(game: Game | str, folder: str | Path | None = None, suffix: str = "") -> dict:
+    """The manifest of ``game``'s baseline (its record or name), checked for its format and game."""
+    record = games.get(game)
+    game = record.name
+    path = manifest_path(record, folder, suffix)
     if not path.is_file():
-        raise _error(game, f"no manifest {str(path)!r} beside the checkpoint")
+        raise _error(record, f"no manifest {str(path)!r} beside the checkpoint")
     try:
         manifest = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise _error(game, f"manifest {str(path)!r} is not readable JSON ({e})") from None
+        raise _error(record, f"manifest {str(path)!r} is not readable JSON ({e})") from None
     if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT:
-        raise _error(game, f"{str(path)!r} is not a baseline manifest (no format tag {MANIFEST_FORMAT!r})")
+        raise _error(record, f"{str(path)!r} is not a baseline manifest (no format tag {MANIFEST_FORMAT!r})")
     if manifest.get("version") != MANIFEST_VERSION:
-        raise _error(game, f"manifest {str(path)!r} has version {manifest.get('version')!r}; "
+        raise _error(record, f"manifest {str(path)!r} has version {manifest.get('version')!r}; "
                            f"this vint-env reads version {MANIFEST_VERSION}")
     if manifest.get("game") != game:
-        raise _error(game, f"manifest {str(path)!r} describes game {manifest.get('game')!r}")
+        raise _error(record, f"manifest {str(path)!r} describes game {manifest.get('game')!r}")
     checkpoint, observation = manifest.get("checkpoint"), manifest.get("observation")
     wrong = [name for name, ok in (
         ("checkpoint (a mapping with a 'sha256' string)",
@@ -112,13 +114,14 @@ def read_manifest(game: str, folder: str | Path | None = None, suffix: str = "")
         ("results (a mapping)", isinstance(manifest.get("results", {}), dict)),
         ("standalone (true or false)", isinstance(manifest.get("standalone", False), bool))) if not ok]
     if wrong:
-        raise _error(game, f"manifest {str(path)!r} has wrong-typed fields: {'; '.join(wrong)}")
+        raise _error(record, f"manifest {str(path)!r} has wrong-typed fields: {'; '.join(wrong)}")
     return manifest
 
 
-def stale_layout(manifest: dict, game: str) -> str | None:
+def stale_layout(manifest: dict, game: Game | str) -> str | None:
     """Why the layout a manifest records differs from the game's layout now, or None if they are equal."""
-    then, now = manifest.get("observation") or {}, layout_signature(game)
+    record = games.get(game)
+    then, now = manifest.get("observation") or {}, layout_signature(record)
     if then.get("size") == now["size"] and then.get("blocks") == now["blocks"]:
         return None
     old = [str(b).partition(":")[0] for b in then.get("blocks") or []]
@@ -128,7 +131,7 @@ def stale_layout(manifest: dict, game: str) -> str | None:
                                          f"blocks removed since: {', '.join(removed)}" if removed else "")
                        if part) or "blocks reshaped or reordered"
     return (f"the shipped checkpoint was trained for observations of size {then.get('size')} (layout "
-            f"{then.get('name')!r}), but {game} observations now have size {now['size']} ({detail})")
+            f"{then.get('name')!r}), but {record.name} observations now have size {now['size']} ({detail})")
 
 
 def plays_alone(agent) -> bool:
@@ -139,50 +142,52 @@ def plays_alone(agent) -> bool:
 
 def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None,
                   suffix: str = ""):
-    """The shipped baseline of ``game`` as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"``
-    (or the :class:`~vint_env.agents.learned.residual.ResidualAgent` its checkpoint describes).
+    """The shipped baseline of ``game`` (its record, or its name: resolved once here and passed on as the
+    record) as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"`` (or the
+    :class:`~vint_env.agents.learned.residual.ResidualAgent` its checkpoint describes).
 
     ``folder``: another folder of ``<game>.pt`` + ``<game>.json`` (what ``python -m training.baseline
     --out FOLDER`` writes); default the package's ``vint_env/baselines/``.  A manifest's ``standalone``
     must say what the checkpoint plays: a network alone (``true``) or the rule bot corrected (``false``)."""
     from .policy import CheckpointError, PPOAgent
-    game = games.get(game).name
-    path = checkpoint_path(game, folder, suffix)
+    record = games.get(game)
+    path = checkpoint_path(record, folder, suffix)
     if not path.is_file():
         have = shipped(folder)
         where = "ships with this vint-env" if folder is None else f"is in {str(folder)!r}"
-        raise _error(game, f"no checkpoint {where} (baselines there: {', '.join(have) if have else 'none'})")
-    manifest = read_manifest(game, folder, suffix)
+        raise _error(record, f"no checkpoint {where} (baselines there: {', '.join(have) if have else 'none'})")
+    manifest = read_manifest(record, folder, suffix)
     recorded = (manifest.get("checkpoint") or {}).get("sha256")
     if recorded != file_sha256(path):
-        raise _error(game, f"{str(path)!r} is not the checkpoint its manifest describes (SHA-256 differs: "
-                           f"a damaged file or a half-finished update)")
-    why = stale_layout(manifest, game)
+        raise _error(record, f"{str(path)!r} is not the checkpoint its manifest describes (SHA-256 differs: "
+                             f"a damaged file or a half-finished update)")
+    why = stale_layout(manifest, record)
     if why:
-        raise _error(game, why)
+        raise _error(record, why)
     try:
-        agent = PPOAgent.load(path, game=game, greedy=greedy, seed=seed)
+        agent = PPOAgent.load(path, game=record, greedy=greedy, seed=seed)
     except CheckpointError as e:
-        raise _error(game, str(e)) from None
+        raise _error(record, str(e)) from None
     claim = manifest.get("standalone")
     if claim is not None and claim != plays_alone(agent):
-        raise _error(game, f"its manifest says standalone: {str(claim).lower()}, but {str(path)!r} "
-                           + ("is the rule bot corrected by a network (a residual agent)" if claim
-                              else "is a network that plays alone"))
+        raise _error(record, f"its manifest says standalone: {str(claim).lower()}, but {str(path)!r} "
+                             + ("is the rule bot corrected by a network (a residual agent)" if claim
+                                else "is a network that plays alone"))
     agent.name = "baseline"
     return agent
 
 
-def load_residual(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
+def load_residual(game: Game | str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
     """Agent spec ``residual``: ``game``'s rule bot corrected by a critic network, from ``<game>_residual.pt``
     (+ manifest) in ``folder`` (default the shipped baselines) if there is one, else from ``<game>.pt`` when that
     baseline is a residual agent; a :class:`CheckpointError` when neither is."""
-    game = games.get(game).name
-    suffix = RESIDUAL_SUFFIX if checkpoint_path(game, folder, RESIDUAL_SUFFIX).is_file() else ""
-    agent = load_baseline(game, folder, greedy, seed, suffix)
+    record = games.get(game)
+    suffix = RESIDUAL_SUFFIX if checkpoint_path(record, folder, RESIDUAL_SUFFIX).is_file() else ""
+    agent = load_baseline(record, folder, greedy, seed, suffix)
     if plays_alone(agent):
-        raise _error(game, f"no residual agent: {str(checkpoint_path(game, folder, suffix))!r} is a network that "
-                           f"plays alone (agent spec 'baseline'), and no {game}{RESIDUAL_SUFFIX}.pt ships beside it")
+        raise _error(record, f"no residual agent: {str(checkpoint_path(record, folder, suffix))!r} is a network "
+                             f"that plays alone (agent spec 'baseline'), and no {record.name}{RESIDUAL_SUFFIX}.pt "
+                             f"ships beside it")
     agent.name = "residual"
     return agent
 

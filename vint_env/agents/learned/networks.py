@@ -97,19 +97,22 @@ class CardActorCritic(nn.Module):
         super().__init__()
         from vint_env import games
         if game is None:
-            fits = [g for g in games.names() if games.get(g).layout.size == obs_size]
+            fits = [g for g in games.all_games() if g.layout.size == obs_size]
             if len(fits) != 1:
                 raise ValueError(f"network 'cards' cannot tell the game from an observation of {obs_size} "
-                                 f"entries (games that fit: {fits}); give network_kwargs game")
-            game = fits[0]
-        layout = games.get(game).layout
+                                 f"entries (games that fit: {[g.name for g in fits]}); give network_kwargs game")
+            record = fits[0]
+        else:
+            record = games.get(game)
+        layout = record.layout
         if layout.size != obs_size:
-            raise ValueError(f"network 'cards': {game}'s observation has {layout.size} entries, not {obs_size}")
+            raise ValueError(f"network 'cards': {record.name}'s observation has {layout.size} entries, "
+                             f"not {obs_size}")
         if num_actions < 52:
             raise ValueError(f"network 'cards' needs the 52 card actions first, got {num_actions} actions")
         if not global_sizes or any(int(h) <= 0 for h in global_sizes) or int(width) <= 0:
             raise ValueError(f"width and global_sizes must be positive, got {width!r}, {global_sizes!r}")
-        self.game, self.obs_size, self.num_actions = games.get(game).name, obs_size, num_actions
+        self.game, self.obs_size, self.num_actions = record.name, obs_size, num_actions
         card_rows, glob = [], []
         for b in layout.blocks.values():
             if b.shape[-1] == NUM_CARDS:
@@ -253,7 +256,9 @@ def _fast_mlp(n_in: int, hidden_sizes) -> nn.Sequential:
 
 class SparseActorCritic(nn.Module):
     """One trunk shared by the policy and value heads, whose first layer reads only the non-zero entries
-    (``shared: false``: a value trunk of its own, as ``mlp`` has, at twice the trunk's cost).
+    (``shared: false``: a value trunk of its own, as ``mlp`` has, with widths ``value_hidden_sizes``,
+    ``hidden_sizes`` unless given; the two trunks' first layers are one :class:`SparseInput`, the policy's
+    columns then the value's, so a pass gathers the active rows once).
 
     ``hidden_sizes``: widths of the trunk's layers (tanh); the first is a :class:`SparseInput` (the same
     function as a dense layer), the others dense.  A forward pass costs about
@@ -261,30 +266,53 @@ class SparseActorCritic(nn.Module):
     network's ``2 * (D * h1 + h1 * h2 + ...) + h_last * (A + 1)``: about 6 times fewer at 256x256 on
     Whist.  Orthogonal initialisation as in CleanRL (policy head gain 0.01, value head gain 1)."""
 
-    def __init__(self, obs_size: int, num_actions: int, hidden_sizes=(256, 256), shared: bool = True):
+    def __init__(self, obs_size: int, num_actions: int, hidden_sizes=(256, 256), shared: bool = True,
+                 value_hidden_sizes=None):
         super().__init__()
-        if not hidden_sizes or any(int(h) <= 0 for h in hidden_sizes):
-            raise ValueError(f"hidden_sizes must be a non-empty list of positive widths, got {hidden_sizes!r}")
+        for key, sizes in (("hidden_sizes", hidden_sizes), ("value_hidden_sizes", value_hidden_sizes)):
+            if (sizes is not None or key == "hidden_sizes") and (not sizes or any(int(h) <= 0 for h in sizes)):
+                raise ValueError(f"{key} must be a non-empty list of positive widths, got {sizes!r}")
+        if shared and value_hidden_sizes is not None:
+            raise ValueError("value_hidden_sizes needs shared: false (a shared trunk has no value trunk of its own)")
         self.obs_size, self.num_actions = obs_size, num_actions
         self.sparse_input = True    # takes a SparseObs as well as a dense batch (the collectors hand it one)
         self.hidden_sizes = [int(h) for h in hidden_sizes]
         self.shared = bool(shared)
+        self.value_hidden_sizes = None if self.shared else [int(h) for h in (value_hidden_sizes or hidden_sizes)]
+        # One sparse first layer for both trunks (the policy's columns, then the value's): one gather and
+        # one scatter a pass instead of two, the same function as two layers side by side.
         self.first = SparseInput(obs_size, self.hidden_sizes[0])
+        if not self.shared:
+            value_first = SparseInput(obs_size, self.value_hidden_sizes[0])
+            self.first.weight = nn.Parameter(torch.cat([self.first.weight.detach(), value_first.weight.detach()], 1))
+            self.first.bias = nn.Parameter(torch.cat([self.first.bias.detach(), value_first.bias.detach()]))
+            self.first.width = self.first.weight.shape[1]
         self.first_activation = Tanh()
         self.trunk = _fast_mlp(self.hidden_sizes[0], self.hidden_sizes[1:])
         if not self.shared:          # a value trunk of its own, as the mlp network has
-            self.value_first = SparseInput(obs_size, self.hidden_sizes[0])
-            self.value_trunk = _fast_mlp(self.hidden_sizes[0], self.hidden_sizes[1:])
-        width = self.hidden_sizes[-1]
-        self.policy_head = _init(nn.Linear(width, num_actions), gain=0.01)
+            self.value_trunk = _fast_mlp(self.value_hidden_sizes[0], self.value_hidden_sizes[1:])
+        self.policy_head = _init(nn.Linear(self.hidden_sizes[-1], num_actions), gain=0.01)
+        width = self.hidden_sizes[-1] if self.shared else self.value_hidden_sizes[-1]
         self.value_head = _init(nn.Linear(width, 1), gain=1.0)
 
     def forward(self, obs) -> tuple[torch.Tensor, torch.Tensor]:
         if not isinstance(obs, SparseObs):
-            obs = SparseObs.from_dense(self._dense(obs))   # once for both trunks
-        h = self.trunk(self.first_activation(self.first(obs)))
-        hv = h if self.shared else self.value_trunk(self.first_activation(self.value_first(obs)))
+            obs = SparseObs.from_dense(self._dense(obs))
+        first = self.first_activation(self.first(obs))
+        if self.shared:
+            h = hv = self.trunk(first)
+        else:
+            h0 = self.hidden_sizes[0]
+            h, hv = self.trunk(first[:, :h0]), self.value_trunk(first[:, h0:])
         return self.policy_head(h), self.value_head(hv).squeeze(-1)
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
+        # checkpoints written before the two trunks' first layers were fused hold them apart
+        if prefix + "value_first.weight" in state_dict:
+            for name, dim in (("weight", 1), ("bias", 0)):
+                state_dict[prefix + "first." + name] = torch.cat(
+                    [state_dict[prefix + "first." + name], state_dict.pop(prefix + "value_first." + name)], dim)
+        super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     def _dense(self, obs: torch.Tensor) -> torch.Tensor:
         if obs.dim() != 2 or obs.shape[1] != self.obs_size:
@@ -293,9 +321,12 @@ class SparseActorCritic(nn.Module):
 
     def multiply_adds(self, active: float) -> float:
         """Multiply-adds of one forward pass on an observation with ``active`` non-zero entries."""
-        sizes = self.hidden_sizes
-        trunk = active * sizes[0] + sum(a * b for a, b in zip(sizes, sizes[1:]))
-        return trunk * (1 if self.shared else 2) + sizes[-1] * (self.num_actions + 1)
+        def trunk(sizes):
+            return active * sizes[0] + sum(a * b for a, b in zip(sizes, sizes[1:]))
+        if self.shared:
+            return trunk(self.hidden_sizes) + self.hidden_sizes[-1] * (self.num_actions + 1)
+        return (trunk(self.hidden_sizes) + self.hidden_sizes[-1] * self.num_actions
+                + trunk(self.value_hidden_sizes) + self.value_hidden_sizes[-1])
 
 
 def multiply_adds(net: nn.Module, active: float) -> float:

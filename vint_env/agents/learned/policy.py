@@ -102,11 +102,11 @@ def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
     return path
 
 
-def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
+def load_checkpoint(path: str | os.PathLike, game=None) -> dict:
     """Read and check a checkpoint; raise :class:`CheckpointError` if it is not
     a readable vint-env PPO checkpoint, or (with ``game``) was trained on
     another game or for another observation / action size than ``game`` has now
-    (``game`` as the env, ``"vint_v0"``, or as the harness names it, ``"vint"``)."""
+    (``game``: its record, or its name as the env, ``"vint_v0"``, or as the harness names it, ``"vint"``)."""
     path = Path(path)
     if not path.is_file():
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
@@ -129,10 +129,12 @@ def load_checkpoint(path: str | os.PathLike, game: str | None = None) -> dict:
         raise CheckpointError(f"checkpoint {str(path)!r} is damaged: its tensors do not match the SHA-256 "
                               f"stored with them (a changed or corrupted byte)")
     if game is not None:
-        game = env_name(game)
+        from ... import games
+        record = games.get(game)
+        game = record.env_name
         if game != ckpt["game"]:
             raise CheckpointError(f"checkpoint {str(path)!r} was trained on {ckpt['game']!r}, not {game!r}")
-        obs_size, num_actions = game_sizes(game)
+        obs_size, num_actions = record.observation_size, record.num_actions
         if (obs_size, num_actions) != (ckpt["obs_size"], ckpt["num_actions"]):
             raise CheckpointError(
                 f"checkpoint {str(path)!r} expects observations of size {ckpt['obs_size']} and "
@@ -216,11 +218,14 @@ class PPOAgent(Agent):
             self.name = name
 
     @classmethod
-    def load(cls, path: str | os.PathLike, game: str | None = None, greedy: bool = True,
+    def load(cls, path: str | os.PathLike, game=None, greedy: bool = True,
              seed: int | None = None) -> PPOAgent:
         """The agent stored in checkpoint ``path``; with ``game``, refuse a
-        checkpoint of another game or observation size (:class:`CheckpointError`)."""
-        ckpt = load_checkpoint(path, game=game)
+        checkpoint of another game or observation size (:class:`CheckpointError`).  ``game``: its
+        record (:class:`vint_env.games.Game`) or its name, ``"vint"`` or ``"vint_v0"``."""
+        from ... import games
+        record = None if game is None else games.get(game)
+        ckpt = load_checkpoint(path, game=record)
         net = network_from_checkpoint(ckpt, str(path))
         agent = cls(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=greedy, seed=seed,
                     name=f"ppo:{path}")
@@ -231,8 +236,9 @@ class PPOAgent(Agent):
             spec = check_residual(ckpt["residual"], repr(str(path)))
         except ValueError as e:
             raise CheckpointError(str(e)) from None
-        from ... import games
-        base = games.get(ckpt["game"]).rule_agent()     # the only base (residual.BASES): the game's rule bot
+        if record is None:
+            record = games.get(ckpt["game"])            # the game the checkpoint names
+        base = record.rule_agent()     # the only base (residual.BASES): the game's rule bot
         return ResidualAgent(agent, base, spec["margin"], spec["actions"], name=f"ppo:{path}")
 
     def reset(self, seed: int | None = None) -> None:

@@ -1,9 +1,10 @@
 """What a rule bot knows at its turn in the play: :class:`PlayView`.
 
-Built by each game's rule bot from its own decoded observation (never from
-the env), plus a :class:`TrickMemory` of the tricks it has seen (who led
-what, who failed to follow: "remember what has been played", the Whist book and
-the Ukrainian rules).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 right.
+Built by each game's rule bot from what its game's decoder says it knows
+(:mod:`vint_env.games.knowledge`: its hand, the trick, the cards played, the voids
+shown; never the env), plus a :class:`TrickMemory` of the tricks it has seen (who
+led what, who discarded what first: "remember what has been played", the Whist book
+and the Ukrainian rules).  Seats are relative to the bot: 0 me, 1 left, 2 across, 3 right.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
+from ...games.knowledge import Knowledge, current_trick, mask_of  # noqa: F401  (mask_of, current_trick: their old home)
 from ..base import Agent
 from ...rules.tricks import beats  # noqa: F401  (the rules' one rule of which card wins, re-exported)
 
@@ -186,36 +188,33 @@ class PlayView:
 
 
 class TrickMemory:
-    """The tricks a bot has seen: voids, first discards, partner's leads.
+    """What a bot remembers of the tricks beyond its observation: first discards and partner's leads.
 
-    Fed at each of the bot's turns with the trick in progress and the last
-    completed trick (both in its observation); between two of a player's
-    turns at most one trick completes (exactly one in the four-player
-    games; a two-player Vint player acting for two hands may see none), so
-    every trick is seen whole.  Tricks have four cards, or two (two-player
-    Vint's ways 2 and 3: ``last_trick`` then holds two seats).
+    (The voids shown are in the observation: the decoder's ``Knowledge.voids``.)  Fed at each of the
+    bot's turns with the trick in progress and the last completed trick (both in its observation);
+    between two of a player's turns at most one trick completes (exactly one in the four-player
+    games; a two-player Vint player acting for two hands may see none), so every trick is seen
+    whole.  Tricks have four cards, or two (two-player Vint's ways 2 and 3: ``last_trick`` then holds
+    two seats).
     """
 
     def __init__(self):
         self.reset()
 
     def reset(self) -> None:
-        self.voids: list[set[int]] = [set(), set(), set(), set()]
         self.first_discard: list[int | None] = [None] * 4
         self.leads: list[tuple[int, int, int]] = []   # (leader, suit, winner) of completed tricks
         self._pending_leader: int | None = None
         self._tricks_seen = 0
 
     def see_trick(self, plays: list[tuple[int, int]], trump: int) -> None:
-        """Record voids and discards from plays (relative seat, card) of one trick."""
+        """Record the first discards from plays (relative seat, card) of one trick."""
         if not plays:
             return
         led = plays[0][1] // 13
         for seat, card in plays[1:]:
-            if card // 13 != led:
-                self.voids[seat].add(led)
-                if card // 13 != trump and self.first_discard[seat] is None:
-                    self.first_discard[seat] = card // 13
+            if card // 13 != led and card // 13 != trump and self.first_discard[seat] is None:
+                self.first_discard[seat] = card // 13
 
     def update(self, trick: list[tuple[int, int]], last_trick: dict[int, int], last_winner: int,
                tricks_played: int, trump: int) -> None:
@@ -241,10 +240,19 @@ class TrickMemory:
         return {suit for leader, suit, winner in self.leads if leader in partners and winner in partners}
 
 
+def trick_voids(trick: list[tuple[int, int]]) -> list[set[int]]:
+    """The voids shown in one trick: the suit led, for each relative seat that did not follow it."""
+    voids: list[set[int]] = [set(), set(), set(), set()]
+    for seat, card in trick[1:]:
+        if card // 13 != trick[0][1] // 13:
+            voids[seat].add(trick[0][1] // 13)
+    return voids
+
+
 class SeatMemories:
     """A bot's :class:`TrickMemory` per agent it acts for, so that one instance is safe at every seat.
 
-    A memory is seat-relative (voids of "my left", "my partner"), so two seats must never share one:
+    A memory is seat-relative (the first discards of "my left", "my partner"), so two seats must never share one:
     ``of(agent)`` gives the agent's own (``None``, when ``act`` is not told the agent, is one more
     key); ``reset()`` forgets them all (at the start of each episode).
     """
@@ -278,40 +286,10 @@ class RememberingAgent(Agent):
         self.memory = self.memories.of(agent)
 
 
-def mask_of(bits) -> int:
-    """Card mask from a 0/1 vector of 52 entries."""
-    mask = 0
-    for c in bits.nonzero()[0]:
-        mask |= 1 << int(c)
-    return mask
-
-
-def current_trick(o: dict, leader: int) -> list[tuple[int, int]]:
-    """The trick in progress as ``(seat, card)`` pairs in playing order, read from ``o["trick"]``."""
-    trick = []
-    for i in range(4):
-        seat = (leader + i) % 4
-        row = o["trick"][seat].nonzero()[0]
-        if row.size == 0:
-            break
-        trick.append((seat, int(row[0])))
-    return trick
-
-
-def observed_play(o: dict, memory: TrickMemory) -> dict:
-    """The trick-play part of a decoded observation (Vint, Whist and Solo
-    Whist layouts share the block names `hand`, `trump`, `trick_leader`,
-    `trick`, `last_trick`, `played`), with ``memory`` brought up to date.
-
-    Returns the keyword arguments ``hand``, ``trump``, ``trick``, ``played``,
-    ``tricks_played`` and the memory fields of :class:`PlayView`.
-    """
-    trump = int(o["trump"].argmax())
-    leader = int(o["trick_leader"].argmax())
-    trick = current_trick(o, leader)
-    played = mask_of(o["played"].max(axis=0))
-    tricks_played = (int(o["played"].sum()) - len(trick)) // 4
-    last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
-    memory.update(trick, last, leader, tricks_played, trump)
-    return {"hand": mask_of(o["hand"]), "trump": trump, "trick": trick, "played": played,
-            "tricks_played": tricks_played, "voids": memory.voids, "first_discard": memory.first_discard}
+def observed_play(k: Knowledge, memory: TrickMemory) -> dict:
+    """The trick-play part of :class:`PlayView` from what the player knows (``k``, the game's decoder),
+    with ``memory`` brought up to date: the keyword arguments ``hand``, ``trump``, ``trick``, ``played``,
+    ``tricks_played``, ``voids`` and ``first_discard``."""
+    memory.update(k.trick, k.last_trick, k.leader, k.tricks_played, k.trump)
+    return {"hand": k.hand, "trump": k.trump, "trick": k.trick, "played": k.played,
+            "tricks_played": k.tricks_played, "voids": k.voids, "first_discard": memory.first_discard}

@@ -15,8 +15,8 @@ Play (:mod:`vint_env.agents.rule.card_play`): the declaring side plays for trick
 and draws trumps; the defenders of a lone declarer are partners and
 cooperate (the same rules with every defender as a partner); in misère the
 declarer ducks and the defenders try to force a trick on it.  The bot reads
-only its own observation, decoded through
-:data:`vint_env.games.solo_whist.SOLO_WHIST_LAYOUT`.
+only what its observation tells it, through Solo Whist's decoder
+:class:`vint_env.games.solo_whist.SoloWhistKnowledge`.
 """
 
 from __future__ import annotations
@@ -24,15 +24,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-import numpy as np
-
-from ...games.solo_whist import SOLO_WHIST_LAYOUT
-from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
+from ...games.solo_whist import GAME as SOLO_WHIST, SoloWhistKnowledge
+from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, BIDS, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
                                       SOLO, TRUMP_ABONDANCE, TRUMP_BASE)
 from ..base import legal_actions
 from .card_play import choose_card
 from .hand_eval import NT, lowness, suit_length, sure_tricks
-from .play_view import Book, PlayView, RememberingAgent, mask_of, observed_play
+from .play_view import Book, PlayView, RememberingAgent, observed_play
 
 #: Sure tricks a hand needs, with the turned trump, for each contract.
 PROPOSAL_TRICKS = 4.0       # Collection: "верных четыре взятки, учитывая козырную масть"
@@ -45,8 +43,8 @@ DECLAREE_TRICKS = 13.0
 MISERE_DANGER = 2.0
 OPEN_MISERE_DANGER = 0.0
 
-# columns of the layout's `highest` block
-HIGHEST_CONTRACTS = (PROPOSAL, SOLO, MISERE, ABONDANCE, TRUMP_ABONDANCE, OPEN_MISERE, DECLAREE)
+# columns of the layout's `highest` block (the decoder reads them: SoloWhistKnowledge.contract)
+HIGHEST_CONTRACTS = BIDS
 MISERES = (MISERE, OPEN_MISERE)
 
 
@@ -163,33 +161,27 @@ class SoloWhistRuleAgent(RememberingAgent):
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
-        o = SOLO_WHIST_LAYOUT.decode(observation["observation"])
-        phase = int(np.argmax(o["phase"])) if o["phase"].any() else -1
-        if phase == 0:
+        k = SOLO_WHIST.decode(observation["observation"])
+        if k.phase == 0:
             self.memory.reset()
-            view = SoloAuctionView(mask_of(o["hand"]), int(np.argmax(o["turned_card"])) // 13, legal)
+            view = SoloAuctionView(k.hand, k.turned_trump, legal)
             for rule in SOLO_BIDDING_RULES:
                 call = rule(view)
                 if call is not None and call in legal:
                     return call
             return PASS
-        if phase == 1:
-            hand = mask_of(o["hand"])
+        if k.phase == 1:
+            hand = k.hand
             best = max(range(4), key=lambda s: (sure_tricks(hand, s), suit_length(hand, s), -s))
             return TRUMP_BASE + best
-        card = choose_card(self.play_view(o), legal)
+        card = choose_card(self.play_view(k), legal)
         return card
 
-    def play_view(self, o: dict) -> PlayView:
-        seen = observed_play(o, self.memory)
-        contract = HIGHEST_CONTRACTS[int(np.argmax(o["highest"]))]
-        declaring = [int(r) for r in np.flatnonzero(o["declaring"])]
-        with_me = {int(r) for r in np.flatnonzero(o["with_me"])}
-        partners = frozenset(with_me - {0})
-        declarer = 0 if 0 in declaring else (declaring[0] if declaring else None)
-        if contract in MISERES:
-            goal = "misere" if declarer == 0 else "misere_defence"
+    def play_view(self, k: SoloWhistKnowledge) -> PlayView:
+        seen = observed_play(k, self.memory)
+        if k.contract in MISERES:
+            goal = "misere" if k.declarer == 0 else "misere_defence"
         else:
             goal = "tricks"
-        return PlayView(**seen, partners=partners, declarer=declarer, game=Book.SOLO_WHIST, goal=goal,
-                        partner_won_leads=self.memory.partner_won_leads(partners))
+        return PlayView(**seen, partners=k.partners, declarer=k.declarer, game=Book.SOLO_WHIST, goal=goal,
+                        partner_won_leads=self.memory.partner_won_leads(k.partners))

@@ -1,7 +1,7 @@
 """The Vint rule bot: bidding and play by the advice of the rule books.
 
-It reads only its own observation, decoded through
-:data:`vint_env.games.vint.VINT_LAYOUT` (no peeking at other hands).
+It reads only what its observation tells it, through Vint's decoder
+:class:`vint_env.games.vint.VintKnowledge` (no peeking at other hands).
 
 Bidding (club rules "Объявление, назначения переговоров"; docs/rules/vint.md, Good play) is an
 ordered list of rules, each a function of an :class:`AuctionView` that
@@ -16,9 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-import numpy as np
-
-from ...games.vint import VINT_LAYOUT
+from ...games.vint import GAME as VINT, VintKnowledge, reconstruct_calls  # noqa: F401  (reconstruct_calls: its old home)
 from ...rules.vint import BID_BASE, PASS, Contract, bid_action
 from ..base import legal_actions
 from .card_play import choose_card
@@ -88,6 +86,23 @@ class AuctionView:
                          else SHOWN_BY_SUIT_BID.get(lvl, 8.0 + (lvl - 3)))
         return max(shown) if shown else UNKNOWN_PARTNER
 
+    @property
+    def contest_margin(self) -> float:
+        """The safety margin over an opponent's bid (:data:`COMPETE_MARGIN`); none over partner's or none."""
+        return COMPETE_MARGIN if self.highest_by in (1, 3) else 0.0
+
+    def side_makes(self, level: int, strain: int, margin: float = 0.0) -> bool:
+        """The side's estimated tricks with ``strain`` as trumps make ``level`` with ``margin`` to spare,
+        and ``level`` is no slam the estimate does not make safe (:func:`slam_cap`)."""
+        tricks = self.side_tricks(strain)
+        return level <= slam_cap(tricks) and tricks >= 6 + level + margin
+
+    def cheapest_making_bid(self, strain: int, margin: float) -> Optional[int]:
+        """The lowest bid in ``strain`` the auction allows, if the side's tricks make it
+        (:meth:`side_makes`), else None."""
+        level = self.min_level(strain)
+        return bid_action(level, strain) if self.side_makes(level, strain, margin) else None
+
     def side_tricks(self, strain: int) -> float:
         """Estimated tricks of our side with ``strain`` as trumps."""
         partner_strains = {s for _, s in self.bids_of(2)}
@@ -104,27 +119,6 @@ def support_tricks(hand: int, strain: int) -> float:
     which partner's bid already counts)."""
     total = sum(top_tricks(suit_ranks(hand, s)) for s in range(4))
     return total + ruffing_tricks(hand, strain)
-
-
-def reconstruct_calls(dealer: int, bids: np.ndarray, pass_count: int) -> list[tuple[int, int]]:
-    """Every call of the auction from the observation (relative seats).
-
-    The dealer calls first; bids only rise, so the bidders in bid order and
-    the passes in a row after the last bid fix the whole sequence.
-    """
-    made = sorted((int(b), int(r)) for r, b in zip(*np.nonzero(bids)))
-    calls: list[tuple[int, int]] = []
-    seat = dealer
-    for b, bidder in made:
-        while seat != bidder:
-            calls.append((seat, PASS))
-            seat = (seat + 1) % 4
-        calls.append((bidder, BID_BASE + b))
-        seat = (seat + 1) % 4
-    for _ in range(pass_count):
-        calls.append((seat, PASS))
-        seat = (seat + 1) % 4
-    return calls
 
 
 # =============================================================== bidding rules
@@ -193,11 +187,7 @@ def no_trump_with_three_or_four_aces(a: AuctionView) -> Optional[int]:
     faces = sum(1 for s in range(4) for r in suit_ranks(a.hand, s) if 9 <= r <= 11)
     if aces(a.hand) == 3 and faces == 0 and a.partner_passed:
         return None
-    level = a.min_level(NT)
-    margin = COMPETE_MARGIN if a.highest is not None else 0.0
-    if level <= slam_cap(a.side_tricks(NT)) and a.side_tricks(NT) >= 6 + level + margin:
-        return bid_action(level, NT)
-    return None
+    return a.cheapest_making_bid(NT, COMPETE_MARGIN if a.highest is not None else 0.0)
 
 
 def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
@@ -230,11 +220,7 @@ def name_a_long_suit_with_honours(a: AuctionView) -> Optional[int]:
         book_level = 3 if mine >= 8 else 2
     if a.min_level(suit) <= book_level:
         return bid_action(book_level, suit)
-    level = a.min_level(suit)
-    margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
-    if level <= slam_cap(a.side_tricks(suit)) and a.side_tricks(suit) >= 6 + level + margin:
-        return bid_action(level, suit)
-    return None
+    return a.cheapest_making_bid(suit, a.contest_margin)
 
 
 def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
@@ -248,9 +234,9 @@ def support_partners_suit_in_competition(a: AuctionView) -> Optional[int]:
             continue
         if suit_length(a.hand, strain) < 3:
             continue
-        level = a.min_level(strain)
-        if level <= slam_cap(a.side_tricks(strain)) and a.side_tricks(strain) >= 6 + level + COMPETE_MARGIN:
-            return bid_action(level, strain)
+        call = a.cheapest_making_bid(strain, COMPETE_MARGIN)
+        if call is not None:
+            return call
     return None
 
 
@@ -268,11 +254,7 @@ def no_trump_with_aces_and_stoppers(a: AuctionView) -> Optional[int]:
     stopped = sum(1 for s in range(4) if top_tricks(suit_ranks(a.hand, s)) >= 0.5)
     if stopped < 3:
         return None
-    level = a.min_level(NT)
-    margin = COMPETE_MARGIN if a.highest_by in (1, 3) else 0.0
-    if level <= slam_cap(a.side_tricks(NT)) and a.side_tricks(NT) >= 6 + level + margin:
-        return bid_action(level, NT)
-    return None
+    return a.cheapest_making_bid(NT, a.contest_margin)
 
 
 def otherwise_pass(a: AuctionView) -> Optional[int]:
@@ -301,29 +283,25 @@ class VintRuleAgent(RememberingAgent):
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         self.remember(agent)
         legal = legal_actions(observation)
-        o = VINT_LAYOUT.decode(observation["observation"])
-        if o["phase"][0]:
+        k = VINT.decode(observation["observation"])
+        if k.in_auction:
             self.memory.reset()
-            action = self.bid(o)
+            action = self.bid(k)
         else:
-            action = self.play(o, [int(x) for x in legal])
+            action = self.play(k, [int(x) for x in legal])
         if not observation["action_mask"][action]:
             raise RuntimeError(f"Vint rule bot chose illegal action {action}")
         return int(action)
 
     # ------------------------------------------------------------ auction
     @staticmethod
-    def auction_view(o: dict) -> AuctionView:
-        dealer = int(np.argmax(o["dealer"]))
-        calls = reconstruct_calls(dealer, o["bids"], int(np.argmax(o["pass_count"])))
-        highest = highest_by = None
-        if o["contract"].any():
-            highest = BID_BASE + int(np.argmax(o["contract"]))
-            highest_by = int(np.argmax(o["declarer"]))
-        return AuctionView(hand_mask(o["hand"]), calls, highest, highest_by)
+    def auction_view(k: VintKnowledge) -> AuctionView:
+        """The auction as the bot weighs it, from what the player knows."""
+        highest = None if k.contract is None else k.contract.action
+        return AuctionView(k.hand, k.calls, highest, k.declarer)
 
-    def bid(self, o: dict) -> int:
-        view = self.auction_view(o)
+    def bid(self, k: VintKnowledge) -> int:
+        view = self.auction_view(k)
         for rule in BIDDING_RULES:
             call = rule(view)
             if call is not None:
@@ -331,17 +309,12 @@ class VintRuleAgent(RememberingAgent):
         return PASS
 
     # ------------------------------------------------------------ play
-    def play_view(self, o: dict) -> PlayView:
-        seen = observed_play(o, self.memory)
-        declarer = int(np.argmax(o["declarer"])) if o["declarer"].any() else None
-        level = Contract.from_index(np.argmax(o["contract"])).level if o["contract"].any() else 0
-        named = [set(), set(), set(), set()]
-        for r, b in zip(*np.nonzero(o["bids"])):
-            strain = Contract.from_index(b).strain
-            if strain != NT:
-                named[int(r)].add(strain)
-        return PlayView(**seen, partners=frozenset({2}), declarer=declarer, level=level, game=Book.VINT,
-                        named=named, partner_won_leads=self.memory.partner_won_leads({2}))
+    def play_view(self, k: VintKnowledge) -> PlayView:
+        seen = observed_play(k, self.memory)
+        level = 0 if k.contract is None else k.contract.level
+        return PlayView(**seen, partners=frozenset({2}), declarer=k.declarer, level=level, game=Book.VINT,
+                        named=[set(suits) for suits in k.named],
+                        partner_won_leads=self.memory.partner_won_leads({2}))
 
-    def play(self, o: dict, legal: list[int]) -> int:
-        return choose_card(self.play_view(o), legal)
+    def play(self, k: VintKnowledge, legal: list[int]) -> int:
+        return choose_card(self.play_view(k), legal)

@@ -26,15 +26,14 @@ the final contract.
 
 from __future__ import annotations
 
-import numpy as np
-
-from ...games.vint2p import PHASES, VINT2P_LAYOUT  # (PHASES re-exported: its old home)
-from ...rules.vint import BID_BASE, PASS, Contract, bid_action
+from ...games.vint2p import (GAME as VINT2P, OPPONENT, OWN_DUMMY, OWN_HAND, PHASES,  # noqa: F401  (PHASES: its old home)
+                             UNTAKEN_DUMMY, Vint2pKnowledge)
+from ...rules.vint import BID_BASE, PASS, bid_action
 from ...rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND
 from ..base import Agent, legal_actions
 from .card_play import choose_card, lowest
 from .hand_eval import NT, honours_in, suit_length, sure_tricks
-from .play_view import Book, PlayView, TrickMemory, mask_of, observed_play
+from .play_view import Book, PlayView, TrickMemory, trick_voids
 
 
 HCP = {12: 4, 11: 3, 10: 2, 9: 1}
@@ -65,17 +64,15 @@ class Vint2pRuleAgent(Agent):
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         legal = [int(a) for a in legal_actions(observation)]
-        o = VINT2P_LAYOUT.decode(observation["observation"])
-        phase = PHASES[int(np.argmax(o["phase"]))]
-        way = int(np.argmax(o["way"])) + 1
-        action = getattr(self, phase)(o, legal, way)
+        k = VINT2P.decode(observation["observation"])
+        action = getattr(self, k.phase)(k, legal, k.way)
         if action not in legal:
-            raise RuntimeError(f"vint2p rule bot chose illegal action {action} in the {phase}")
+            raise RuntimeError(f"vint2p rule bot chose illegal action {action} in the {k.phase}")
         return int(action)
 
     # ------------------------------------------------------------ before play
-    def exchange(self, o, legal, way) -> int:
-        hand = mask_of(o["hands"][0])
+    def exchange(self, k: Vint2pKnowledge, legal, way) -> int:
+        hand = k.hand
         if way == 2:
             return EXCHANGE_HAND if high_card_points(hand) < 9 else KEEP
         cards = [c for c in legal if c < 52]
@@ -84,12 +81,12 @@ class Vint2pRuleAgent(Agent):
             return worst
         return KEEP
 
-    def auction(self, o, legal, way) -> int:
-        if o["bids"][0].any() and o["declarer"][0]:
+    def auction(self, k: Vint2pKnowledge, legal, way) -> int:
+        if k.my_bids and k.declarer == 0:
             return PASS                        # never over our own bid
-        hand = mask_of(o["hands"][0])
-        seen = [r for r in (1, 2, 3) if o["shown"][r] and (o["roles"][r][1] or o["roles"][r][4])]
-        dummy = mask_of(o["hands"][seen[0]]) if seen else 0
+        hand = k.hand
+        seen = [r for r in (1, 2, 3) if k.shown[r] and k.roles[r] in (OWN_DUMMY, UNTAKEN_DUMMY)]
+        dummy = k.hands[seen[0]] if seen else 0
         best = None
         for strain in range(5):
             if way in (2, 3):
@@ -106,7 +103,7 @@ class Vint2pRuleAgent(Agent):
             if level < 1:
                 continue
             floor = 3 if way == 5 else 1            # V2-BID-4: with the widow, not below three
-            levels = [level] if o["single_auction"][0] else range(floor, level + 1)   # V2-BID-2
+            levels = [level] if k.single_auction else range(floor, level + 1)   # V2-BID-2
             for lv in levels:
                 action = bid_action(lv, strain)
                 if action in legal:
@@ -115,49 +112,48 @@ class Vint2pRuleAgent(Agent):
                     break
         return best[1] if best is not None else PASS
 
-    def widow(self, o, legal, way) -> int:
+    def widow(self, k, legal, way) -> int:
         return WIDOW_TO_HAND
 
-    def give(self, o, legal, way) -> int:
+    def give(self, k, legal, way) -> int:
         return lowest(legal)
 
-    def final(self, o, legal, way) -> int:
+    def final(self, k, legal, way) -> int:
         return min(legal)                      # the winning bid stands
 
     # ------------------------------------------------------------ play
-    def play(self, o, legal, way) -> int:
+    def play(self, k: Vint2pKnowledge, legal, way) -> int:
         if way in (2, 3):
-            return self.two_hand_card(o, legal)
-        return self.four_hand_card(o, legal)
+            return self.two_hand_card(k, legal)
+        return self.four_hand_card(k, legal)
 
-    def four_hand_card(self, o, legal) -> int:
-        """The four-player bot's card play, seen from the seat it acts for."""
-        a = int(np.argmax(o["acting_for"]))
-        turn = [(r + a) & 3 for r in range(4)]        # seats relative to the acting seat
-        view = {name: o[name][turn] for name in ("trick", "last_trick", "played", "trick_leader")}
-        view["hand"] = o["hands"][a]
-        view["trump"] = o["trump"]
-        roles = o["roles"][turn]
-        mine = {r for r in range(4) if roles[r][0] or roles[r][1]}
-        partners = frozenset(mine - {0})
-        seen = observed_play(view, TrickMemory())
+    def four_hand_card(self, k: Vint2pKnowledge, legal) -> int:
+        """The four-player bot's card play, seen from the seat it acts for (remembering no earlier
+        trick: its voids and first discards are those of the trick in progress)."""
+        a = k.acting_for
+        turn = k.from_seat(a)                       # seats relative to the acting seat
+        roles = [k.roles[t] for t in turn]
+        partners = frozenset({r for r in range(4) if roles[r] in (OWN_HAND, OWN_DUMMY)} - {0})
+        trick = k.trick_from(a)
+        memory = TrickMemory()
+        memory.see_trick(trick, k.trump)
         declarer = None
-        if o["declarer"].any():
+        if k.declarer is not None:
             # relative to the acting seat: the declarer is a player's own seat
-            own = [r for r in range(4) if roles[r][0]][0]
-            opp = [r for r in range(4) if roles[r][2]][0]
-            declarer = own if o["declarer"][0] else opp
-        level = Contract.from_index(np.argmax(o["contract"])).level if o["contract"].any() else 0
-        v = PlayView(**seen, partners=partners, declarer=declarer, level=level, game=Book.VINT)
+            declarer = roles.index(OWN_HAND) if k.declarer == 0 else roles.index(OPPONENT)
+        level = 0 if k.contract is None else k.contract.level
+        v = PlayView(hand=k.hands[a], trump=k.trump, trick=trick, played=k.played,
+                     tricks_played=k.tricks_played, voids=trick_voids(trick),
+                     first_discard=memory.first_discard, partners=partners, declarer=declarer, level=level,
+                     game=Book.VINT)
         return choose_card(v, legal)
 
-    def two_hand_card(self, o, legal) -> int:
-        hand = mask_of(o["hands"][0])
-        trump = int(np.argmax(o["trump"]))
-        trump = -1 if trump == 4 else trump
-        trick = [int(np.flatnonzero(o["trick"][r])[0]) for r in range(4) if o["trick"][r].any()]
-        played = mask_of(o["played"].max(axis=0))
-        declaring = bool(o["declarer"][0])
+    def two_hand_card(self, k: Vint2pKnowledge, legal) -> int:
+        hand = k.hand
+        trump = -1 if k.trump == 4 else k.trump
+        trick = [c for _, c in k.trick]
+        played = k.played
+        declaring = k.declarer == 0
         if not trick:
             return self.two_hand_lead(hand, played, trump, declaring, legal)
         led = trick[0]

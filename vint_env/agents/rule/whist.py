@@ -3,8 +3,8 @@
 Whist has no auction (docs/rules/whist.md): the bot only plays, with the shared rules
 of :mod:`vint_env.agents.rule.card_play` and the Whist lead table (from A-K the
 king, from A-K-Q the queen, trumps from the top with four or five of them),
-plus the Whist book's own advice below.  It reads only its own observation, decoded
-through :data:`vint_env.games.whist.WHIST_LAYOUT`.
+plus the Whist book's own advice below.  It reads only what its observation tells it,
+through Whist's decoder :class:`vint_env.games.whist.WhistKnowledge`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ...cards import Rank
-from ...games.whist import WHIST_LAYOUT
+from ...games.whist import GAME as WHIST, WhistKnowledge
 from . import card_play as cp
 from ..base import legal_actions
 from .play_view import Book, PlayView, RememberingAgent, observed_play
@@ -61,18 +61,18 @@ class WhistRuleAgent(RememberingAgent):
     name = "rule"
     game = "whist"
 
-    def play_view(self, o: dict) -> PlayView:
-        seen = observed_play(o, self.memory)
+    def play_view(self, k: WhistKnowledge) -> PlayView:
+        seen = observed_play(k, self.memory)
         return PlayView(**seen, partners=frozenset({2}), declarer=None, game=Book.WHIST,
                         partner_won_leads=self.memory.partner_won_leads({2}))
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
-        o = WHIST_LAYOUT.decode(observation["observation"])
-        if int(o["played"].sum()) == 0:
+        k = WHIST.decode(observation["observation"])
+        if k.cards_played == 0:
             self.memory.reset()           # a new deal (rubber mode reuses the agent)
-        v = self.play_view(o)
+        v = self.play_view(k)
         if v.trick and v.length(v.led_suit):
             for rule in WHIST_FOLLOW_RULES:
                 card = rule(v)

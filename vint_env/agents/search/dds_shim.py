@@ -5,7 +5,7 @@ position at a time; PIMC hands DDS hundreds of binary positions per decision (:m
 the binding's structs and ``SolveAllBoardsBin`` do.  The binding is private to endplay, so it is imported
 here only, for the endplay versions it was tested with (:data:`TESTED`), and every name it needs is checked
 at import: another version fails with an ImportError that names the version needed, not deep inside DDS.
-(tests/test_public_apis.py runs against the installed version.)
+(tests/package/test_public_apis.py runs against the installed version.)
 """
 
 from __future__ import annotations

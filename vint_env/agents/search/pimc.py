@@ -2,11 +2,12 @@
 
 At each of its turns in the play the agent
 
-1. builds what it knows from its own observation (never the env): its hand,
-   every card played and by whom, the trick in progress, the voids each
-   player has shown by failing to follow suit (remembered trick by trick),
-   the turned card still in the Whist dealer's hand, and optionally what
-   the Vint auction says about suit lengths (:func:`knowledge`);
+1. builds what it knows from its own observation (never the env), read by
+   the game's decoder (``Game.decode``, :mod:`vint_env.games.knowledge`): its
+   hand, every card played and by whom, the trick in progress, the voids each
+   player has shown by failing to follow suit, the turned card still in the
+   Whist dealer's hand, and optionally what the Vint auction says about suit
+   lengths (:func:`knowledge`);
 2. draws ``samples`` deals of the hidden cards uniformly among all deals
    consistent with that (:class:`~vint_env.agents.search.deal_sampler.DealSampler`,
    exact, seeded);
@@ -68,7 +69,6 @@ import numpy as np
 from ... import games
 from ..._moved import renamed_attributes
 from ..base import Agent, legal_actions
-from ..rule.play_view import RememberingAgent
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge
 from .position import Position, knowledge
@@ -205,7 +205,7 @@ def parse_options(text: str) -> dict:
     return out
 
 
-class PIMCAgent(RememberingAgent):
+class PIMCAgent(Agent):
     """Perfect Information Monte Carlo play for every game whose record names a PIMC plan (see the module
     docstring): ``game.pimc``, its position builder and the agent of its other decisions."""
 
@@ -231,9 +231,9 @@ class PIMCAgent(RememberingAgent):
         self.auction = auction
         self.seed = seed
         self.rng = np.random.default_rng(seed)
-        super().__init__()
         self.plan = plan
         self.position_of = plan.position
+        self.record = record
         self.layout = record.layout
         self.bidder: Agent | None = plan.bidder(self) if plan.bidder is not None else None
         self.stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
@@ -243,21 +243,16 @@ class PIMCAgent(RememberingAgent):
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
             self.rng = np.random.default_rng(seed)
-        super().reset(seed)
         if self.bidder is not None:
             self.bidder.reset(seed)
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
-        self.remember(agent)
         legal = [int(a) for a in legal_actions(observation)]
-        o = self.layout.decode(observation["observation"])
-        if not self.plan.in_play(o):          # a call, an exchange ...: the game's bidder decides
-            self.memory.reset()
+        k = self.record.decode(observation["observation"])
+        if not self.plan.in_play(k):          # a call, an exchange ...: the game's bidder decides
             return int(self.bidder.act(observation, agent=agent))
-        if int(o["played"].sum()) == 0:
-            self.memory.reset()           # a new deal (rubber mode reuses the agent)
         start, cpu = _time.perf_counter(), _time.process_time()
-        pos = self.position_of(o, self.memory)
+        pos = self.position_of(k)
         if not pos.solvable:
             self.stats["rule_cards"] += 1
             return self.bidder.act(observation, agent=agent)

@@ -12,10 +12,11 @@ from typing import Callable
 
 import numpy as np
 
+from ...games.knowledge import Knowledge as PlayerKnowledge
+from ...games.vint import VintKnowledge
+from ...games.whist import WhistKnowledge
 from ...rules.vint import Contract
-from ...rules.vint_scoring import NT
 from ..base import Agent
-from ..rule.play_view import TrickMemory
 from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
 from .position import Position, play_common
 
@@ -26,8 +27,8 @@ __all__ = ["PimcPlan", "RuleCaller", "VINT", "WHIST", "vint_position", "whist_po
 class PimcPlan:
     """What PIMC needs to know of one game.
 
-    ``in_play(o)``: is the decoded observation a card-play decision (else ``bidder`` decides);
-    ``position(o, memory)``: the :class:`Position` of a play decision; ``bidder(pimc)``: the agent
+    ``in_play(k)``: is what the player knows (the game's decoder, ``Game.decode``) at a card-play
+    decision (else ``bidder`` decides); ``position(k)``: the :class:`Position` of a play decision; ``bidder(pimc)``: the agent
     of every other decision (calls, exchanges ...; None where there are none), built for the
     :class:`PIMCAgent` ``pimc`` (its generator, samples and stats); ``options``: the PIMC options
     this game has besides ``samples``, ``time`` and ``seed`` (``auction``, ``bid``); ``refused``:
@@ -35,57 +36,53 @@ class PimcPlan:
     ``stats``: the game's own counters in ``pimc.stats``.
     """
 
-    in_play: Callable[[dict], bool]
-    position: Callable[[dict, TrickMemory], Position]
+    in_play: Callable[[PlayerKnowledge], bool]
+    position: Callable[[PlayerKnowledge], Position]
     bidder: Callable[..., Agent] | None = None
     options: frozenset = frozenset()
     refused: dict = field(default_factory=dict)
     stats: tuple[str, ...] = ()
 
 
-def vint_position(o: dict, memory: TrickMemory) -> Position:
-    """A Vint play decision from a decoded `vint_v0` observation."""
+def vint_position(k: VintKnowledge) -> Position:
+    """A Vint play decision from what the player knows."""
     from ...rules.vint_scoring import score_contract, score_passout_play
-    common = play_common(o, memory)
-    if o["passout_play"][0]:
+    common = play_common(k)
+    if k.passout_play:
         def points(ours: int) -> int:
             a, b = score_passout_play((ours, 13 - ours))
             return a.total - b.total
     else:
-        bid = int(o["contract"].argmax())
-        level, strain = Contract.from_index(bid)
-        declarer = int(o["declarer"].argmax())
+        level, strain = k.contract
+        declarer = k.declarer
         no_hands = (0, 0, 0, 0)         # honours and coronets: constant over the play, left out
 
         def points(ours: int) -> int:
             a, b = score_contract(no_hands, level, strain, declarer, (ours, 13 - ours))
             return a.total - b.total
-    min_length = {}
-    for seat, b in zip(*np.nonzero(o["bids"])):
-        strain = Contract.from_index(b).strain
-        if strain != NT:
-            min_length[(int(seat), strain)] = 4
+    min_length = {(seat, suit): 4 for seat in range(4) for suit in k.named[seat]}
     return Position(**common, points=points, min_length=min_length)
 
-def whist_position(o: dict, memory: TrickMemory) -> Position:
-    """A Whist play decision from a decoded `whist_v0` observation."""
+
+def whist_position(k: WhistKnowledge) -> Position:
+    """A Whist play decision from what the player knows."""
     from ...rules.whist_scoring import score_whist
-    common = play_common(o, memory)
+    common = play_common(k)
     trump = common["trump"]
     known = {}
-    if o["turned_holder"].any():
-        holder = int(o["turned_holder"].argmax())
-        if holder != 0:
-            known[holder] = 1 << int(o["turned_card"].argmax())
+    if k.turned is not None and k.turned[0] != 0:
+        holder, card = k.turned
+        known[holder] = 1 << card
 
     def points(ours: int) -> int:
         a, b = score_whist((0, 0, 0, 0), trump, (ours, 13 - ours))
         return a.total - b.total
     return Position(**common, points=points, known=known)
 
+
 # ----------------------------------------------------------------- Vint bidding (option bid=dd)
 
-def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: int) -> int:
+def sampled_dd_call(k: VintKnowledge, rule_call: int, rng: np.random.Generator, samples: int) -> int:
     """The rule bot's call, or a higher bid in a strain the rule bot or our
     side named, whichever has the best mean score over sampled deals if the
     auction ended with it (contracts scored by the rules engine with the
@@ -96,6 +93,7 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
     the rule bot would make and raises over it are considered: the rule
     bot's judgement decides whether the side enters the auction at all.
     """
+    from ...cards import NO_TRUMP as NT
     from ...rules.vint import BID_BASE, PASS, bid_action
     from ...rules.vint_scoring import score_contract
     from .double_dummy import _ep_denom, _pbn
@@ -103,7 +101,7 @@ def sampled_dd_call(o: dict, rule_call: int, rng: np.random.Generator, samples: 
     from endplay.dds import calc_all_tables
     from endplay.types import Deal as EPDeal
 
-    view = VintRuleAgent.auction_view(o)
+    view = VintRuleAgent.auction_view(k)
     strains = {strain for seat in (0, 2) for _, strain in view.bids_of(seat)}
     if rule_call >= BID_BASE:
         strains.add(Contract.from_action(rule_call).strain)
@@ -171,16 +169,16 @@ class VintCaller(RuleCaller):
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         call = self.rule.act(observation, agent=agent)
         if self.pimc.bid == "dd":
-            o = self.pimc.layout.decode(observation["observation"])
-            call = sampled_dd_call(o, call, self.pimc.rng, self.pimc.samples)
+            k = self.pimc.record.decode(observation["observation"])
+            call = sampled_dd_call(k, call, self.pimc.rng, self.pimc.samples)
             if not observation["action_mask"][call]:
                 raise RuntimeError(f"pimc bid {call}, not legal ({np.flatnonzero(observation['action_mask'])})")
         return call
 
 
-VINT = PimcPlan(in_play=lambda o: not o["phase"][0], position=vint_position, bidder=VintCaller,
+VINT = PimcPlan(in_play=lambda k: not k.in_auction, position=vint_position, bidder=VintCaller,
                 options=frozenset({"auction", "bid"}))
-WHIST = PimcPlan(in_play=lambda o: True, position=whist_position)
+WHIST = PimcPlan(in_play=lambda k: True, position=whist_position)
 
 
 def _pimc_games():

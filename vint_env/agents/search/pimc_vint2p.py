@@ -1,7 +1,7 @@
 """PIMC for two-player Vint (`vint2p_v0`): what the player knows in the play, and where it decides.
 
-:func:`vint2p_position` turns a player's decoded observation at a card
-decision into the PIMC :class:`~vint_env.agents.search.pimc.Position`, so the
+:func:`vint2p_position` turns what a player knows at a card decision (two-player
+Vint's decoder, :class:`~vint_env.games.vint2p.Vint2pKnowledge`) into the PIMC :class:`~vint_env.agents.search.pimc.Position`, so the
 sampler and the decision are the ones of four-player Vint.  What the player
 knows, by way:
 
@@ -43,28 +43,26 @@ over sampled widows (:func:`dd_widow`), each give-away with every card seen
 from __future__ import annotations
 
 from ...cards import FULL_DECK
+from ...games.vint2p import OPP_DUMMY, OPPONENT, OWN_DUMMY, OWN_HAND, PILE, PLAY, Vint2pKnowledge  # noqa: F401
 from ...rules.vint import Contract
+from ...rules.vint2p import FINAL, GIVE, WIDOW
 from .pimc_games import PimcPlan, RuleCaller
 from .position import Position
-from ..rule.play_view import TrickMemory, current_trick, mask_of
-
-OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY, PILE = 0, 1, 2, 3, 5   # columns of the observation's `roles` block
 #: Ways 2 and 3: cards out of play (the piles and both players' discards).
 OUT_OF_PLAY = 26
 
 
-def deal_points(o: dict):
+def deal_points(k: Vint2pKnowledge):
     """The player's points minus the opponent's for his side's total tricks
     (honours left out, as in four-player PIMC: they do not depend on the play)."""
     from ...rules.vint_scoring import score_contract, score_passout_play
-    if o["passout_play"][0]:
+    if k.passout_play:
         def points(ours: int) -> int:
             a, b = score_passout_play((ours, 13 - ours))
             return a.total - b.total
         return points
-    bid = int(o["contract"].argmax())
-    level, strain = Contract.from_index(bid)
-    declarer = 0 if o["declarer"][0] else 1       # side 0 is the player
+    level, strain = k.contract
+    declarer = k.declarer                         # side 0 is the player
 
     def points(ours: int) -> int:
         a, b = score_contract((0, 0, 0, 0), level, strain, declarer, (ours, 13 - ours))
@@ -72,46 +70,31 @@ def deal_points(o: dict):
     return points
 
 
-def vint2p_position(o: dict, memory: TrickMemory) -> Position:
-    """The PIMC position of a card decision from a decoded `vint2p_v0`
-    observation (see the module docstring); ``memory`` keeps the voids, in
-    seats relative to the player's own seat, and is brought up to date."""
-    two_hands = bool(o["roles"][:, PILE].any())
-    trump = int(o["trump"].argmax())
-    leader = int(o["trick_leader"].argmax())
-    trick = current_trick(o, leader)
-    played = [mask_of(o["played"][s]) for s in range(4)]
-    per_trick = 2 if two_hands else 4
-    tricks_played = (sum(p.bit_count() for p in played) - len(trick)) // per_trick
-    last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
-    memory.update(trick, last, leader, tricks_played, trump)
-    side_tricks = (int(o["tricks_taken"][0].argmax()), int(o["tricks_taken"][1].argmax()))
-    points = deal_points(o)
-    if two_hands:
-        hand = mask_of(o["hands"][0])
-        discards = mask_of(o["my_discards"])
-        return Position(hand=hand, played=played, trick=trick, trump=trump, side_tricks=side_tricks,
+def vint2p_position(k: Vint2pKnowledge) -> Position:
+    """The PIMC position of a card decision from what the player knows (see the module docstring)."""
+    points = deal_points(k)
+    if k.two_hands:
+        hand, discards = k.hand, k.my_discards
+        return Position(hand=hand, played=k.played_by, trick=k.trick, trump=k.trump, side_tricks=k.tricks_taken,
                         points=points, known={1: discards} if discards else {},
-                        voids=[set(v) for v in memory.voids],
-                        size=[hand.bit_count(), OUT_OF_PLAY, 13 - played[2].bit_count(), 0], two_hands=True)
-    a = int(o["acting_for"].argmax())            # the seat he acts for, relative to his own
-    turn = [(a + r) & 3 for r in range(4)]        # acting-relative seat -> observer-relative seat
-    known = {r: mask_of(o["hands"][turn[r]]) for r in (1, 2, 3) if o["shown"][turn[r]]}
-    opposite = o["roles"][turn[2]]
-    return Position(hand=mask_of(o["hands"][a]), played=[played[t] for t in turn],
-                    trick=[((s - a) & 3, c) for s, c in trick], trump=trump, side_tricks=side_tricks,
-                    points=points, known=known, voids=[set(memory.voids[t]) for t in turn],
-                    solvable=bool(opposite[OWN_HAND] or opposite[OWN_DUMMY]))
+                        voids=[set(v) for v in k.voids],
+                        size=[hand.bit_count(), OUT_OF_PLAY, 13 - k.played_by[2].bit_count(), 0], two_hands=True)
+    a = k.acting_for                             # the seat he acts for, relative to his own
+    turn = k.from_seat(a)                         # acting-relative seat -> observer-relative seat
+    known = {r: k.hands[turn[r]] for r in (1, 2, 3) if k.shown[turn[r]]}
+    return Position(hand=k.hands[a], played=[k.played_by[t] for t in turn],
+                    trick=k.trick_from(a), trump=k.trump, side_tricks=k.tricks_taken,
+                    points=points, known=known, voids=[set(k.voids[t]) for t in turn],
+                    solvable=k.roles[turn[2]] in (OWN_HAND, OWN_DUMMY))
 
 
 # ----------------------------------------------------------------- way 5 after the auction
 
-def _way5_seats(o: dict) -> dict[int, int] | None:
+def _way5_seats(k: Vint2pKnowledge) -> dict[int, int] | None:
     """Role -> relative seat (own hand, own dummy, opponent, opponent's dummy), or
     ``None`` where double-dummy does not model the play (the non-dealer declared:
     the sides sit side by side)."""
-    roles = o["roles"]
-    seat = {k: int(roles[:, k].argmax()) for k in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY)}
+    seat = {role: k.seat_of(role) for role in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY)}
     if sorted((seat[OWN_HAND], seat[OWN_DUMMY])) != [0, 2]:
         return None
     return seat
@@ -141,20 +124,15 @@ def _best_contract(hands, leader: int, lowest_bid: int) -> int:
     return max(_contract_values(hands, leader, range(lowest_bid, NUM_ACTIONS)).values())
 
 
-def _seen_hands(o: dict) -> list[int]:
+def _seen_hands(k: Vint2pKnowledge) -> list[int]:
     """The four present hands, relative seats, the one unseen hand by elimination
     (after the auction of ways 4 and 5 only the opponent's own hand is unseen)."""
-    hands = [mask_of(o["hands"][r]) if o["shown"][r] else 0 for r in range(4)]
-    hidden = [r for r in range(4) if not o["shown"][r]]
+    hands = [k.hands[r] if k.shown[r] else 0 for r in range(4)]
+    hidden = [r for r in range(4) if not k.shown[r]]
     if len(hidden) != 1:
         raise RuntimeError(f"way 5: expected one unseen hand, relative seats {hidden} are unseen")
     hands[hidden[0]] = FULL_DECK & ~(hands[0] | hands[1] | hands[2] | hands[3])
     return hands
-
-
-def _winning_bid(o: dict) -> int:
-    from ...rules.vint import BID_BASE
-    return BID_BASE + int(o["winning_bid"].argmax())
 
 
 def _give_rest(hands: list[int], giver: int, recipients: list[int]) -> list[int]:
@@ -169,7 +147,7 @@ def _give_rest(hands: list[int], giver: int, recipients: list[int]) -> list[int]
     return hands
 
 
-def dd_widow(o: dict, rng, samples: int) -> int | None:
+def dd_widow(k: Vint2pKnowledge, rng, samples: int) -> int | None:
     """Way 5's widow destination where the dealer declares: the widow (unseen)
     and the opponent's hand are sampled (:class:`DealSampler`, every split of
     the 16 unseen cards equally likely); for each destination the three
@@ -178,17 +156,17 @@ def dd_widow(o: dict, rng, samples: int) -> int | None:
     choice on ties.  ``None`` where the sides sit side by side."""
     from ...rules.vint2p import WIDOW_TO_DUMMY, WIDOW_TO_HAND
     from .deal_sampler import DealSampler, Knowledge
-    seats = _way5_seats(o)
+    seats = _way5_seats(k)
     if seats is None:
         return None
-    own, dummy, opp, opp_dummy = (seats[k] for k in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY))
+    own, dummy, opp, opp_dummy = (seats[role] for role in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY))
     known = [0, 0, 0, 0, 0]                       # the four relative seats, then the widow
     for r in (own, dummy, opp_dummy):
-        known[r] = mask_of(o["hands"][r])
+        known[r] = k.hands[r]
     size = [12, 12, 12, 12, 4]
-    k = Knowledge(known=known, size=size, low=[[0] * 4 for _ in range(5)], high=[[13] * 4 for _ in range(5)])
-    sampler = DealSampler(k)
-    lowest_bid = _winning_bid(o)
+    sampler = DealSampler(Knowledge(known=known, size=size, low=[[0] * 4 for _ in range(5)],
+                                    high=[[13] * 4 for _ in range(5)]))
+    lowest_bid = k.winning_bid
     totals = {WIDOW_TO_HAND: 0.0, WIDOW_TO_DUMMY: 0.0}
     for _ in range(samples):
         deal = sampler.draw(rng)
@@ -201,21 +179,20 @@ def dd_widow(o: dict, rng, samples: int) -> int | None:
     return WIDOW_TO_DUMMY if totals[WIDOW_TO_DUMMY] > totals[WIDOW_TO_HAND] else WIDOW_TO_HAND
 
 
-def dd_give_away(o: dict, legal: list[int]) -> int | None:
+def dd_give_away(k: Vint2pKnowledge, legal: list[int]) -> int | None:
     """A way-5 give-away where the dealer declares (every card is seen): of the
     lowest card of each suit, the one after which (the rest given as the rule
     bot gives) the best final contract scores best double-dummy; the rule bot's
     card (the lowest) on ties.  ``None`` where the sides sit side by side."""
     from ..rule.card_play import lowest
-    seats = _way5_seats(o)
+    seats = _way5_seats(k)
     if seats is None:
         return None
-    own, dummy, opp, opp_dummy = (seats[k] for k in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY))
-    giver = int(o["acting_for"].argmax())
-    done = int(o["gives"].argmax())
-    recipients = [dummy if giver == own else own, opp, opp_dummy][done:]
-    hands = _seen_hands(o)
-    lowest_bid = _winning_bid(o)
+    own, dummy, opp, opp_dummy = (seats[role] for role in (OWN_HAND, OWN_DUMMY, OPPONENT, OPP_DUMMY))
+    giver = k.acting_for
+    recipients = [dummy if giver == own else own, opp, opp_dummy][k.gives:]
+    hands = _seen_hands(k)
+    lowest_bid = k.winning_bid
     candidates = sorted({lowest([c for c in legal if c // 13 == s]) for s in range(4)
                          if any(c // 13 == s for c in legal)})
     rule_card = lowest(legal)
@@ -230,17 +207,17 @@ def dd_give_away(o: dict, legal: list[int]) -> int | None:
     return best
 
 
-def dd_final_contract(o: dict, legal: list[int]) -> int | None:
+def dd_final_contract(k: Vint2pKnowledge, legal: list[int]) -> int | None:
     """Way 5's final contract from a decoded observation: the legal bid whose
     score for the declarer's side (the Vint scoring with the honours of the
     hands, majority rule) is best given the double-dummy tricks of the deal,
     the opponent's own hand leading; the lowest bid on ties.  ``None`` where
     double-dummy does not model the play (the non-dealer declared: the sides
     sit side by side)."""
-    seats = _way5_seats(o)
+    seats = _way5_seats(k)
     if seats is None:
         return None
-    values = _contract_values(_seen_hands(o), seats[OPPONENT], legal)
+    values = _contract_values(_seen_hands(k), seats[OPPONENT], legal)
     return max(legal, key=lambda a: (values[a], -a))
 
 
@@ -249,15 +226,15 @@ class Vint2pCaller(RuleCaller):
     by double-dummy where the dealer declares (counted in ``stats["way5_choices"]``), else the rule bot."""
 
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
-        o = self.pimc.layout.decode(observation["observation"])
-        if o["phase"][2:5].any():                   # way 5's widow, give-aways, final contract
+        k = self.pimc.record.decode(observation["observation"])
+        if k.phase in (WIDOW, GIVE, FINAL):           # way 5's widow, give-aways, final contract
             legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
-            if o["phase"][2]:
-                call = dd_widow(o, self.pimc.rng, self.pimc.samples)
-            elif o["phase"][3]:
-                call = dd_give_away(o, legal)
+            if k.phase == WIDOW:
+                call = dd_widow(k, self.pimc.rng, self.pimc.samples)
+            elif k.phase == GIVE:
+                call = dd_give_away(k, legal)
             else:
-                call = dd_final_contract(o, legal)
+                call = dd_final_contract(k, legal)
             if call is not None:
                 self.pimc.stats["way5_choices"] += 1
                 if call not in legal:
@@ -268,7 +245,7 @@ class Vint2pCaller(RuleCaller):
 
 #: Two-player Vint's PIMC plan (named by its game record).  Card decisions PIMC cannot model
 #: (``Position.solvable`` False) go to the rule bot, counted in ``stats["rule_cards"]``.
-VINT2P = PimcPlan(in_play=lambda o: bool(o["phase"][5]), position=vint2p_position, bidder=Vint2pCaller,
+VINT2P = PimcPlan(in_play=lambda k: k.phase == PLAY, position=vint2p_position, bidder=Vint2pCaller,
                   refused={"auction": "pimc option auction=1 is for Vint only: in two-player Vint PIMC decides "
                                       "only where every card is seen, so the auction has nothing to add"},
                   stats=("rule_cards", "way5_choices"))

@@ -1,7 +1,8 @@
 """One play decision as PIMC sees it (:class:`Position`), and what the deal sampler may assume (:func:`knowledge`).
 
 Each game's position builder (named by its game record's ``pimc`` plan, :mod:`.pimc_games`,
-:mod:`.pimc_vint2p`) makes a :class:`Position` from the player's decoded observation.
+:mod:`.pimc_vint2p`) makes a :class:`Position` from what the player knows: the game's decoder
+(``Game.decode``, :mod:`vint_env.games.knowledge`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ...cards import SUIT_MASK
-from ..rule.play_view import TrickMemory, current_trick, mask_of
+from ...games.knowledge import Knowledge as PlayerKnowledge
 from .deal_sampler import Knowledge
 
 __all__ = ["Position", "knowledge", "play_common"]
@@ -66,19 +67,7 @@ def knowledge(pos: Position, use_auction: bool = True) -> Knowledge:
     return k
 
 
-def _tricks(o: dict) -> tuple[int, int]:
-    t = o["tricks_taken"]
-    return int(t[0].argmax()), int(t[1].argmax())
-
-
-def play_common(o: dict, memory: TrickMemory) -> dict:
-    """What every four-hand position holds, decoded from the observation, ``memory`` brought up to date."""
-    trump = int(o["trump"].argmax())          # 0..3 a suit, 4 = NO_TRUMP
-    leader = int(o["trick_leader"].argmax())
-    trick = current_trick(o, leader)
-    played = [mask_of(o["played"][s]) for s in range(4)]
-    tricks_played = (sum(p.bit_count() for p in played) - len(trick)) // 4
-    last = {s: int(o["last_trick"][s].nonzero()[0][0]) for s in range(4) if o["last_trick"][s].any()}
-    memory.update(trick, last, leader, tricks_played, trump)
-    return {"hand": mask_of(o["hand"]), "played": played, "trick": trick, "trump": trump,
-            "side_tricks": _tricks(o), "voids": [set(v) for v in memory.voids]}
+def play_common(k: PlayerKnowledge) -> dict:
+    """What every four-hand position holds, from what the player knows."""
+    return {"hand": k.hand, "played": k.played_by, "trick": k.trick, "trump": k.trump,
+            "side_tricks": k.tricks_taken, "voids": [set(v) for v in k.voids]}

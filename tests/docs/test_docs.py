@@ -1,0 +1,114 @@
+"""The documentation: generated tables equal the layouts in code, links stay inside the repository, the site builds."""
+
+import importlib.util
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+PAGES = sorted(DOCS.rglob("*.md"))
+ENV_PAGES = {"vint_v0": "envs/vint.md", "whist_v0": "envs/whist.md", "solo_whist_v0": "envs/solo_whist.md",
+             "vint2p_v0": "envs/vint2p.md"}
+
+
+def load_hook():
+    spec = importlib.util.spec_from_file_location("docs_generate_hook", DOCS / "hooks" / "generate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("env_name", sorted(ENV_PAGES))
+def test_env_page_shows_the_observation_layout_generated_from_code(env_name):
+    import vint_env
+    page = (DOCS / ENV_PAGES[env_name]).read_text()
+    assert f"<!-- generated: observation-table {env_name} -->" in page
+    built = load_hook().expand(page)
+    layout = getattr(vint_env, env_name).raw_env.LAYOUT
+    assert layout.table() in built
+    assert f"| total | | {layout.size} | |" in built
+    assert "<!-- generated:" not in built
+
+
+def test_rendered_example_is_a_finished_deal():
+    text = load_hook().rendered_example("vint_v0")
+    assert text.startswith("```text\nVint") and "phase over" in text and "Tricks taken" in text
+
+
+def test_unknown_generated_part_is_an_error():
+    with pytest.raises(ValueError, match="unknown generated part 'nonsense'"):
+        load_hook().expand("<!-- generated: nonsense vint_v0 -->")
+
+
+#: What the project's developers read and users do not have (the rules specification, its seed books, the design
+#: notes): nothing in the repository may cite it.  Split so that this file does not cite it either.
+DEVELOPER_FILES = ("../" "shared", "shared" "/", "RULES" ".md", "DESIGN" ".md", "seed" " 00", "seeds" "/")
+TEXT_SUFFIXES = {".py", ".md", ".json", ".yaml", ".yml", ".toml", ".txt", ".html", ".js", ".css", ".cfg", ".sh", ""}
+
+
+def test_nothing_in_the_repository_cites_the_developers_files():
+    """Tests, docs, the package, the scripts, configs and CI name the project's own docs (docs/rules, the rule's
+    section), never a file outside the repository."""
+    found = []
+    tops = [ROOT / d for d in ("tests", "docs", "vint_env", "training", "examples", "configs", ".ci")]
+    files = [ROOT / f for f in ("README.md", "mkdocs.yml", "pyproject.toml")]
+    for top in tops:
+        files += [p for p in top.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES and "__pycache__" not in p.parts]
+    for path in files:
+        text = path.read_text(errors="replace")
+        found += [f"{path.relative_to(ROOT)}: {w!r}" for w in DEVELOPER_FILES if w in text]
+    assert not found, found
+
+
+EXTERNAL = re.compile(r"\]\((?:https?:)?//|<https?://|href=[\"'](?:https?:)?//|src=[\"'](?:https?:)?//")
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", *PAGES], ids=lambda p: str(p.relative_to(ROOT)))
+def test_pages_link_nowhere_outside_the_repository(path):
+    text = path.read_text()
+    assert not EXTERNAL.search(text), f"{path.name}: a link out of the repository"
+    for wrong in DEVELOPER_FILES:
+        assert wrong not in text, f"{path.name} cites {wrong!r}, which users do not have"
+
+
+@pytest.mark.parametrize("path", [ROOT / "README.md", *PAGES], ids=lambda p: str(p.relative_to(ROOT)))
+def test_relative_links_point_at_files_that_exist(path):
+    text = re.sub(r"```.*?```", "", path.read_text(), flags=re.S)
+    for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+        assert (path.parent / target).exists(), f"{path.name} links to {target}, which does not exist"
+
+
+@pytest.mark.skipif(shutil.which("mkdocs") is None and importlib.util.find_spec("mkdocs") is None,
+                    reason="needs the docs extra (pip install -e '.[docs]')")
+def test_site_builds_strict_with_no_external_links(tmp_path):
+    site = tmp_path / "site"
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+                         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "WARNING" not in run.stderr, run.stderr[-3000:]
+    outside = []
+    for page in site.rglob("*.html"):
+        for match in re.finditer(r"(?:href|src)=[\"']?((?:https?:)?//[^\"' >]+)", page.read_text()):
+            outside.append(f"{page.relative_to(site)}: {match.group(1)}")
+    assert not outside, "links out of the site:\n" + "\n".join(outside[:20])
+
+
+
+def test_every_doctest_is_collected():
+    """The test run's paths cover every module with a docstring example, and doctests are on (pyproject.toml)."""
+    config = (ROOT / "pyproject.toml").read_text()
+    section = config[config.index("[tool.pytest.ini_options]"):]
+    testpaths = re.search(r"^testpaths\s*=\s*\[([^\]]*)\]", section, re.M).group(1)
+    roots = [ROOT / p for p in re.findall(r'"([^"]+)"', testpaths)]
+    assert "--doctest-modules" in re.search(r"^addopts\s*=\s*(.*)$", section, re.M).group(1)
+    with_examples = [p for top in ("vint_env", "training") for p in (ROOT / top).rglob("*.py")
+                     if ">>> " in p.read_text()]
+    assert len(with_examples) > 30
+    outside = [str(p.relative_to(ROOT)) for p in with_examples if not any(r in p.parents for r in roots)]
+    assert not outside, f"doctests no test run collects: {outside}"

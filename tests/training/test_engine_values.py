@@ -1,0 +1,89 @@
+"""The calls' values by batched rollouts on the engine (vint_env/training/engine_values.py)."""
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from card_game_checks import random_episode
+
+from vint_env import games
+from vint_env.agents.learned.networks import build_network
+from vint_env.cards import NUM_CARDS
+from vint_env.training.engine_values import PolicyLogits, call_values, greedy
+
+
+def _net(seed=0):
+    torch.manual_seed(seed)
+    g = games.get("solo_whist")
+    net = build_network("mlp", g.observation_size, g.num_actions, {"hidden_sizes": [32]})
+    with torch.no_grad():                       # a policy head big enough to make varied calls
+        net.policy_head.weight.mul_(300.0)
+    return net.eval()
+
+
+def _greedy_deal_points(net, seed, deals):
+    """Each seat's points when the deals of call_values are played greedily from the start, no forks."""
+    record = games.get("solo_whist")
+    engine = record.engine_class()(auto_reset=False)
+    state = engine.init(seed=(seed * 1_000_003 + np.arange(deals)).astype(np.int64))
+    got = np.zeros((deals, 4))
+    live = np.ones(deals, dtype=bool)
+    while live.any():
+        act = np.zeros(deals, dtype=np.int64)
+        act[live] = greedy(net, state.observation[live], state.legal_action_mask[live])
+        engine.step(state, act)
+        got += np.where(live[:, None], state.rewards, 0.0)
+        live &= ~state.terminated
+    return got * record.points_scale / engine.reward_scale
+
+
+def test_sparse_policy_logits_equal_the_network():
+    net = _net()
+    engine = games.get("solo_whist").engine_class()()
+    state = engine.init(seed=3, batch_size=16)
+    obs = state.observation
+    dense = net(torch.as_tensor(obs))[0]
+    assert torch.allclose(PolicyLogits(net)(obs), dense, atol=1e-4)
+
+
+def test_the_greedy_calls_value_is_the_deals_real_outcome_and_only_legal_calls_are_valued():
+    net, seed, deals = _net(), 7, 24
+    data = call_values(net, "solo_whist", seed, deals, batch=10)
+    points = _greedy_deal_points(net, seed, deals)
+    assert len(data) > deals                            # several calls with a choice a deal
+    values = data.values
+    assert (data.masks[:, NUM_CARDS:].any(1)).all() and (data.masks.sum(1) > 1).all()
+    assert (np.isnan(values) == ~data.masks).all()      # every legal action valued, nothing else
+    # A fork with the network's own call replays the deal as played without forks.
+    mine = values[np.arange(len(data)), data.actions]
+    np.testing.assert_allclose(mine, points[data.deal_ids, data.seats])
+    np.testing.assert_allclose(data.returns, mine)
+    # Some other call changes the outcome somewhere (the values are not the deal's result copied).
+    assert (np.nanmax(values, 1) != np.nanmin(values, 1)).any()
+    # Solo Whist's payments sum to zero at a table: a seat's value is at most what three others pay.
+    assert np.nanmax(np.abs(values)) <= 3 * 24 + 1e-6
+
+
+def test_a_policy_iteration_round_is_a_plain_policy_that_plays_legally_with_no_rule_bot(tmp_path, monkeypatch):
+    from training.solo_standalone import save_round
+    from vint_env.agents.learned.policy import PPOAgent
+    g = games.get("solo_whist")
+    net = _net()
+    start = {"game": g.env_name, "env_kwargs": {}, "obs_size": g.observation_size, "num_actions": g.num_actions,
+             "network": {"name": "mlp", "kwargs": {"hidden_sizes": [32]}}, "model": {},
+             "residual": {"base": "rule", "margin": 1.0, "actions": "auction"}, "config": {"residual_base": "rule"}}
+    save_round(tmp_path / "round1.pt", start, net, {"round": 1})
+    monkeypatch.setattr(type(g), "rule_agent", lambda self: pytest.fail("the standalone agent built a rule bot"))
+    agent = PPOAgent.load(tmp_path / "round1.pt", game="solo_whist")
+    assert type(agent) is PPOAgent                      # no ResidualAgent: the network alone decides
+    env, seen = g.raw_env(), {}
+
+    def choose(legal, rng):
+        action = agent.act(seen["observation"])
+        assert action in legal
+        return action
+
+    for deal in range(3):
+        env.reset(seed=deal)
+        random_episode(env, None, check=lambda env, name, ob: seen.update(observation=ob), choose=choose)

@@ -1,0 +1,35 @@
+"""argparse types the command-line tools share (``vint-eval``, ``vint-play``, ``vint-serve``).
+
+>>> positive_int("3")
+3
+>>> positive_int("0")
+Traceback (most recent call last):
+argparse.ArgumentTypeError: must be a positive integer (1 or more), got 0
+>>> positive(float)("0.5")
+0.5
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def positive(kind=int):
+    """argparse type: a number of ``kind`` (``int`` or ``float``) above 0, else an error naming the value."""
+    noun = "integer" if kind is int else "number"
+
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive {noun}, got {text!r}") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"must be a positive {noun}" + (" (1 or more)" if kind is int else "")
+                                             + f", got {value}")
+        return value
+    parse.__name__ = f"positive_{kind.__name__}"
+    return parse
+
+
+#: argparse type: an integer >= 1 (``--boards 0`` must not silently mean "all").
+positive_int = positive(int)

@@ -1,0 +1,161 @@
+"""The calls' action values under a network's own play, by batched rollouts on the fast engine.
+
+``teacher_values: rollout_auction`` (:mod:`vint_env.training.value_targets`) labels each call of a
+teacher with the points its seat ends the deal with if it makes that call and all four seats then play
+on as the teacher, one env copy and one rollout at a time.  With a network in the seats that costs a
+forward pass per card of every rollout (seconds a deal).  :func:`call_values` does the same on the
+batched engine (:mod:`vint_env.vector`): ``deals`` deals are played by the network (greedy) in all
+four seats; every decision of the auction with a choice (the calls, and Solo Whist's trump choice:
+actions 52 and up) is copied once per legal action, the action imposed, and all copies are played
+to the end of the deal together, the network choosing every action of every seat, one batched
+forward pass a step.  The value of an action is the points its seat receives from that decision to
+the end of the deal (the game's points: Solo Whist's own payment, a partnership game's side
+difference), on the true deal.
+
+Regressed from the observation (the imitation loss's value rows), these are the policy's own call
+values ``Q_pi(info, call)`` averaged over the deals consistent with what the player has seen: the
+greedy network trained on them is one step of policy iteration over ``pi``, card play included
+(a call the network's card play cannot make is valued as the network plays it, not as the rule bot
+would).  The data are a :class:`~vint_env.training.teacher_data.TeacherData` whose rows are the
+valued auction decisions (action: the network's own greedy choice; return: its real outcome).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import torch
+
+from vint_env import games
+from vint_env.cards import NUM_CARDS
+from vint_env.vector.state import VintBatchState
+
+from .teacher_data import TeacherData
+
+
+def take_rows(state: VintBatchState, idx: np.ndarray) -> VintBatchState:
+    """A new batch state holding copies of games ``idx`` of ``state`` (repeats allowed)."""
+    return VintBatchState(**{k: v[idx] for k, v in vars(state).items()})
+
+
+class PolicyLogits:
+    """The policy logits of ``net`` alone (no value head), the first layer of an MLP read sparsely.
+
+    The observations are 0/1 and mostly zero (Solo Whist: some 80 of 1096 entries), so the first
+    layer is the sum of the weight rows of the active entries (``embedding_bag``): the same numbers
+    as ``net(obs)[0]`` up to float rounding, at a fraction of the cost."""
+
+    def __init__(self, net: torch.nn.Module):
+        from vint_env.agents.learned.networks import MLPActorCritic
+        self.net = net
+        self.sparse = isinstance(net, MLPActorCritic)
+        if self.sparse:
+            first = net.actor_torso[0]
+            self.rows = first.weight.detach().t().contiguous()          # [D, H]
+            self.bias = first.bias.detach()
+            self.rest = net.actor_torso[1:]
+
+    @torch.no_grad()
+    def __call__(self, obs: np.ndarray) -> torch.Tensor:
+        if not self.sparse:
+            return self.net(torch.as_tensor(np.asarray(obs, dtype=np.float32)))[0]
+        from vint_env.agents.learned.sparse import active_entries
+        index, weight = active_entries(np.asarray(obs))
+        h = torch.nn.functional.embedding_bag(torch.from_numpy(index).long(), self.rows,
+                                              per_sample_weights=torch.from_numpy(weight), mode="sum")
+        return self.net.policy_head(self.rest(h + self.bias))
+
+
+@torch.no_grad()
+def greedy(net, obs: np.ndarray, mask: np.ndarray, chunk: int = 4096) -> np.ndarray:
+    """The network's most valued legal action per row (``net``: a network or its :class:`PolicyLogits`)."""
+    if not isinstance(net, PolicyLogits):
+        net = PolicyLogits(net)
+    out = np.empty(len(obs), dtype=np.int64)
+    for s in range(0, len(obs), chunk):
+        logits = net(obs[s:s + chunk])
+        legal = torch.as_tensor(mask[s:s + chunk]).bool()
+        out[s:s + chunk] = logits.masked_fill(~legal, float("-inf")).argmax(-1).numpy()
+    return out
+
+
+def play_out(engine, state: VintBatchState, net, seats: np.ndarray) -> np.ndarray:
+    """Play every game of ``state`` (auto-reset off) to the end of its deal with ``net`` (greedy) in all
+    seats; ``[B]`` the rewards seat ``seats[b]`` receives on the way (env units).  Plays ``state`` on."""
+    got = np.zeros(state.batch_size)
+    rows = np.arange(state.batch_size)
+    live = ~state.terminated
+    while live.any():
+        if live.mean() < 0.5 and live.sum() > 0:          # drop the finished games: fewer rows to step
+            keep = np.flatnonzero(live)
+            state, rows, seats = take_rows(state, keep), rows[keep], seats[keep]
+            live = live[keep]
+        act = np.zeros(state.batch_size, dtype=np.int64)
+        act[live] = greedy(net, state.observation[live], state.legal_action_mask[live])
+        engine.step(state, act)
+        np.add.at(got, rows, np.where(live, state.rewards[np.arange(state.batch_size), seats], 0.0))
+        live = live & ~state.terminated
+    return got
+
+
+def _auction_choice(state: VintBatchState, live: np.ndarray) -> np.ndarray:
+    mask = state.legal_action_mask
+    return live & (mask[:, NUM_CARDS:].any(1)) & (mask.sum(1) > 1)
+
+
+def call_values(net: torch.nn.Module, game: str, seed: int, deals: int, batch: int = 256,
+                fork_chunk: int = 8192, say=None) -> TeacherData:
+    """``deals`` deals of ``game`` played by ``net`` in all four seats, every auction decision with a choice
+    valued for each legal action by rollouts under ``net`` (see the module docstring).  Deal ``k`` is the
+    engine's deal of seed ``seed * 1_000_003 + k``: the data depend on ``(net, game, seed, deals)`` only."""
+    say = say or (lambda msg: None)
+    record = games.get(game)
+    engine = record.engine_class()(auto_reset=False)
+    to_points = record.points_scale / engine.reward_scale          # env rewards -> the game's points
+    net.eval()
+    net = PolicyLogits(net)
+    parts = []
+    t0 = time.perf_counter()
+    for first in range(0, deals, batch):
+        n = min(batch, deals - first)
+        ids = np.arange(first, first + n)
+        state = engine.init(seed=(seed * 1_000_003 + ids).astype(np.int64))
+        snaps, snap_deal = [], []
+        live = ~state.terminated
+        while live.any():
+            choice = np.flatnonzero(_auction_choice(state, live))
+            if choice.size:
+                snaps.append(take_rows(state, choice))
+                snap_deal.append(ids[choice])
+            act = np.zeros(state.batch_size, dtype=np.int64)
+            act[live] = greedy(net, state.observation[live], state.legal_action_mask[live])
+            engine.step(state, act)
+            live = live & ~state.terminated
+        if not snaps:
+            continue
+        snap = take_rows(snaps[0], np.arange(snaps[0].batch_size)) if len(snaps) == 1 else VintBatchState(
+            **{k: np.concatenate([getattr(s, k) for s in snaps]) for k in vars(snaps[0])})
+        deal_of = np.concatenate(snap_deal)
+        obs, mask = snap.observation.astype(np.float32), snap.legal_action_mask.astype(bool)
+        seat = snap.current_player.astype(np.int64)
+        mine = greedy(net, obs, mask)
+        row_of, action_of = np.nonzero(mask)                 # one fork per (decision, legal action)
+        values = np.full(mask.shape, np.nan, dtype=np.float32)
+        for s in range(0, len(row_of), fork_chunk):
+            r, a = row_of[s:s + fork_chunk], action_of[s:s + fork_chunk]
+            fork = take_rows(snap, r)
+            engine.step(fork, a)
+            got = fork.rewards[np.arange(len(r)), seat[r]].copy()
+            got += play_out(engine, fork, net, seat[r].copy())
+            values[r, a] = got * to_points
+        returns = values[np.arange(len(mine)), mine]
+        parts.append(TeacherData.from_arrays(obs, mask, mine, returns, seat, deal_of, values))
+        done = first + n
+        rate = done / (time.perf_counter() - t0)
+        say(f"call values: {done}/{deals} deals, {sum(len(p) for p in parts)} decisions, "
+            f"{len(row_of)} rollouts in the last batch, {rate:.1f} deals/s")
+    return TeacherData.concat(parts)
+
+
+__all__ = ["call_values", "play_out", "take_rows", "greedy"]
