@@ -20,6 +20,10 @@ spec                  agent
 ``residual[:DIR]``    the game's rule bot corrected by a shipped critic network
                       (``<game>_residual.pt``, or ``<game>.pt`` when the
                       baseline is one; :func:`~vint_env.agents.learned.baseline.load_residual`)
+``bidder:PATH``       a Vint auction learnt from its calls' outcomes, with the
+                      rule bot's or its own card network's play
+                      (``PATH[,cards=rule]``; see
+                      :mod:`vint_env.agents.learned.bidder`)
 ``human``             a person at the terminal
 ``openspiel:ismcts``  OpenSpiel's information-set MCTS with random rollouts
 ``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
@@ -42,7 +46,8 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "human",
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "bidder:PATH",
+         "human",
          "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
 #: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
 #: (as the game records name their bots), ``factory(game, arg, seed)``.
@@ -110,6 +115,13 @@ def load_agent(spec: str, game: Game | str = "vint", seed: int | None = None) ->
                               f"(pip install 'vint-env[train]'): {exc}") from exc
         from .learned.baseline import load_baseline, load_residual
         agent = (load_baseline if kind == "baseline" else load_residual)(record, arg or None)
+    elif kind == "bidder":
+        try:
+            from .learned.bidder import load_bidder
+        except ImportError as exc:
+            raise ImportError("bidder agents are PyTorch networks and need the train extra "
+                              f"(pip install 'vint-env[train]'): {exc}") from exc
+        agent = load_bidder(arg, game=record)
     elif kind == "human" and not arg:
         from .human import HumanAgent
         agent = HumanAgent(record)

@@ -226,6 +226,8 @@ class PPOAgent(Agent):
         from ... import games
         record = None if game is None else games.get(game)
         ckpt = load_checkpoint(path, game=record)
+        if ckpt.get("bidder") is not None:     # its network's outputs are call values, not a policy
+            raise CheckpointError(f"{str(path)!r} is a bidder checkpoint: load it with bidder:{path}")
         net = network_from_checkpoint(ckpt, str(path))
         agent = cls(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=greedy, seed=seed,
                     name=f"ppo:{path}")
