@@ -307,6 +307,8 @@ def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands
         "checkpoint": {"file": pt.name, "sha256": file_sha256(pt), "bytes": pt.stat().st_size},
         "observation": layout_signature(game), "num_actions": ckpt["num_actions"],
         "network": ckpt["network"],
+        "standalone": ckpt.get("residual") is None,   # the network chooses every action (else: the rule bot
+                                                      # corrected by it, agent spec residual)
         "command": commands[0], "commands": commands,
         "config_file": str(cfg_file if not cfg_file.is_absolute() or ROOT not in cfg_file.parents
                            else cfg_file.relative_to(ROOT)),

@@ -21,6 +21,7 @@ from vint_env.agents.learned.baseline import (
     layout_signature,
     load_baseline,
     manifest_path,
+    plays_alone,
     shipped,
 )
 from vint_env.agents.learned.networks import build_network
@@ -77,20 +78,83 @@ def test_package_data_declares_the_baselines():
     assert Path(vint_env.baselines.__file__).parent == ROOT / "vint_env" / "baselines"
 
 
+def rule_bots_refuse_to_play(monkeypatch, game: str) -> None:
+    """Make every decision of the game's rule bot raise: an agent that consults it fails."""
+    def consulted(self, *args, **kwargs):
+        raise AssertionError(f"{game}: the rule bot was consulted")
+    monkeypatch.setattr(type(games.get(game).rule_agent()), "act", consulted)
+
+
+@pytest.mark.parametrize("game", games.names())
+def test_each_shipped_baseline_plays_as_its_manifest_claims(game, monkeypatch):
+    """Each shipped checkpoint loads and plays legal moves with no rule bot in its decisions when its manifest
+    says standalone; one that says otherwise is the rule bot corrected, reachable as agent spec residual."""
+    if not checkpoint_path(game).is_file():
+        pytest.skip(f"no baseline checkpoint ships for {game}")
+    manifest = json.loads(manifest_path(game).read_text())
+    assert isinstance(manifest.get("standalone"), bool), f"{game}: the manifest must say whether it plays alone"
+    if manifest["standalone"]:
+        rule_bots_refuse_to_play(monkeypatch, game)
+        agent = load_agent("baseline", game=game)
+        assert plays_alone(agent) and play_deals(game, agent) > 0
+    else:
+        assert not plays_alone(load_agent("baseline", game=game))
+        residual = load_agent("residual", game=game)
+        assert residual.name == "residual" and play_deals(game, residual, deals=1) > 0
+        rule_bots_refuse_to_play(monkeypatch, game)
+        with pytest.raises(AssertionError, match="the rule bot was consulted"):
+            play_deals(game, residual, deals=1)
+
+
+RESIDUAL = {"base": "rule", "margin": 1.0, "actions": "cards"}
+
+
+def test_a_standalone_claim_is_checked_against_the_checkpoint(tmp_path, monkeypatch):
+    fake_baseline(tmp_path, residual=RESIDUAL, standalone=True)     # a residual agent claimed standalone
+    with pytest.raises(CheckpointError, match="manifest says standalone: true, but .* is the rule bot corrected"):
+        load_baseline("whist", tmp_path)
+    fake_baseline(tmp_path, standalone=False)                       # a plain network claimed residual
+    with pytest.raises(CheckpointError, match="standalone: false, but .* is a network that plays alone"):
+        load_baseline("whist", tmp_path)
+    fake_baseline(tmp_path, standalone=True)                        # the truth: it plays with no rule bot
+    rule_bots_refuse_to_play(monkeypatch, "whist")
+    assert play_deals("whist", load_agent(f"baseline:{tmp_path}", game="whist"), deals=1) == 52
+    fake_baseline(tmp_path, standalone="yes")
+    with pytest.raises(CheckpointError, match=r"wrong-typed fields: standalone \(true or false\)"):
+        load_baseline("whist", tmp_path)
+
+
+def test_residual_spec_loads_the_residual_files_or_refuses(tmp_path):
+    fake_baseline(tmp_path, residual=RESIDUAL, standalone=False)    # today's shipping: the baseline is residual
+    agent = load_agent(f"residual:{tmp_path}", game="whist")
+    assert agent.name == "residual" and not plays_alone(agent)
+    fake_baseline(tmp_path, standalone=True)                        # a standalone baseline, no residual beside it
+    with pytest.raises(CheckpointError, match="no residual agent: .* is a network that plays alone .*"
+                                              "no whist_residual.pt ships beside it"):
+        load_agent(f"residual:{tmp_path}", game="whist")
+    fake_baseline(tmp_path, residual=RESIDUAL, standalone=False, suffix="_residual")   # both ship
+    assert not plays_alone(load_agent(f"residual:{tmp_path}", game="whist"))
+    assert plays_alone(load_agent(f"baseline:{tmp_path}", game="whist"))
+
+
 # ----------------------------------------------------------------------------- refusals
-def fake_baseline(folder: Path, game: str = "whist", obs_size: int | None = None, signature: dict | None = None):
-    """A small checkpoint + manifest pair for ``game`` in ``folder`` (what the recipe writes, minus results)."""
+def fake_baseline(folder: Path, game: str = "whist", obs_size: int | None = None, signature: dict | None = None,
+                  residual: dict | None = None, standalone: bool | None = None, suffix: str = ""):
+    """A small checkpoint + manifest pair for ``game`` in ``folder`` (what the recipe writes, minus results);
+    ``residual``: the checkpoint's residual entry (the rule bot corrected); ``standalone``: the manifest's claim."""
     record = games.get(game)
     obs_size = obs_size or record.observation_size
     torch.manual_seed(0)
     net = build_network("mlp", obs_size, record.num_actions, {"hidden_sizes": [8]})
-    pt = save_checkpoint(checkpoint_path(game, folder), {
+    pt = save_checkpoint(checkpoint_path(game, folder, suffix), {
         "game": record.env_name, "env_kwargs": {}, "obs_size": obs_size, "num_actions": record.num_actions,
-        "network": {"name": "mlp", "kwargs": {"hidden_sizes": [8]}}, "model": net.state_dict(), "config": {}})
+        "network": {"name": "mlp", "kwargs": {"hidden_sizes": [8]}}, "model": net.state_dict(), "config": {},
+        **({"residual": residual} if residual else {})})
     manifest = {"format": MANIFEST_FORMAT, "version": MANIFEST_VERSION, "game": game,
                 "checkpoint": {"file": pt.name, "sha256": file_sha256(pt)},
-                "observation": signature or layout_signature(game)}
-    manifest_path(game, folder).write_text(json.dumps(manifest))
+                "observation": signature or layout_signature(game),
+                **({} if standalone is None else {"standalone": standalone})}
+    manifest_path(game, folder, suffix).write_text(json.dumps(manifest))
     return pt, manifest
 
 

@@ -236,3 +236,29 @@ def test_the_harness_table_names_rl_gain_and_an_agent_equals_itself_against_its_
     # the same greedy weights at every seat of both tables: every duplicate board is a tie
     assert scalars["eval/warm_start/mean"] == 0.0
     assert "the same agent before RL" in ev.table() and "| 4 |" in ev.table()
+
+
+def test_init_from_starts_a_run_from_a_checkpoints_network(tmp_path):
+    import torch as _torch
+
+    from vint_env.training import warm_start
+    from vint_env.training.config import ConfigError, load_config
+    from vint_env.training.ppo import Trainer
+    base = ["game=whist_v0", "num_envs=2", "network_kwargs={hidden_sizes: [8]}", "eval_opponents=[]",
+            "total_timesteps=1", f"runs_dir={tmp_path}"]
+    first = Trainer(load_config(None, base + ["seed=3"]), tmp_path / "a")
+    path = first.save()
+    cfg = load_config(None, base + [f"init_from={path}", "kl_coef=0.5"])
+    second = Trainer(cfg, tmp_path / "b")
+    assert not all(_torch.equal(a, b) for a, b in zip(first.net.parameters(), second.net.parameters()))
+    warm_start.init_from(second)
+    assert all(_torch.equal(a, b) for a, b in zip(first.net.parameters(), second.net.parameters()))
+    assert second.reference is not None and second.state.pretrained
+    other = Trainer(load_config(None, base + [f"init_from={path}", "network_kwargs={hidden_sizes: [16]}"]),
+                    tmp_path / "c")
+    with pytest.raises(ValueError, match="holds network 'mlp' with .*8.*set network and network_kwargs"):
+        warm_start.init_from(other)
+    with pytest.raises(ConfigError, match="takes no teacher"):
+        load_config(None, base + [f"init_from={path}", "teacher=rule"])
+    with pytest.raises(ConfigError, match="no checkpoint file"):
+        load_config(None, base + [f"init_from={tmp_path / 'missing.pt'}"])

@@ -17,6 +17,9 @@ spec                  agent
                       (``vint_env/baselines/<game>.pt``, or DIR's; made by
                       ``python -m training.baseline --game GAME``; see
                       :mod:`vint_env.agents.learned.baseline`)
+``residual[:DIR]``    the game's rule bot corrected by a shipped critic network
+                      (``<game>_residual.pt``, or ``<game>.pt`` when the
+                      baseline is one; :func:`~vint_env.agents.learned.baseline.load_residual`)
 ``bidder:PATH``       a Vint auction learnt from its calls' outcomes, with the
                       rule bot's or its own card network's play
                       (``PATH[,cards=rule]``; see
@@ -43,7 +46,8 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "bidder:PATH", "human",
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "bidder:PATH",
+         "human",
          "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
 #: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
 #: (as the game records name their bots), ``factory(game, arg, seed)``.
@@ -103,14 +107,14 @@ def load_agent(spec: str, game: Game | str = "vint", seed: int | None = None) ->
             raise ImportError("PPO agents need the train extra / vint_env.agents.learned.policy "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
         agent = ppo_agent.load(arg, game=record)
-    elif kind == "baseline":
+    elif kind in ("baseline", "residual"):
         try:
             import torch  # noqa: F401
         except ImportError as exc:
-            raise ImportError("the baseline agents are PPO policies and need the train extra "
+            raise ImportError(f"the {kind} agents are PPO policies and need the train extra "
                               f"(pip install 'vint-env[train]'): {exc}") from exc
-        from .learned.baseline import load_baseline
-        agent = load_baseline(record, arg or None)
+        from .learned.baseline import load_baseline, load_residual
+        agent = (load_baseline if kind == "baseline" else load_residual)(record, arg or None)
     elif kind == "bidder":
         try:
             from .learned.bidder import load_bidder

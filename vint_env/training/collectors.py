@@ -55,7 +55,7 @@ class RolloutWorker:
         self.net = build_network(cfg.network, self.batch.obs_size, self.batch.num_actions, cfg.network_kwargs).eval()
         self.pool = OpponentPool(cfg.pool_size)
         self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps,
-                                           default_bot_factory(cfg.game))
+                                           default_bot_factory(cfg.game), cfg.duplicate)
 
     def collect(self, update: int, weights: dict, pool: list[dict] | None) -> tuple[Rollout, float]:
         t0 = time.perf_counter()

@@ -76,6 +76,9 @@ class PPOConfig:
                                          # updates (one update of policy lag; vint_env/training/collectors.py)
     ray_address: str = ""                # with collectors >= 1: run them as Ray actors on this cluster
                                          # ("local": a Ray started here; "auto": the running one)
+    duplicate: bool = False              # every deal at two tables (games i and i + num_envs/2), the learner's
+                                         # side in the other seats at the second; each seat's return minus the
+                                         # same seat's at the other table (vint_env/training/duplicate.py)
 
     # --- self-play opponents --------------------------------------------------
     # Probability of each kind of opponent partnership for a game of the rollout:
@@ -139,6 +142,8 @@ class PPOConfig:
     residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/learned/residual.py)
     residual_actions: str = "cards"      # ... on card decisions only ("cards"), on the others only ("auction") or on all ("all")
     bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
+    init_from: str = ""                  # a checkpoint (PATH.pt) whose network starts the run instead of cloning (a
+                                         # clone, the previous best); with kl_coef > 0 it is the KL reference
     kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
     kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
 
@@ -178,6 +183,13 @@ class PPOConfig:
         need(self.collectors >= 0, f"collectors must be >= 0, got {self.collectors!r}")
         need(not self.ray_address or self.collectors >= 1,
              f"ray_address={self.ray_address!r} runs the collectors on Ray: it needs collectors >= 1")
+        if self.duplicate:
+            from .duplicate import check_game, check_pairs
+            try:
+                check_game(self.game)
+                check_pairs(self.num_envs)
+            except ValueError as e:
+                need(False, f"duplicate: {e}")
         need(not (self.central_critic and self.collectors),
              "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
         for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
@@ -211,8 +223,14 @@ class PPOConfig:
                 need(False, str(e))
         need(0 <= self.bc_holdout < 1, f"bc_holdout must be in [0, 1), got {self.bc_holdout!r}")
         need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
-        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0),
-             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1")
+        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0) or self.init_from,
+             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1 "
+             f"(or init_from: the checkpoint it starts from)")
+        need(not (self.init_from and self.teacher),
+             f"init_from={self.init_from!r} starts from a trained network: it takes no teacher to clone "
+             f"(teacher={self.teacher!r})")
+        need(not self.init_from or Path(self.init_from).is_file(),
+             f"init_from: no checkpoint file {self.init_from!r}")
         need(self.shaping_trick_reward >= 0, f"shaping_trick_reward must be >= 0, got {self.shaping_trick_reward!r}")
         need(self.shaping_deal_transform in ("none", "symlog"),
              f"shaping_deal_transform must be 'none' or 'symlog', got {self.shaping_deal_transform!r}")
@@ -255,8 +273,8 @@ _HINTS = typing.get_type_hints(PPOConfig)
 #: The sections of a config file, each the keys of one job of the trainer (the module that reads them).
 SECTIONS: dict[str, tuple[str, ...]] = {
     "run": ("name", "game", "env_kwargs", "seed", "total_timesteps", "max_minutes", "torch_threads", "runs_dir"),
-    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address"),  # sources.py, selfplay.py,
-                                                                                         # collectors.py
+    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address",  # sources.py, selfplay.py,
+                   "duplicate"),                                                       # collectors.py, duplicate.py
     "opponents": ("opponent_mix", "pool_size", "pool_add_every"),                   # pool.py
     "model": ("network", "network_kwargs", "central_critic", "critic_hidden_sizes"),  # agents/learned/networks.py
     "shaping": ("shaping_trick_reward", "shaping_exclude_items", "shaping_deal_transform",
@@ -267,7 +285,7 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "warm_start": ("teacher", "teacher_deals", "teacher_workers", "teacher_cache", "bc_epochs", "bc_batch_size",
                    "bc_learning_rate", "bc_value_coef", "teacher_values", "bc_value_scale", "bc_value_unit",
                    "bc_teacher_bonus", "residual_base", "residual_margin", "residual_actions", "bc_holdout",
-                   "kl_coef", "kl_decay"),                                          # warm_start.py
+                   "init_from", "kl_coef", "kl_decay"),                                          # warm_start.py
     "evaluation": ("eval_every", "eval_deals", "final_eval_deals", "eval_opponents", "checkpoint_every",
                    "keep_checkpoints"),                                             # eval_schedule.py, checkpoints.py
 }

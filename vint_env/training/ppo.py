@@ -189,7 +189,7 @@ class Trainer:
         for kind in ("random", "rule"):
             if cfg.opponent_mix.get(kind, 0) > 0:
                 make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
-        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps, make_bot)
+        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps, make_bot, cfg.duplicate)
         if cfg.teacher:
             from vint_env.agents.registry import load_agent
             load_agent(cfg.teacher, game=harness_game(cfg.game))   # a bad teacher spec fails now
@@ -329,9 +329,16 @@ class Trainer:
         if st.update % self.cfg.pool_add_every == 0:
             self.pool.add(self.net)
         wall = collect_seconds + update_seconds if wall_seconds is None else wall_seconds
+        variance = {}
+        if rollout.side_returns is not None and len(rollout.side_returns) > 1:
+            from .duplicate import variance_figures
+            figures = variance_figures(rollout.side_returns)
+            variance = {"return_var": figures["return_var"],
+                        **({"paired_return_var": figures["paired_return_var"]} if self.cfg.duplicate else {})}
         return {
             **scalars,
             **rollout.stats,
+            **variance,
             "rollout_env_steps": rollout.env_steps,
             "rollout_samples": len(rollout),
             "env_steps_per_s": rollout.env_steps / collect_seconds,       # collection only
@@ -354,6 +361,8 @@ class Trainer:
 
         if st.pending_eval_deals:
             self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
+        if cfg.init_from and not st.pretrained and st.update == 0:
+            warm_start.init_from(self)
         if warm_start.wanted(cfg, st):
             if cfg.eval_every and not st.evaluated_before_cloning:   # the curves start before cloning
                 self.evaluate_before_cloning(cfg.eval_deals)

@@ -15,6 +15,17 @@ its next decision (the AEC ``last()`` accounting of the game batch).  The
 final reward of a deal lands on each seat's last transition, which is marked
 ``done``.  Deals in progress when a game reaches ``num_steps`` are played to
 the end, so a rollout holds complete deals only and needs no bootstrap value.
+
+Duplicate training (``duplicate=True``, the config's ``collection.duplicate``): the games are
+pairs of tables, game ``i`` and game ``i + num_envs // 2`` (:mod:`vint_env.training.duplicate`).
+Both tables start every deal from the same seed (the same cards at the same seats, the same
+dealer); at the second table every controller sits one seat on (the learner's partnership holds
+the cards its opponents held at the first), against the same opponents (the same pool snapshot,
+the same bots with the same seeds).  When both tables have finished the deal, each learner seat's
+last transition gets the other table's return of the same seat subtracted (the *paired return*:
+the learner's result at this table relative to what was made with the same cards at the other),
+so the deal's luck (honours, coronets, strong hands) cancels; a table that finishes first waits
+for its twin.
 """
 
 from __future__ import annotations
@@ -26,7 +37,10 @@ import torch
 
 from vint_env.agents.learned.networks import MaskedCategorical, SparseObs
 
+from .duplicate import check_pairs, rotate_seats, twin
+
 LEARNER = -1          # controller code of a learner seat
+BOT = -2              # controller code of a scripted bot's seat
 POOL0 = 0             # controller codes >= 0: index into the pool
 BOT_KINDS = ("random", "rule")
 
@@ -52,6 +66,9 @@ class Rollout:
     env_steps: int = 0
     stats: dict = field(default_factory=dict)
     states: torch.Tensor | None = None   # env.state() at each transition (centralised critic only)
+    side_returns: np.ndarray | None = None   # [m, 2]: each learner side's real return of a deal (a row per
+                                             # side the learner played), and its paired return (duplicate
+                                             # training; NaN without): the figures of the variance columns
 
     def __len__(self) -> int:
         return len(self.rewards)
@@ -75,12 +92,14 @@ def concat_rollouts(parts: list[Rollout]) -> Rollout:
         r = [p.stats.get(f"return_vs_{kind}", float("nan")) for p in parts]
         stats[f"return_vs_{kind}"] = (float(sum(a * b for a, b in zip(n, r) if a)) / sum(n)) if sum(n) else float("nan")
         stats[f"deals_vs_{kind}"] = int(sum(n))
+    sides = [p.side_returns for p in parts if p.side_returns is not None]
     return Rollout(obs=obs, masks=torch.cat([p.masks for p in parts]), actions=torch.cat([p.actions for p in parts]),
                    logprobs=torch.cat([p.logprobs for p in parts]), values=torch.cat([p.values for p in parts]),
                    rewards=np.concatenate([p.rewards for p in parts]), dones=np.concatenate([p.dones for p in parts]),
                    next_index=next_index, seats=np.concatenate([p.seats for p in parts]),
                    deal_ids=np.concatenate([p.deal_ids + off for p, off in zip(parts, deals)]),
-                   env_steps=sum(p.env_steps for p in parts), stats=stats)
+                   env_steps=sum(p.env_steps for p in parts), stats=stats,
+                   side_returns=np.concatenate(sides) if sides else None)
 
 
 class StreamBuffer:
@@ -145,12 +164,14 @@ class StreamBuffer:
         has = (last >= 0) & (credits != 0.0)
         np.add.at(self.rewards, last[has], credits[has])
 
-    def end_deal(self, i: int) -> None:
-        last = self.last[i]
+    def end_deal(self, i: int) -> np.ndarray:
+        """Mark the deal of game ``i`` over; the index of each seat's last transition (``-1``: none)."""
+        last = self.last[i].copy()
         self.dones[last[last >= 0]] = True
         self.last[i] = -1
+        return last
 
-    def build(self, env_steps: int, stats: dict) -> Rollout:
+    def build(self, env_steps: int, stats: dict, side_returns: np.ndarray | None = None) -> Rollout:
         if (self.last >= 0).any():
             raise RuntimeError("rollout ended with a deal in progress")
         cat = (lambda xs: torch.cat(xs)) if self.obs else (lambda xs: torch.zeros(0))
@@ -161,7 +182,7 @@ class StreamBuffer:
                        rewards=self.rewards[:n].copy(), dones=self.dones[:n].copy(),
                        next_index=self.next_index[:n].copy(), seats=self.seats[:n].copy(),
                        deal_ids=self.deal_ids[:n].copy(), env_steps=env_steps, stats=stats,
-                       states=torch.cat(self.states) if self.states else None)
+                       states=torch.cat(self.states) if self.states else None, side_returns=side_returns)
 
 
 class SelfPlayCollector:
@@ -169,9 +190,10 @@ class SelfPlayCollector:
 
     ``make_bot(kind)`` builds a scripted agent (``"random"``, ``"rule"``): one
     instance per game and seat, reset with a seed drawn from the rollout RNG.
+    ``duplicate``: the games are pairs of tables playing the same deals (see the module docstring).
     """
 
-    def __init__(self, batch, opponent_mix: dict, num_steps: int, make_bot):
+    def __init__(self, batch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False):
         self.batch = batch
         self.kinds = [k for k, p in opponent_mix.items() if p > 0]
         self.probs = np.array([opponent_mix[k] for k in self.kinds], dtype=np.float64)
@@ -180,8 +202,12 @@ class SelfPlayCollector:
         self.make_bot = make_bot
         self._bots: dict[tuple[int, int, str], object] = {}
         n = batch.num_envs
-        self.control = np.full((n, 4), LEARNER, dtype=np.int64)  # LEARNER, pool index, or -2 (bot)
+        if duplicate:
+            check_pairs(n)
+        self.duplicate = bool(duplicate)
+        self.control = np.full((n, 4), LEARNER, dtype=np.int64)  # LEARNER, pool index, or BOT
         self.bot_kind: list[str | None] = [None] * n
+        self.bot_seed = np.zeros((n, 4), dtype=np.int64)
         self.deal_kind: list[str] = ["self"] * n
         self.learner_side = np.zeros(n, dtype=np.int64)
 
@@ -207,17 +233,43 @@ class SelfPlayCollector:
             if kind == "pool":
                 self.control[i, other] = POOL0 + int(rng.integers(pool_size))
             else:
-                self.control[i, other] = -2
+                self.control[i, other] = BOT
                 self.bot_kind[i] = kind
                 for s in other:
-                    self._bot(i, s, kind).reset(int(rng.integers(2**31)))
+                    self.bot_seed[i, s] = int(rng.integers(2**31))
+                    self._bot(i, s, kind).reset(int(self.bot_seed[i, s]))
         return int(rng.integers(2**31))
+
+    def _mirror(self, i: int, j: int, buf: StreamBuffer) -> None:
+        """Game ``j``'s next deal is game ``i``'s, every controller one seat on (duplicate training)."""
+        buf.new_deal(j)
+        self.deal_kind[j] = self.deal_kind[i]
+        self.learner_side[j] = 1 - self.learner_side[i]
+        self.control[j] = rotate_seats(self.control[i])
+        self.bot_kind[j] = self.bot_kind[i]
+        self.bot_seed[j] = rotate_seats(self.bot_seed[i])
+        for s in np.flatnonzero(self.control[j] == BOT):
+            self._bot(j, int(s), self.bot_kind[j]).reset(int(self.bot_seed[j, s]))
 
     def _start(self, ids: list[int], seeds: list[int]) -> np.ndarray:
         """Start the drawn deals (one engine reset for all where the batch can); credits ``[n, 4]``."""
         if hasattr(self.batch, "start_many"):
             return self.batch.start_many(ids, seeds)
         return np.array([self.batch.start(i, s) for i, s in zip(ids, seeds)]).reshape(len(ids), 4)
+
+    def _deal_again(self, games: list[int], rng: np.random.Generator, pool_size: int,
+                    buf: StreamBuffer) -> list[tuple[int, int]]:
+        """Draw the next deals of ``games`` (the first tables of their pairs with ``duplicate``, whose
+        twins get the same deal); ``(game, seed)`` of every game to start."""
+        if not self.duplicate:
+            return [(i, self._new_deal(i, rng, pool_size, buf)) for i in games]
+        half = self.batch.num_envs // 2
+        out = []
+        for a in games:
+            seed = self._new_deal(a, rng, pool_size, buf)
+            self._mirror(a, a + half, buf)
+            out += [(a, seed), (a + half, seed)]
+        return out
 
     def _observe(self, ids: np.ndarray, sparse: bool):
         """The observations of games ``ids`` as the policy reads them (dense, or active entries) and masks."""
@@ -229,6 +281,10 @@ class SelfPlayCollector:
         obs_t = torch.from_numpy(obs)
         return (SparseObs.from_dense(obs) if sparse else obs_t), torch.from_numpy(masks)
 
+    def _sides(self, i: int) -> list[int]:
+        """The sides the learner played in game ``i``'s deal (both in self-play)."""
+        return [0, 1] if self.deal_kind[i] == "self" else [int(self.learner_side[i])]
+
     @torch.no_grad()
     def collect(self, policy: torch.nn.Module, pool: list[torch.nn.Module], rng: np.random.Generator,
                 gen: torch.Generator, critic: torch.nn.Module | None = None) -> Rollout:
@@ -236,18 +292,27 @@ class SelfPlayCollector:
         games' ``state()``, which only the critic sees."""
         batch = self.batch
         n = batch.num_envs
+        dup = self.duplicate
+        half = n // 2
         buf = StreamBuffer(n)
         steps = np.zeros(n, dtype=np.int64)
         active = np.ones(n, dtype=bool)
+        ended = np.zeros(n, dtype=bool)                 # duplicate: the deal is over, its twin still plays
+        final_last = np.full((n, 4), -1, dtype=np.int64)   # each seat's last transition of the ended deal
         returns: dict[str, list[float]] = {k: [] for k in ("pool",) + BOT_KINDS}
-        deal_return = np.zeros((n, 4))
+        side_rows: list[tuple[float, float]] = []
+        deal_return = np.zeros((n, 4))                  # real rewards (the figures)
+        train_return = np.zeros((n, 4))                 # training credits (maybe shaped: what is paired)
         lengths: list[int] = []
         deal_len = np.zeros(n, dtype=np.int64)
         sparse = bool(getattr(policy, "sparse_input", False))
-        deal_return += self._start(list(range(n)), [self._new_deal(i, rng, len(pool), buf) for i in range(n)])
+        first = self._deal_again(list(range(half if dup else n)), rng, len(pool), buf)
+        credits0 = self._start([i for i, _ in first], [s for _, s in first])
+        deal_return[[i for i, _ in first]] += credits0
+        train_return[[i for i, _ in first]] += credits0
         total_steps = 0
         while active.any():
-            ids = np.flatnonzero(active)
+            ids = np.flatnonzero(active & ~ended)
             seats = batch.acting_seats()[ids]
             obs_t, masks_t = self._observe(ids, sparse)
             ctrl = self.control[ids, seats]
@@ -267,7 +332,7 @@ class SelfPlayCollector:
                 prow = np.flatnonzero(ctrl == p)
                 logits, _ = pool[p](obs_t[prow])
                 actions[prow] = MaskedCategorical(logits, masks_t[prow]).sample(gen).numpy()
-            for k in np.flatnonzero(ctrl == -2):
+            for k in np.flatnonzero(ctrl == BOT):
                 i = ids[k]
                 ob, env, agent = batch.bot_view(i)
                 actions[k] = self._bot(i, seats[k], self.bot_kind[i]).act(ob, env=env, agent=agent)
@@ -279,30 +344,54 @@ class SelfPlayCollector:
             paid = credits.any(axis=1)
             if paid.any():
                 buf.credit(ids[paid], credits[paid])
+                train_return[ids[paid]] += credits[paid]
             paid = real.any(axis=1)
             if paid.any():
                 deal_return[ids[paid]] += real[paid]
-            again = []
+            finished = []          # games (first tables with duplicate) whose deal is settled
             for k in np.flatnonzero(done):
                 i = ids[k]
-                buf.end_deal(i)
-                kind = self.deal_kind[i]
-                if kind != "self":
-                    returns[kind].append(float(deal_return[i, self.learner_side[i]]))
+                final_last[i] = buf.end_deal(i)
                 lengths.append(int(deal_len[i]))
                 deal_len[i] = 0
-                deal_return[i] = 0
-                if steps[i] >= self.num_steps:
-                    active[i] = False
+                if not dup:
+                    finished.append(i)
+                    continue
+                ended[i] = True
+                if ended[twin(i, n)]:
+                    finished.append(min(i, twin(i, n)))
+            again = []
+            for a in finished:
+                tables = [a, a + half] if dup else [a]
+                if dup:   # each learner seat's result relative to the same seat's at the other table
+                    for g, t in ((a, a + half), (a + half, a)):
+                        last = final_last[g]
+                        has = last >= 0
+                        buf.rewards[last[has]] -= train_return[t, has]
+                for g in tables:
+                    kind = self.deal_kind[g]
+                    if kind != "self":
+                        returns[kind].append(float(deal_return[g, self.learner_side[g]]))
+                    for side in self._sides(g):
+                        paired = deal_return[g, side] - deal_return[twin(g, n), side] if dup else float("nan")
+                        side_rows.append((float(deal_return[g, side]), float(paired)))
+                deal_return[tables] = 0
+                train_return[tables] = 0
+                ended[tables] = False
+                if steps[tables].max() >= self.num_steps:
+                    active[tables] = False
                 else:
-                    again.append((i, self._new_deal(i, rng, len(pool), buf)))
+                    again.append(a)
             if again:
-                deal_return[[i for i, _ in again]] += self._start([i for i, _ in again], [s for _, s in again])
+                started = self._deal_again(again, rng, len(pool), buf)
+                credits0 = self._start([i for i, _ in started], [s for _, s in started])
+                deal_return[[i for i, _ in started]] += credits0
+                train_return[[i for i, _ in started]] += credits0
         stats = {"deals": len(lengths), "deal_length": float(np.mean(lengths)) if lengths else 0.0}
         for kind, r in returns.items():
             stats[f"return_vs_{kind}"] = float(np.mean(r)) if r else float("nan")
             stats[f"deals_vs_{kind}"] = len(r)
-        return buf.build(total_steps, stats)
+        return buf.build(total_steps, stats, np.array(side_rows, dtype=np.float64).reshape(-1, 2))
 
 
 def default_bot_factory(game: str):

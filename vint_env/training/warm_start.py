@@ -33,6 +33,30 @@ def wanted(cfg, state) -> bool:
     return bool(cfg.teacher) and cfg.bc_epochs > 0 and not state.pretrained and state.update == 0
 
 
+def init_from(trainer) -> None:
+    """Start ``trainer.net`` from the network of the checkpoint ``init_from`` (a clone, a previous best): the
+    same game, observation size and network (name and kwargs) as the run's, or a ValueError naming what
+    differs; with ``kl_coef > 0`` a frozen copy is the KL reference."""
+    from vint_env.agents.learned.policy import CheckpointError, load_checkpoint, network_from_checkpoint
+    cfg = trainer.cfg
+    try:
+        ckpt = load_checkpoint(cfg.init_from, game=cfg.game)
+        net = network_from_checkpoint(ckpt, cfg.init_from)
+    except CheckpointError as e:
+        raise ValueError(f"init_from: {e}") from None
+    theirs = (ckpt["network"].get("name"), ckpt["network"].get("kwargs"))
+    if theirs != (cfg.network, cfg.network_kwargs):
+        raise ValueError(f"init_from={cfg.init_from!r} holds network {theirs[0]!r} with {theirs[1]!r}; this run "
+                         f"trains {cfg.network!r} with {cfg.network_kwargs!r}: set network and network_kwargs "
+                         f"to the checkpoint's")
+    trainer.net.load_state_dict(net.state_dict())
+    if cfg.kl_coef > 0:
+        trainer.reference = frozen_copy(trainer.net)
+    save_warm_start(trainer)        # the final evaluation plays the agent after RL against it
+    trainer.state.pretrained = True
+    trainer.say(f"init_from: the network of {cfg.init_from} starts the run")
+
+
 def pretrain(trainer, seconds=None) -> list[dict]:
     """Clone the teacher into ``trainer.net``; keep the clone as the KL reference when ``kl_coef > 0``;
     log ``bc/...`` rows at update 0 (epoch 0: the network before cloning) and save a checkpoint.

@@ -6,7 +6,12 @@ A shipped baseline is two files in ``vint_env/baselines/`` (:data:`vint_env.base
   :meth:`PPOAgent.load <vint_env.agents.learned.policy.PPOAgent.load>` and its checks;
 - ``<game>.json``: its manifest: the command that produced it, the config, budget, machine and git
   commit, the SHA-256 of the checkpoint, the observation layout it was trained for (name, size and
-  blocks) and its measured duplicate results (see ``docs/baselines.md``).
+  blocks), its measured duplicate results (see ``docs/baselines.md``) and ``standalone``: ``true``
+  when the network chooses every action itself, ``false`` when it is the rule bot corrected by the
+  network (:mod:`~vint_env.agents.learned.residual`), which the loader checks against the checkpoint.
+
+Agent spec ``residual``: the critic-corrected rule bot of a game (:func:`load_residual`), from
+``<game>_residual.pt`` + ``.json`` when they ship, else from ``<game>.pt`` when that baseline is one.
 
 :func:`load_baseline` refuses, with a :class:`~vint_env.agents.learned.policy.CheckpointError` that names
 the game and the command that retrains it: a game with no checkpoint, a manifest that does not
@@ -38,12 +43,15 @@ def default_folder() -> Path:
     return DIR
 
 
-def checkpoint_path(game: Game | str, folder: str | Path | None = None) -> Path:
-    return Path(folder or default_folder()) / f"{games.get(game).name}.pt"
+RESIDUAL_SUFFIX = "_residual"    # <game>_residual.pt: a residual agent shipped beside a standalone baseline
 
 
-def manifest_path(game: Game | str, folder: str | Path | None = None) -> Path:
-    return Path(folder or default_folder()) / f"{games.get(game).name}.json"
+def checkpoint_path(game: Game | str, folder: str | Path | None = None, suffix: str = "") -> Path:
+    return Path(folder or default_folder()) / f"{games.get(game).name}{suffix}.pt"
+
+
+def manifest_path(game: Game | str, folder: str | Path | None = None, suffix: str = "") -> Path:
+    return Path(folder or default_folder()) / f"{games.get(game).name}{suffix}.json"
 
 
 def shipped(folder: str | Path | None = None) -> tuple[str, ...]:
@@ -77,11 +85,11 @@ def _error(record: Game, message: str):
     return CheckpointError(f"baseline for {record.name!r}: {message}; to train one: {reproduce_command(record)}")
 
 
-def read_manifest(game: Game | str, folder: str | Path | None = None) -> dict:
+def read_manifest(game: Game | str, folder: str | Path | None = None, suffix: str = "") -> dict:
     """The manifest of ``game``'s baseline (its record or name), checked for its format and game."""
     record = games.get(game)
     game = record.name
-    path = manifest_path(record, folder)
+    path = manifest_path(record, folder, suffix)
     if not path.is_file():
         raise _error(record, f"no manifest {str(path)!r} beside the checkpoint")
     try:
@@ -103,7 +111,8 @@ def read_manifest(game: Game | str, folder: str | Path | None = None) -> dict:
          isinstance(observation, dict) and isinstance(observation.get("size"), int)
          and isinstance(observation.get("blocks"), list)),
         ("budget (a mapping)", isinstance(manifest.get("budget", {}), dict)),
-        ("results (a mapping)", isinstance(manifest.get("results", {}), dict))) if not ok]
+        ("results (a mapping)", isinstance(manifest.get("results", {}), dict)),
+        ("standalone (true or false)", isinstance(manifest.get("standalone", False), bool))) if not ok]
     if wrong:
         raise _error(record, f"manifest {str(path)!r} has wrong-typed fields: {'; '.join(wrong)}")
     return manifest
@@ -125,20 +134,29 @@ def stale_layout(manifest: dict, game: Game | str) -> str | None:
             f"{then.get('name')!r}), but {record.name} observations now have size {now['size']} ({detail})")
 
 
-def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
+def plays_alone(agent) -> bool:
+    """Whether a loaded agent is a network choosing every action itself (no rule bot consulted)."""
+    from .residual import ResidualAgent
+    return not isinstance(agent, ResidualAgent)
+
+
+def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None,
+                  suffix: str = ""):
     """The shipped baseline of ``game`` (its record, or its name: resolved once here and passed on as the
-    record) as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"``.
+    record) as a :class:`~vint_env.agents.learned.policy.PPOAgent` named ``"baseline"`` (or the
+    :class:`~vint_env.agents.learned.residual.ResidualAgent` its checkpoint describes).
 
     ``folder``: another folder of ``<game>.pt`` + ``<game>.json`` (what ``python -m training.baseline
-    --out FOLDER`` writes); default the package's ``vint_env/baselines/``."""
+    --out FOLDER`` writes); default the package's ``vint_env/baselines/``.  A manifest's ``standalone``
+    must say what the checkpoint plays: a network alone (``true``) or the rule bot corrected (``false``)."""
     from .policy import CheckpointError, PPOAgent
     record = games.get(game)
-    path = checkpoint_path(record, folder)
+    path = checkpoint_path(record, folder, suffix)
     if not path.is_file():
         have = shipped(folder)
         where = "ships with this vint-env" if folder is None else f"is in {str(folder)!r}"
         raise _error(record, f"no checkpoint {where} (baselines there: {', '.join(have) if have else 'none'})")
-    manifest = read_manifest(record, folder)
+    manifest = read_manifest(record, folder, suffix)
     recorded = (manifest.get("checkpoint") or {}).get("sha256")
     if recorded != file_sha256(path):
         raise _error(record, f"{str(path)!r} is not the checkpoint its manifest describes (SHA-256 differs: "
@@ -150,7 +168,27 @@ def load_baseline(game: str, folder: str | Path | None = None, greedy: bool = Tr
         agent = PPOAgent.load(path, game=record, greedy=greedy, seed=seed)
     except CheckpointError as e:
         raise _error(record, str(e)) from None
+    claim = manifest.get("standalone")
+    if claim is not None and claim != plays_alone(agent):
+        raise _error(record, f"its manifest says standalone: {str(claim).lower()}, but {str(path)!r} "
+                             + ("is the rule bot corrected by a network (a residual agent)" if claim
+                                else "is a network that plays alone"))
     agent.name = "baseline"
+    return agent
+
+
+def load_residual(game: Game | str, folder: str | Path | None = None, greedy: bool = True, seed: int | None = None):
+    """Agent spec ``residual``: ``game``'s rule bot corrected by a critic network, from ``<game>_residual.pt``
+    (+ manifest) in ``folder`` (default the shipped baselines) if there is one, else from ``<game>.pt`` when that
+    baseline is a residual agent; a :class:`CheckpointError` when neither is."""
+    record = games.get(game)
+    suffix = RESIDUAL_SUFFIX if checkpoint_path(record, folder, RESIDUAL_SUFFIX).is_file() else ""
+    agent = load_baseline(record, folder, greedy, seed, suffix)
+    if plays_alone(agent):
+        raise _error(record, f"no residual agent: {str(checkpoint_path(record, folder, suffix))!r} is a network "
+                             f"that plays alone (agent spec 'baseline'), and no {record.name}{RESIDUAL_SUFFIX}.pt "
+                             f"ships beside it")
+    agent.name = "residual"
     return agent
 
 
