@@ -145,6 +145,7 @@ def test_league_chart_writes_light_text_on_dark_cells(tmp_path, monkeypatch):
 
 # ------------------------------------------------------------ Ctrl-C
 
+@pytest.mark.signals
 def test_ctrl_c_stops_a_two_worker_match_promptly_and_writes_nothing(tmp_path):
     """Ctrl-C reaches the whole process group: the workers ignore it, the parent stops the pool at
     once, says that nothing was written, and prints no traceback."""

@@ -201,6 +201,7 @@ def test_terminal_whole_whist_deal_typed_by_name():
     assert "Traceback" not in child.before
 
 
+@pytest.mark.signals
 @pytest.mark.parametrize("how, said, status", [("quit", "Bye.", 0), ("eof", "Bye.", 0),
                                                ("ctrl-c", "interrupted", 130)])
 def test_terminal_leaves_cleanly(how, said, status):

@@ -100,6 +100,7 @@ def start_run(tmp_path):
     return proc, children(proc.pid)
 
 
+@pytest.mark.signals
 @pytest.mark.skipif(not LINUX, reason="reads /proc")
 def test_ctrl_c_stops_learner_and_collector(tmp_path):
     proc, kids = start_run(tmp_path)
