@@ -124,3 +124,26 @@ def test_a_sparse_checkpoint_loads_as_an_agent(tmp_path):
     mask = np.zeros((1, a), dtype=np.int8)
     mask[0, 7] = 1
     assert agent.act_batch(obs, mask).tolist() == [7]
+
+
+def test_a_checkpoint_file_of_the_old_two_layer_layout_loads_and_starts_a_run(tmp_path):
+    """A ``shared: false`` checkpoint written before the fusion (first.* and value_first.*) passes the
+    loader's shape check (the network's own upgrade runs first) and plays as the fused network."""
+    from vint_env import games
+    from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
+    game = games.get("whist")
+    d, a = game.layout.size, 52
+    kwargs = {"hidden_sizes": [32, 16], "shared": False}
+    net = build_network("sparse", d, a, kwargs)
+    old = {k: v.clone() for k, v in net.state_dict().items()}
+    old["value_first.weight"], old["first.weight"] = old["first.weight"][:, 32:], old["first.weight"][:, :32]
+    old["value_first.bias"], old["first.bias"] = old["first.bias"][32:], old["first.bias"][:32]
+    save_checkpoint(tmp_path / "old.pt", {"game": game.env_name, "env_kwargs": {}, "obs_size": d, "num_actions": a,
+                                          "network": {"name": "sparse", "kwargs": kwargs}, "model": old,
+                                          "config": {}})
+    ckpt = load_checkpoint(tmp_path / "old.pt", game=game.env_name)
+    loaded = network_from_checkpoint(ckpt, "old.pt")
+    obs = torch.from_numpy(random_obs(np.random.default_rng(3), 4, d))
+    for x, y in zip(loaded(obs), net(obs)):
+        torch.testing.assert_close(x, y)
+    assert "value_first.weight" in ckpt["model"]          # the file's dict is not rewritten by the check

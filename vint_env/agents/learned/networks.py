@@ -306,12 +306,18 @@ class SparseActorCritic(nn.Module):
             h, hv = self.trunk(first[:, :h0]), self.value_trunk(first[:, h0:])
         return self.policy_head(h), self.value_head(hv).squeeze(-1)
 
-    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
-        # checkpoints written before the two trunks' first layers were fused hold them apart
+    @staticmethod
+    def upgrade_weights(state_dict: dict, prefix: str = "") -> dict:
+        """Checkpoints written before the two trunks' first layers were fused hold them apart
+        (``first.*`` and ``value_first.*``): fuse them, in place, into today's layout."""
         if prefix + "value_first.weight" in state_dict:
             for name, dim in (("weight", 1), ("bias", 0)):
                 state_dict[prefix + "first." + name] = torch.cat(
                     [state_dict[prefix + "first." + name], state_dict.pop(prefix + "value_first." + name)], dim)
+        return state_dict
+
+    def _load_from_state_dict(self, state_dict, prefix, *args, **kwargs):
+        self.upgrade_weights(state_dict, prefix)
         super()._load_from_state_dict(state_dict, prefix, *args, **kwargs)
 
     def _dense(self, obs: torch.Tensor) -> torch.Tensor:

@@ -178,6 +178,9 @@ def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Mo
     if bad:
         raise CheckpointError(f"{path}: weights hold NaN or infinite values ({', '.join(bad[:4])}"
                               + (f" and {len(bad) - 4} more" if len(bad) > 4 else "") + "); a policy cannot act on them")
+    upgrade = getattr(shell, "upgrade_weights", None)      # an older layout of the same network
+    if upgrade is not None:
+        weights = upgrade(dict(weights))
     expected = {k: tuple(v.shape) for k, v in shell.state_dict().items()}
     stored = {k: tuple(v.shape) for k, v in weights.items()}
     if expected != stored:
