@@ -32,7 +32,7 @@ from ..agents.learned.threads import limit_torch_threads
 from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
 from .. import games
-from .match import default_workers, run_match
+from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
 from ..cli_args import positive_int
@@ -251,6 +251,9 @@ def main(argv=None) -> int:
     except (ValueError, ImportError) as exc:
         print(f"vint-eval: error: {exc}", file=sys.stderr)
         return 2
+    except WorkerError as exc:      # a worker process killed (out of memory, by hand) mid-match
+        print(f"vint-eval: error: {exc}; nothing was written", file=sys.stderr)
+        return 1
     except OSError as exc:      # a missing or unreadable file, a folder that cannot be created
         print(f"vint-eval: error: {exc.strerror or exc}"
               + (f": {exc.filename}" if exc.filename else ""), file=sys.stderr)

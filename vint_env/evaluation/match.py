@@ -14,11 +14,15 @@ match gives the same results whatever the number of worker processes.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing as mp
+import multiprocessing.connection as mp_connection
 import os
+import pickle
 import signal
 import threading
 import time
+import traceback
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -162,24 +166,105 @@ def _extra_metrics(record: Game):
 
 # ------------------------------------------------------------------ workers
 
-def _start_worker(threads: int) -> None:
-    """A worker's first instructions: ignore SIGINT, give torch ``threads`` threads (before it loads)."""
+def _worker_main(conn, threads: int) -> None:
+    """A match worker: play the chunks it is sent (a job, or None to stop) and send back each result,
+    or the exception that stopped it.  SIGINT is ignored from the first instruction: a Ctrl-C reaches
+    the whole process group, and the parent alone handles it."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     limit_torch_threads(threads)
+    try:
+        while (job := conn.recv()) is not None:
+            try:
+                reply = ("ok", _play_chunk(job))
+            except Exception as exc:  # noqa: BLE001 - the parent raises it, with the worker's traceback
+                reply = ("error", _picklable(exc, traceback.format_exc()))
+            conn.send(reply)
+    except (EOFError, BrokenPipeError, KeyboardInterrupt):     # the parent has gone
+        pass
 
 
-def _start_pool(workers: int, threads: int = 1):
-    """A pool of spawned workers that ignore SIGINT from their first instruction: the parent
-    ignores it while it starts them (an ignored signal stays ignored in a new process), and
-    the initializer covers workers the pool starts later.  Each worker's torch gets ``threads``
-    threads: a match's networks are small, and workers that each take every core fight over them."""
+def _picklable(exc: BaseException, trace: str) -> BaseException:
+    """``exc`` if it survives pickling, else a RuntimeError that says what it was; the worker's traceback
+    rides along as its ``__cause__`` (as ``multiprocessing.Pool`` does)."""
+    try:
+        pickle.loads(pickle.dumps(exc))
+    except Exception:  # noqa: BLE001 - any failure to pickle
+        exc = RuntimeError(f"{type(exc).__name__}: {exc}")
+    exc.worker_traceback = trace
+    return exc
+
+
+class RemoteTraceback(Exception):
+    """The traceback of an exception raised in a match worker (shown as the cause of the one raised here)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class WorkerError(RuntimeError):
+    """A match worker process died (killed, out of memory) instead of answering."""
+
+
+def _play_over_workers(jobs: list, workers: int, threads: int):
+    """Yield ``_play_chunk(job)`` of every job, in the order they finish, from ``workers`` spawned processes.
+
+    One pipe a worker and nothing shared: when the caller stops (Ctrl-C, an error, a worker's exception),
+    the workers are killed and joined at once.  ``multiprocessing.Pool`` is not used because its
+    ``terminate`` hangs now and then when a worker is killed while holding the result queue's lock
+    (about one Ctrl-C in forty under load)."""
+    ctx = mp.get_context("spawn")
+    procs, conns = [], []
     main = threading.current_thread() is threading.main_thread()
+    # the parent ignores SIGINT while it starts them (an ignored signal stays ignored in a new process)
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
-        return mp.get_context("spawn").Pool(workers, initializer=_start_worker, initargs=(threads,))
+        for _ in range(min(workers, len(jobs))):
+            ours, theirs = ctx.Pipe()
+            proc = ctx.Process(target=_worker_main, args=(theirs, threads), daemon=True)
+            proc.start()
+            theirs.close()
+            procs.append(proc)
+            conns.append(ours)
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
+    finished = False
+    try:
+        todo = iter(jobs)
+        busy = {}
+        for conn, proc in zip(conns, procs):
+            job = next(todo)
+            conn.send(job)
+            busy[conn] = proc
+        while busy:
+            for conn in mp_connection.wait(list(busy)):
+                try:
+                    kind, payload = conn.recv()
+                except (EOFError, OSError):
+                    proc = busy[conn]
+                    proc.join(timeout=5)
+                    raise WorkerError(f"a match worker (pid {proc.pid}) died with exit code {proc.exitcode}") \
+                        from None
+                if kind == "error":
+                    raise payload from RemoteTraceback(payload.worker_traceback)
+                job = next(todo, None)
+                if job is None:
+                    conn.send(None)
+                    del busy[conn]
+                else:
+                    conn.send(job)
+                yield payload
+        finished = True
+    finally:
+        for proc in procs:
+            if not finished:
+                proc.kill()
+            proc.join(timeout=None if not finished else 30)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        for conn in conns:
+            conn.close()
 
 
 _WORKER_TABLE: dict = {}
@@ -282,21 +367,12 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
                 threads_seen[pid] = n
                 bar.update(len(res))
         else:
-            # Workers ignore SIGINT (a Ctrl-C reaches the whole process group): the parent alone
-            # handles it and stops the pool at once, instead of each worker failing its job.
-            pool = _start_pool(workers, threads)
-            try:
-                for res, c, (pid, n) in pool.imap_unordered(_play_chunk, jobs):
+            with contextlib.closing(_play_over_workers(jobs, workers, threads)) as finished_chunks:
+                for res, c, (pid, n) in finished_chunks:
                     results.extend(res)
                     cpu += c
                     threads_seen[pid] = n
                     bar.update(len(res))
-                pool.close()
-            except BaseException:
-                pool.terminate()
-                raise
-            finally:
-                pool.join()
     finally:
         bar.close()
     results.sort(key=lambda r: r.number)
