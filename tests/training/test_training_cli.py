@@ -32,6 +32,11 @@ def test_smoke_train_evaluate_resume(tmp_path, capsys):
     assert len(losses) == 3 and all(math.isfinite(x) for x in losses)
     evals = [r for r in rows if r.get("eval/rule/mean")]
     assert len(evals) == 2   # at update 2 and the final one
+    for r in evals:          # every learning-curve point carries its interval
+        low, mean, high = (float(r[f"eval/rule/{k}"]) for k in ("ci_low", "mean", "ci_high"))
+        assert low <= mean <= high and low < high
+    # ... and every update its training time: the curves' second axis
+    assert all(float(r["elapsed_minutes"]) > 0 for r in rows if r.get("loss"))
     # the checkpoint is an agent for the harness
     agent = load_agent(f"ppo:{run / 'checkpoints' / 'latest.pt'}", game="vint")
     assert agent.game == "vint_v0"

@@ -262,3 +262,19 @@ def test_init_from_starts_a_run_from_a_checkpoints_network(tmp_path):
         load_config(None, base + [f"init_from={path}", "teacher=rule"])
     with pytest.raises(ConfigError, match="no checkpoint file"):
         load_config(None, base + [f"init_from={tmp_path / 'missing.pt'}"])
+
+
+def test_the_curves_second_axis_maps_env_steps_to_training_minutes(tmp_path):
+    from vint_env.training.logs import training_minutes
+    lg = RunLogger(tmp_path, tensorboard=False)
+    assert training_minutes(lg) is None                   # nothing logged: no second axis
+    for update, (step, minutes) in enumerate([(100, 0.5), (200, 1.5), (300, 1.4), (400, 3.0)], start=1):
+        lg.log(update, step, {"elapsed_minutes": minutes, "eval/rule/mean": 0.1 * update,
+                              "eval/rule/ci_low": 0.1 * update - 0.3, "eval/rule/ci_high": 0.1 * update + 0.3})
+    # a clock that stepped back (a resumed run's rounding) is held level, so the map stays invertible
+    assert training_minutes(lg) == ([100, 200, 300, 400], [0.5, 1.5, 1.5, 3.0])
+    png = plot_learning_curves(lg, ["rule"], tmp_path / "curves.png", "test")
+    assert png is not None and png.stat().st_size > 10_000
+    clone_only = RunLogger(tmp_path / "c", tensorboard=False)
+    clone_only.log(0, 0, {"elapsed_minutes": 2.0})
+    assert training_minutes(clone_only) is None

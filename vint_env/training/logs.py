@@ -15,6 +15,8 @@ import math
 import os
 from pathlib import Path
 
+import numpy as np
+
 from ..atomic import atomic_write, remove_stale_temporaries
 from ..points import format_points
 
@@ -156,6 +158,29 @@ def _scale_to_trained(ax, ys, lo, hi, untrained: float) -> None:
                 xytext=(8, 10 if untrained < limits[0] else -14), color="C3")
 
 
+def training_minutes(logger: RunLogger) -> tuple[list[int], list[float]] | None:
+    """``(env steps, training minutes)`` of the logged updates, both rising, or ``None`` when the log has
+    fewer than two updates with a time (a clone-only run): the map between the curves' two x-axes."""
+    xs, ys = logger.series("elapsed_minutes")
+    pairs = sorted(zip(xs, ys))
+    steps = [x for x, _ in pairs]
+    minutes = list(np.maximum.accumulate([y for _, y in pairs])) if pairs else []
+    if len(pairs) < 2 or steps[-1] <= steps[0] or minutes[-1] <= minutes[0]:
+        return None
+    return steps, [float(m) for m in minutes]
+
+
+def _minutes_axis(ax, logger: RunLogger) -> None:
+    """A second x-axis on top of an evaluation panel: the training minutes at which the steps were reached."""
+    both = training_minutes(logger)
+    if both is None:
+        return
+    steps, minutes = both
+    top = ax.secondary_xaxis("top", functions=(lambda x: np.interp(x, steps, minutes),
+                                               lambda m: np.interp(m, minutes, steps)))
+    top.set_xlabel("training minutes (wall)")
+
+
 def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
     """PNG of the learning curves: one panel per evaluation opponent (the harness's margin in raw
     points per board, with its 95% CI band; each on its own scale, since Vint's margin against
@@ -222,9 +247,12 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
         xs, ys = logger.series(f"eval/{opp}/mean")
         _, lo = logger.series(f"eval/{opp}/ci_low")
         _, hi = logger.series(f"eval/{opp}/ci_high")
-        ax.plot(xs, ys, marker="o", color="C0", label="trained agent")
-        if len(lo) == len(xs) and len(hi) == len(xs):
-            ax.fill_between(xs, lo, hi, alpha=0.25, color="C0", label="95% CI")
+        if len(lo) == len(xs) and len(hi) == len(xs):       # each point with its interval, and the band
+            ax.errorbar(xs, ys, yerr=[np.subtract(ys, lo), np.subtract(hi, ys)], marker="o", color="C0",
+                        capsize=3, label="trained agent (95% CI)")
+            ax.fill_between(xs, lo, hi, alpha=0.15, color="C0")
+        else:
+            ax.plot(xs, ys, marker="o", color="C0", label="trained agent")
         _, before = logger.series(f"eval_before_cloning/{opp}/mean")
         if before:
             _, blo = logger.series(f"eval_before_cloning/{opp}/ci_low")
@@ -241,6 +269,7 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_title(f"vs {opp} (harness, duplicate)")
         ax.set_xlabel("env steps")
+        _minutes_axis(ax, logger)
         ax.set_ylabel("margin per board, raw points")
         ax.legend(loc="best")
     if updates:
