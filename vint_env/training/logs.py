@@ -178,6 +178,9 @@ def _minutes_axis(ax, logger: RunLogger) -> None:
     steps, minutes = both
     top = ax.secondary_xaxis("top", functions=(lambda x: np.interp(x, steps, minutes),
                                                lambda m: np.interp(m, minutes, steps)))
+    from matplotlib.ticker import MaxNLocator
+    ticks = MaxNLocator(nbins=6).tick_values(minutes[0], minutes[-1])
+    top.set_xticks([t for t in ticks if minutes[0] <= t <= minutes[-1]])     # no tick past the run's time
     top.set_xlabel("training minutes (wall)")
 
 
