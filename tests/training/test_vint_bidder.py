@@ -159,24 +159,21 @@ def test_bidder_greedy_call_is_the_highest_valued_candidate(checkpoints):
 
 
 def test_bidder_loader_refusals(checkpoints, tmp_path):
-    with pytest.raises(CheckpointError, match="does not exist"):
-        load_agent(f"bidder:{tmp_path / 'none.pt'}", game="vint")
-    with pytest.raises(CheckpointError, match="not a bidder checkpoint"):
-        load_agent(f"bidder:{checkpoints['ppo']}", game="vint")
-    with pytest.raises(CheckpointError, match="is a bidder checkpoint"):
-        load_agent(f"ppo:{checkpoints['bidder']}", game="vint")
-    with pytest.raises(CheckpointError, match="trained on"):
-        load_agent(f"bidder:{checkpoints['bidder']}", game="whist")
-    with pytest.raises(CheckpointError, match="card_network"):
-        load_agent(f"bidder:{checkpoints['bidder']},cards=network", game="vint")
-    with pytest.raises(ValueError, match="cards must be one of"):
-        load_agent(f"bidder:{checkpoints['bidder']},cards=dd", game="vint")
-    with pytest.raises(ValueError, match="margin must be"):
-        load_agent(f"bidder:{checkpoints['bidder']},margin=-1", game="vint")
-    with pytest.raises(ValueError, match="options are"):
-        load_agent(f"bidder:{checkpoints['bidder']},jump=3", game="vint")
-    with pytest.raises(ValueError, match="needs a checkpoint path"):
-        load_agent("bidder", game="vint")
+    bidder = checkpoints["bidder"]
+    refused = [  # (agent spec, game, error, what the message says)
+        (f"bidder:{tmp_path / 'none.pt'}", "vint", CheckpointError, "does not exist"),
+        (f"bidder:{checkpoints['ppo']}", "vint", CheckpointError, "not a bidder checkpoint"),
+        (f"ppo:{bidder}", "vint", CheckpointError, "is a bidder checkpoint"),
+        (f"bidder:{bidder}", "whist", CheckpointError, "trained on"),
+        (f"bidder:{bidder},cards=network", "vint", CheckpointError, "card_network"),
+        (f"bidder:{bidder},cards=dd", "vint", ValueError, "cards must be one of"),
+        (f"bidder:{bidder},margin=-1", "vint", ValueError, "margin must be"),
+        (f"bidder:{bidder},jump=3", "vint", ValueError, "options are"),
+        ("bidder", "vint", ValueError, "needs a checkpoint path"),
+    ]
+    for spec, game, error, message in refused:
+        with pytest.raises(error, match=message):
+            load_agent(spec, game=game)
     broken = tmp_path / "broken.pt"
     broken.write_bytes(checkpoints["bidder"].read_bytes()[:-100])
     with pytest.raises(CheckpointError, match="corrupt"):
