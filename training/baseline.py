@@ -285,6 +285,23 @@ def command_history(run_dir: Path) -> list[str]:
     return [c for c in seen if isinstance(c, str)] if isinstance(seen, list) else []
 
 
+def warm_start_budget(run_dir: Path) -> dict:
+    """What the run's teacher data and cloning cost, from its ``metrics.csv`` (``teacher_cached``: the data
+    came from ``runs/teacher_cache``, made by an earlier run, and its making is not in ``train_minutes``);
+    empty for a run with no teacher."""
+    import csv
+    try:
+        with open(run_dir / "metrics.csv", newline="") as f:
+            row = next((r for r in csv.DictReader(f) if r.get("teacher/cached")), None)
+    except OSError:
+        row = None
+    if row is None:
+        return {}
+    return {"teacher_cached": row["teacher/cached"] == "1",
+            "teacher_minutes": round(float(row["teacher/seconds"]) / 60, 2),
+            "cloning_minutes": round(float(row["bc/total_seconds"]) / 60, 2)}
+
+
 def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands: list[str], started: dict,
          say: Log) -> tuple[Path, Path]:
     """Write ``<out>/<game>.pt`` (the policy only) and ``<out>/<game>.json`` (the manifest)."""
@@ -319,6 +336,7 @@ def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands
             "updates": trainer.get("update"), "env_steps": trainer.get("global_step"),
             "ppo_samples": trainer.get("samples"),
             "teacher": cfg.get("teacher"), "teacher_deals": cfg.get("teacher_deals"),
+            **warm_start_budget(run_dir),
         },
         "machine": {**machine(), "load_average_at_start": started.get("load_average"),
                     "load_average_at_end": load_average(),

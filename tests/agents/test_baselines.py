@@ -94,6 +94,9 @@ def test_each_shipped_baseline_plays_as_its_manifest_claims(game, monkeypatch):
     manifest = json.loads(manifest_path(game).read_text())
     assert isinstance(manifest.get("standalone"), bool), f"{game}: the manifest must say whether it plays alone"
     if manifest["standalone"]:
+        if checkpoint_path(game, suffix="_residual").is_file():     # the residual agent it replaced ships beside
+            residual = load_agent("residual", game=game)
+            assert not plays_alone(residual) and play_deals(game, residual, deals=1) > 0
         rule_bots_refuse_to_play(monkeypatch, game)
         agent = load_agent("baseline", game=game)
         assert plays_alone(agent) and play_deals(game, agent) > 0
@@ -267,6 +270,9 @@ def test_recipe_trains_measures_ships_and_resumes(tmp_path, capsys):
     assert manifest["command"] == "python -m training.baseline " + " ".join(argv)
     assert manifest["observation"] == layout_signature("whist")
     assert manifest["config"]["teacher"] == "rule" and manifest["budget"]["updates"] >= 1
+    budget = manifest["budget"]      # the teacher data was made by this run (not taken from the cache)
+    assert budget["teacher_cached"] is False and 0 <= budget["teacher_minutes"] <= budget["train_minutes"]
+    assert 0 <= budget["cloning_minutes"] <= budget["train_minutes"]
     assert manifest["git"]["commit"] and manifest["machine"]["cores"] >= 1
     for opp in ("random", "rule"):
         r = manifest["results"]["vs"][opp]
@@ -316,7 +322,7 @@ def test_every_game_has_a_recipe_config():
 
 def test_results_table_reads_the_manifests_and_marks_stale_ones(tmp_path):
     from vint_env.agents.learned.baseline import results_table
-    _, manifest = fake_baseline(tmp_path)
+    _, manifest = fake_baseline(tmp_path, standalone=True)
     manifest.update(budget={"max_minutes": 25, "train_minutes": 24.6, "env_steps": 1_230_000},
                     results={"boards": 500, "seed": 1001, "vs": {
                         "random": {"margin_per_board": {"mean": 7.25, "low": 6.5, "high": 8.0},
@@ -325,9 +331,16 @@ def test_results_table_reads_the_manifests_and_marks_stale_ones(tmp_path):
                                  "verdict": "below (95% CI excludes 0)"}}})
     manifest_path("whist", tmp_path).write_text(json.dumps(manifest))
     table = results_table(tmp_path)
-    assert ("| whist | 25 min of a 25 min budget, 1.23 M steps | +7.25 [+6.50, +8.00] (above) "
-            "| -1.50 [-2.25, -0.75] (below) | 500 (1001) |") in table
-    assert "| vint | none ships | | | |" in table
+    assert ("| whist | `baseline`: network alone | 25 min of a 25 min budget, 1.23 M steps | +7.25 [+6.50, +8.00] "
+            "(above) | -1.50 [-2.25, -0.75] (below) | 500 (1001) |") in table
+    assert "| vint | none ships | | | | |" in table and "`residual`" not in table
+    # a residual agent beside the baseline has a row of its own; teacher data from the cache is said
+    _, residual = fake_baseline(tmp_path, residual=RESIDUAL, standalone=False, suffix="_residual")
+    residual.update(budget={"max_minutes": 120, "train_minutes": 11.2, "env_steps": 0, "teacher_cached": True},
+                    results=manifest["results"])
+    manifest_path("whist", tmp_path, "_residual").write_text(json.dumps(residual))
+    assert ("| whist | `residual`: rule bot + critic | 11 min of a 120 min budget, 0.00 M steps (teacher data "
+            "from the cache) | +7.25 [+6.50, +8.00] (above) |") in results_table(tmp_path)
     manifest["observation"] = {**manifest["observation"], "size": 10}
     manifest_path("whist", tmp_path).write_text(json.dumps(manifest))
     assert "| whist **stale: trained for another observation layout** |" in results_table(tmp_path)

@@ -194,29 +194,34 @@ def load_residual(game: Game | str, folder: str | Path | None = None, greedy: bo
 
 def results_table(folder: str | Path | None = None) -> str:
     """A Markdown table of the baselines in ``folder`` (default: the shipped ones), read from their
-    manifests: budget, measured margins with 95% CIs, boards.  Games with none say so; a baseline
-    trained for another observation layout than the game's current one is marked stale."""
-    rows = ["| game | training (wall clock, env steps) | vs random: margin [95% CI] | vs rule: margin [95% CI] "
-            "| boards per opponent (seed) |",
-            "|---|---|---|---|---|"]
+    manifests: what plays (the network alone, or the rule bot corrected by it), budget, measured margins
+    with 95% CIs, boards; a ``residual`` agent shipped beside a game's baseline has a row of its own.
+    Games with none say so; a baseline trained for another observation layout than the game's current
+    one is marked stale."""
+    rows = ["| game | agent | training (wall clock, env steps) | vs random: margin [95% CI] "
+            "| vs rule: margin [95% CI] | boards per opponent (seed) |",
+            "|---|---|---|---|---|---|"]
     for game in games.names():
-        path = manifest_path(game, folder)
-        if not path.is_file():
-            rows.append(f"| {game} | none ships | | | |")
-            continue
-        try:
-            manifest = read_manifest(game, folder)
-        except ValueError as e:
-            rows.append(f"| {game} | unreadable manifest: {e} | | | |")
-            continue
-        try:
-            rows.append(_results_row(game, manifest))
-        except (KeyError, TypeError, AttributeError, ValueError) as e:
-            rows.append(f"| {game} | malformed manifest results ({type(e).__name__}: {e}) | | | |")
+        for suffix in ("", RESIDUAL_SUFFIX):
+            path = manifest_path(game, folder, suffix)
+            if not path.is_file():
+                if not suffix:
+                    rows.append(f"| {game} | none ships | | | | |")
+                continue
+            spec = "`residual`" if suffix else "`baseline`"
+            try:
+                manifest = read_manifest(game, folder, suffix)
+            except ValueError as e:
+                rows.append(f"| {game} | {spec} | unreadable manifest: {e} | | | |")
+                continue
+            try:
+                rows.append(_results_row(game, spec, manifest))
+            except (KeyError, TypeError, AttributeError, ValueError) as e:
+                rows.append(f"| {game} | {spec} | malformed manifest results ({type(e).__name__}: {e}) | | | |")
     return "\n".join(rows)
 
 
-def _results_row(game: str, manifest: dict) -> str:
+def _results_row(game: str, spec: str, manifest: dict) -> str:
     """One row of :func:`results_table` from a checked manifest."""
     budget, results = manifest.get("budget", {}), manifest.get("results", {})
     cells = []
@@ -228,8 +233,11 @@ def _results_row(game: str, manifest: dict) -> str:
         m = r["margin_per_board"]
         cells.append(f"{format_ci(m['mean'], m['low'], m['high'])} ({r['verdict'].split(' (')[0]})")
     stale = " **stale: trained for another observation layout**" if stale_layout(manifest, game) else ""
+    plays = {True: "network alone", False: "rule bot + critic"}.get(manifest.get("standalone"), "?")
     limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
     steps = budget.get("env_steps") or 0
-    row = (f"| {game}{stale} | {budget.get('train_minutes', 0):.0f} min {limit}, {steps / 1e6:.2f} M steps "
-           f"| {cells[0]} | {cells[1]} | {results.get('boards')} ({results.get('seed')}) |")
+    cached = " (teacher data from the cache)" if budget.get("teacher_cached") else ""
+    row = (f"| {game}{stale} | {spec}: {plays} | {budget.get('train_minutes', 0):.0f} min {limit}, "
+           f"{steps / 1e6:.2f} M steps{cached} | {cells[0]} | {cells[1]} | {results.get('boards')} "
+           f"({results.get('seed')}) |")
     return row
