@@ -16,6 +16,7 @@ from vint_env import games
 from vint_env.agents.learned.baseline import (
     MANIFEST_FORMAT,
     MANIFEST_VERSION,
+    RESIDUAL_SUFFIX,
     checkpoint_path,
     file_sha256,
     layout_signature,
@@ -94,7 +95,7 @@ def test_each_shipped_baseline_plays_as_its_manifest_claims(game, monkeypatch):
     manifest = json.loads(manifest_path(game).read_text())
     assert isinstance(manifest.get("standalone"), bool), f"{game}: the manifest must say whether it plays alone"
     if manifest["standalone"]:
-        if checkpoint_path(game, suffix="_residual").is_file():     # the residual agent it replaced ships beside
+        if checkpoint_path(game, suffix=RESIDUAL_SUFFIX).is_file():     # the residual agent it replaced ships beside
             residual = load_agent("residual", game=game)
             assert not plays_alone(residual) and play_deals(game, residual, deals=1) > 0
         rule_bots_refuse_to_play(monkeypatch, game)
