@@ -804,6 +804,15 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
     _legal_one(small, words, b, mask, game)
 
 
+@njit(cache=True)
+def _first_refused(small, words, actions, game):
+    """The first game whose row fails the row check or whose action is not legal; -1 if none."""
+    for b in range(small.shape[0]):
+        if not (_row_ok(small, words, b, game) & _is_legal(small, words, b, actions[b], game)):
+            return b
+    return -1
+
+
 # One kernel on one thread, one over numba's threads (distinct functions, so their disk caches differ).  Each
 # first checks every game (its row, the legality of its action) and writes nothing unless all pass: it returns
 # the first game refused, or -1 once every game has stepped.
@@ -811,11 +820,10 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
 def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
                  honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                  top_tab, pop_tab, coronet_tab, terms):
-    n = small.shape[0]
-    for b in range(n):
-        if not (_row_ok(small, words, b, game) & _is_legal(small, words, b, actions[b], game)):
-            return b
-    for b in range(n):
+    refused = _first_refused(small, words, actions, game)
+    if refused >= 0:
+        return refused
+    for b in range(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                    top_tab, pop_tab, coronet_tab, terms)
@@ -826,14 +834,10 @@ def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_
 def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                    top_tab, pop_tab, coronet_tab, terms):
-    n = small.shape[0]
-    ok = np.empty(n, dtype=np.bool_)
-    for b in prange(n):
-        ok[b] = _row_ok(small, words, b, game) & _is_legal(small, words, b, actions[b], game)
-    for b in range(n):
-        if not ok[b]:
-            return b
-    for b in prange(n):
+    refused = _first_refused(small, words, actions, game)    # on one thread: a parallel pass of its own
+    if refused >= 0:                                          # would make the threads meet twice a step
+        return refused
+    for b in prange(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                    top_tab, pop_tab, coronet_tab, terms)
@@ -909,6 +913,9 @@ _FAULTS = (
     ("solo_calls", "Solo Whist: calls must be 8 bits (bit action - 53) per seat"),
     ("solo_bid", "Solo Whist: a bid needs its bidder 0..3, the trump choice an abondance, its declarer and a seat "
                  "to move"),
+    ("other_game", "the columns only another game's rules write must hold their start values (the turned card in "
+                   "Vint; the auction and contract in Whist; Solo Whist's auction in the others): a state of "
+                   "another game's engine?"),
 )
 ROW_FAULTS = tuple(message for _, message in _FAULTS)
 _NUM_FAULTS = len(_FAULTS)
@@ -921,7 +928,7 @@ _CODE = {name: i + 1 for i, (name, _) in enumerate(_FAULTS)}
 
 def _column_bounds():
     """Per game (by kernel number) and column of ``small``: its lowest value, its span (highest - lowest, as
-    uint8) and the fault code of a value outside; a column no game of that kind uses spans all of int8."""
+    uint8) and the fault code of a value outside."""
     games = max(VINT, WHIST, SOLO_WHIST) + 1
     low = np.full((games, NUM_SMALL), -128, dtype=np.int8)
     high = np.full((games, NUM_SMALL), 127, dtype=np.int16)
@@ -940,6 +947,14 @@ def _column_bounds():
         if g == SOLO_WHIST:
             columns += [("partner", "solo_auction", seat), ("passed", "solo_auction", (0, 15)),
                         ("may_accept", "solo_auction", (0, 1)), ("must_raise", "solo_auction", (0, 1))]
+        else:                     # what only another game's rules write stays -1
+            columns += [(name, "other_game", (-1, -1)) for name in ("partner", "passed", "may_accept", "must_raise")]
+            if g == VINT:
+                columns += [("turned", "other_game", (-1, -1))]
+        if g == WHIST:            # no auction, no contract
+            columns += [("highest", "other_game", (-1, -1)), ("highest_bidder", "other_game", (-1, -1)),
+                        ("declarer", "other_game", (-1, -1)), ("passes", "other_game", (0, 0)),
+                        ("passed_out", "other_game", (0, 0))]
         for column, fault, (lo, hi) in columns:
             low[g, COL[column]], high[g, COL[column]], code[g, COL[column]] = lo, hi, _CODE[fault]
     return low, (high - low).astype(np.uint8), code
@@ -1130,6 +1145,11 @@ def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, np.array(seats, dtype=np.int8), out, state.legal_action_mask, False, spec.game)
     return out
+
+
+def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> int:
+    """The step kernels' first pass alone: the first game ``step`` would refuse, -1 if none."""
+    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.game)
 
 
 @njit(cache=True)

@@ -20,6 +20,34 @@ The columns are also readable by name as attributes, PGX-style
 tables, so writing through them changes the state.  Seats are absolute
 (0..3, N E S W); bids are bid indices 0..34 (action - 53) in Vint, bid actions
 53..60 in Solo Whist; trump is 0..3 or 4 for no-trump; -1 means "none".
+
+How a state is checked
+----------------------
+The compiled kernels index arrays by a state's values and trust its arrays'
+shapes, so every engine method that takes a state checks it before any kernel
+runs, in two parts, each in one place for every engine and kernel:
+
+- **Its arrays** (:func:`admit`, with the engine's :class:`StateLayout`): the
+  first time an engine sees a state, :func:`check_layout` checks every array
+  (the engine's dtypes and shapes, one batch size, C order, writeable, no two
+  sharing memory) and the state is recorded as admitted with its arrays.
+  Later calls compare each array with the recorded one by identity, shape,
+  dtype and flags: O(1), about a microsecond.  An array replaced, or changed
+  in place (shape, dtype, strides, read-only), sends the state through the
+  whole check again.
+- **Its values** (``numba_backend``'s row check: each column of ``small`` in
+  its game's range, hands, bids, voids and phases consistent): they may be
+  written in place at any time, so they are checked at every call, inside the
+  kernels' own call.  A step kernel first checks every game's row and the
+  legality of its action (from the state, not from the mask array), and
+  writes nothing unless all pass; the engine then names the first game
+  refused.  The other kernels (views, observe, reset) run the row check as a
+  pass of their own first.  The check has no branch on a valid row, so it
+  costs a few nanoseconds a game.
+
+A new kernel takes states through :func:`admit` and runs the row check
+(``_row_ok`` in its own loop, or ``check_rows`` before it); a new game adds
+its columns' ranges and its relations to the row check.
 """
 
 from __future__ import annotations
