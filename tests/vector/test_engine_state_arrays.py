@@ -221,3 +221,25 @@ def test_actions_that_share_memory_with_the_state_are_read_once():
     engine.step(state, state.points[:, 0])
     engine.step(twin, acts)
     assert_unchanged(state, twin)
+
+
+@pytest.mark.parametrize("engine_class", ENGINES)
+def test_the_kernels_fast_row_check_agrees_with_the_one_that_names_the_fault(engine_class):
+    """``_row_ok`` (no branch, run inside the step kernels) passes a row exactly when ``_row_fault`` finds nothing."""
+    from vint_env.vector.numba_backend import _row_fault, _row_ok
+    engine = engine_class()
+    rng = np.random.default_rng(7)
+    game = engine.game.engine_code
+    faults = 0
+    for trial in range(300):
+        state = played(engine, seed=trial, batch=2, steps=int(rng.integers(0, 40)))
+        if trial % 3:
+            cols = rng.integers(0, NUM_SMALL, size=int(rng.integers(1, 3)))
+            state.small[0, cols] = rng.integers(-3, 60, size=cols.size)
+        if trial % 5 == 0:
+            state.words[0, int(rng.integers(0, 13))] ^= np.uint64(1) << np.uint64(int(rng.integers(0, 64)))
+        for b in range(2):
+            code = _row_fault(state.small, state.words, b, game)
+            assert bool(_row_ok(state.small, state.words, b, game)) == (code == 0), (trial, b, code)
+            faults += code != 0
+    assert faults > 50

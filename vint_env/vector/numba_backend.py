@@ -480,35 +480,41 @@ def _solo_may_call(small, b, s, eldest):
 
 
 @njit(cache=True, inline="always")
-def _solo_call_legal(small, b, a):
-    """Whether call ``a`` (52..64) is legal for the player to move (rules.solo_whist.SoloWhistDeal._legal_calls):
-    the trump suits after an abondance; else pass, acceptance of a standing proposal, or a higher bid."""
+def _solo_legal_calls(small, b):
+    """The calls the player to move may make, as bits ``action - SOLO_PASS`` (rules.solo_whist.SoloWhistDeal.
+    _legal_calls): the four trump suits after an abondance; else pass, acceptance of a standing proposal, or a
+    higher bid (trump abondance only over abondance; after an unaccepted proposal, any bid but it)."""
+    one = np.uint64(1)
     phase = small[b, _PHASE]
     if phase == TRUMP:
-        return a >= SOLO_TRUMP_BASE
-    if phase != AUCTION or a >= SOLO_TRUMP_BASE:
-        return False
-    if a == SOLO_PASS:
-        return True
-    if small[b, _MUST_RAISE] == 1:          # an unaccepted proposal: bid higher (no trump abondance) or pass
-        return a > SOLO_ACCEPT and a != SOLO_TRUMP_ABONDANCE
+        return np.uint64(15) << np.uint64(SOLO_TRUMP_BASE - SOLO_PASS)
+    if phase != AUCTION:
+        return np.uint64(0)
+    calls = one                                          # pass
+    if small[b, _MUST_RAISE] == 1:                       # an unaccepted proposal: bid higher or pass
+        for a in range(SOLO_ACCEPT + 1, SOLO_TRUMP_BASE):
+            if a != SOLO_TRUMP_ABONDANCE:
+                calls |= one << np.uint64(a - SOLO_PASS)
+        return calls
     seat = np.int64(small[b, _CUR])
-    if (np.int64(small[b, _PASSED]) >> seat) & 1:      # eldest hand after passing: accept or pass
-        return a == SOLO_ACCEPT
-    if a == SOLO_ACCEPT:
-        return _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]
+    accept = one << np.uint64(SOLO_ACCEPT - SOLO_PASS)
+    if (np.int64(small[b, _PASSED]) >> seat) & 1:        # eldest hand after passing: accept or pass
+        return calls | accept
+    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
+        calls |= accept
     h = np.int64(small[b, _HIGHEST])
-    if h >= 0 and SOLO_BID_INDEX[a - SOLO_CALL_BASE] <= SOLO_BID_INDEX[h - SOLO_CALL_BASE]:
-        return False
-    return a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE    # not without the lower game first
+    above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] if h >= 0 else -1
+    for a in range(SOLO_CALL_BASE, SOLO_TRUMP_BASE):
+        if a != SOLO_ACCEPT and SOLO_BID_INDEX[a - SOLO_CALL_BASE] > above \
+                and (a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE):
+            calls |= one << np.uint64(a - SOLO_PASS)
+    return calls
 
 
 @njit(cache=True, inline="always")
 def _legal_solo_calls(small, b, out):
     """The calls of the player to move (auction), or the four trump suits (an abondance's trump choice)."""
-    for a in range(SOLO_PASS, SOLO_TRUMP_BASE + 4):
-        if _solo_call_legal(small, b, a):
-            out[b, a] = 1
+    _bits(out, b, SOLO_PASS, _solo_legal_calls(small, b))
 
 
 @njit(cache=True)
@@ -1067,7 +1073,8 @@ def _is_legal(small, words, b, a, game):
     is taken (and ignored) in a finished deal.  Branch-free but for Solo Whist's calls; indices masked in range."""
     phase = small[b, _PHASE]
     if game == SOLO_WHIST and phase != PLAY and phase != OVER:       # Solo Whist's calls and trump choice
-        return SOLO_PASS <= a < SOLO_NUM_ACTIONS and _solo_call_legal(small, b, a)
+        return SOLO_PASS <= a < SOLO_NUM_ACTIONS \
+            and ((_solo_legal_calls(small, b) >> np.uint64((a - SOLO_PASS) & 63)) & np.uint64(1)) == np.uint64(1)
     one = np.uint64(1)
     hand = words[b, HAND + (small[b, _CUR] & 3)]
     led = np.int64(small[b, TRICK + (small[b, _LEADER] & 3)]) // 13
