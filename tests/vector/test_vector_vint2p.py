@@ -85,20 +85,25 @@ def rollouts(deals: int, batch: int, seed: int, **options) -> Counter:
     return ends
 
 
-@pytest.mark.parametrize("way", [4])
+WAYS = RECORD.parameter("way").allowed
+
+
+@pytest.mark.parametrize("way", WAYS)
 def test_engine_rollouts_equal_aec_rollouts(way):
     ends = rollouts(deals=200, batch=32, seed=41, way=way)
     assert ends["made"] and ends["failed"] and ends["passed out"], ends
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("way", [4])
+@pytest.mark.parametrize("way", WAYS)
 def test_engine_rollouts_equal_aec_rollouts_many_deals(way):
     ends = rollouts(deals=2000, batch=64, seed=42, way=way)
     assert ends["made"] and ends["failed"] and ends["passed out"], ends
 
 
-@pytest.mark.parametrize("options", [dict(passout="play"), dict(honours="net")])
+@pytest.mark.parametrize("options", [dict(passout="play"), dict(honours="net"), dict(way=1, auction="single"),
+                                     dict(way=1, passout="play"), dict(way=2, passout="play"),
+                                     dict(way=3, honours="net")])
 def test_engine_rollouts_equal_aec_rollouts_in_the_variants(options):
     rollouts(deals=60, batch=16, seed=43, **options)
 
