@@ -230,6 +230,7 @@ def test_the_kernels_fast_row_check_agrees_with_the_one_that_names_the_fault(eng
     engine = engine_class()
     rng = np.random.default_rng(7)
     game = engine.game.engine_code
+    solo = engine_class is SoloWhistEngine
     faults = 0
     for trial in range(300):
         state = played(engine, seed=trial, batch=2, steps=int(rng.integers(0, 40)))
@@ -240,6 +241,36 @@ def test_the_kernels_fast_row_check_agrees_with_the_one_that_names_the_fault(eng
             state.words[0, int(rng.integers(0, 13))] ^= np.uint64(1) << np.uint64(int(rng.integers(0, 64)))
         for b in range(2):
             code = _row_fault(state.small, state.words, b, game)
-            assert bool(_row_ok(state.small, state.words, b, game)) == (code == 0), (trial, b, code)
+            assert bool(_row_ok(state.small, state.words, b, game, solo)) == (code == 0), (trial, b, code)
             faults += code != 0
     assert faults > 50
+
+
+@pytest.mark.parametrize("engine", [VintEngine(), VintEngine(passout="play"), WhistEngine(), SoloWhistEngine(),
+                                    VintEngine(auto_reset=False)], ids=["vint", "vint-passout-play", "whist", "solo",
+                                                                        "vint-no-reset"])
+def test_the_legal_set_of_the_check_and_the_random_choice_is_the_mask(engine):
+    """The step's legality and ``random_actions`` read the legal actions as bits (``_legal_set``), the mask
+    writer as a run: the same actions in every state of many random games, and random actions always legal."""
+    from vint_env.vector.numba_backend import _legal_set
+    state = engine.init(seed=11, batch_size=16)
+    rng = np.random.default_rng(11)
+    solo = isinstance(engine, SoloWhistEngine)
+    for _ in range(150):
+        for b in range(state.batch_size):
+            bits, base = _legal_set(state.small, state.words, b, solo)
+            actions = [int(base) + i for i in range(64) if (int(bits) >> i) & 1]
+            assert actions == np.flatnonzero(state.legal_action_mask[b]).tolist(), (b, state.small[b].tolist())
+        acts = engine.random_actions(state, rng)
+        live = state.current_player >= 0
+        assert (acts[~live] == -1).all() and state.legal_action_mask[np.flatnonzero(live), acts[live]].all()
+        engine.step(state, np.where(acts < 0, 0, acts))
+
+
+def test_random_actions_are_the_masks_floor_u_n_th_legal_action():
+    """Drawn from the state, the random actions are those the mask gives for the same draws (seeds replay)."""
+    from vint_env.vector.engine import random_legal_actions
+    for engine in (VintEngine(), WhistEngine(), SoloWhistEngine()):
+        state = played(engine, seed=4, batch=64, steps=25)
+        np.testing.assert_array_equal(engine.random_actions(state, np.random.default_rng(9)),
+                                      random_legal_actions(state.legal_action_mask, np.random.default_rng(9)))

@@ -37,6 +37,11 @@ already belong to the new deal (as PGX's ``auto_reset``).  With
 until :meth:`VintEngine.reset` restarts it: use that with ``deals=`` to
 replay exact deals for evaluation.
 
+Checks: every method refuses a state this engine did not make, or whose
+values no engine makes, before any kernel runs, and a refused ``step`` writes
+nothing (:mod:`vint_env.vector.state`, "How a state is checked", says how
+this costs a step almost nothing).
+
 Randomness: game ``b``'s deals depend only on its key (from ``seed``) and on
 how many deals it has played, so same seeds give the same games, and a game
 is the same whatever the batch size.
@@ -199,9 +204,11 @@ class BatchEngine:
         return out
 
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action for every game, read from the mask; -1 where a deal is over."""
+        """A uniformly random legal action for every game, judged from the state (as ``step`` judges it, whatever
+        its mask array holds); -1 where a deal is over.  Game ``b`` takes the ``floor(u * n)``-th of its ``n``
+        legal actions, ``u`` its number of ``rng.random(batch_size)``."""
         admit(state, self.layout)
-        return self._impl.sample_legal(state.legal_action_mask, rng.random(state.batch_size))
+        return self._impl.random_legal(state, rng.random(state.batch_size), self.spec)
 
     def check_state(self, state) -> None:
         """Raise :class:`~vint_env.vector.state.EngineStateError` unless ``state`` is one this engine makes.

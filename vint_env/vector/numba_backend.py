@@ -22,7 +22,7 @@ from .tables import (BID_BASE, HIGHEST_13, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALE
                      S_DEALER, S_DECLARING, S_EXPOSED, S_EXPOSED_SEAT, S_HAND, S_HIGHEST, S_LAST_TRICK, S_MUST_RAISE,
                      S_PASSED, S_PHASE, S_PLAYED, S_TO_MOVE, S_TRACK, S_TRICK, S_TRICK_LEADER, S_TRICKS_TAKEN,
                      S_TRUMP, S_TURNED_CARD, S_TURNED_HOLDER, S_WITH_ME, SOLO_ABONDANCE, SOLO_ACCEPT, SOLO_BID_INDEX,
-                     SOLO_CALL_BASE, SOLO_DECLAREE, SOLO_MISERE, SOLO_NUM_ACTIONS, SOLO_OPEN_MISERE,
+                     SOLO_CALL_BASE, SOLO_DECLAREE, SOLO_MISERE, SOLO_OPEN_MISERE,
                      SOLO_PASS, SOLO_PROPOSAL, SOLO_TERMS, SOLO_TRUMP_ABONDANCE, SOLO_TRUMP_BASE, TOP_FIVE, W_DEALER,
                      W_HAND, W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRACK, W_TRICK, W_TRICK_LEADER,
                      W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET,
@@ -827,8 +827,15 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
 @njit(cache=True)
 def _first_refused(small, words, actions, game):
     """The first game whose row fails the row check or whose action is not legal; -1 if none."""
+    if game == SOLO_WHIST:        # one loop per kind of game: the other games' loop holds no Solo Whist code
+        return _first_refused_of(small, words, actions, game, True)
+    return _first_refused_of(small, words, actions, game, False)
+
+
+@njit(cache=True, inline="always")
+def _first_refused_of(small, words, actions, game, solo):
     for b in range(small.shape[0]):
-        if not (_row_ok(small, words, b, game) & _is_legal(small, words, b, actions[b], game)):
+        if not (_row_ok(small, words, b, game, solo) & _is_legal(small, words, b, actions[b], solo)):
             return b
     return -1
 
@@ -997,8 +1004,10 @@ def _fault_bit(broken, code):
 
 
 @njit(cache=True, inline="always")
-def _relation_faults(small, words, b, game):
-    """The faults beyond one column's range, as bits (bit ``code - 1``); no branch, every index masked in range."""
+def _relation_faults(small, words, b, game, solo):
+    """The faults beyond one column's range, as bits (bit ``code - 1``); no branch, every index masked in range.
+    ``solo``: ``game == SOLO_WHIST``, a constant where the caller's loop is compiled for one kind of game (a
+    branch on the game inside the loop, never taken, still made the loop 3 times slower)."""
     zero = np.uint64(0)
     phase = small[b, _PHASE]
     cur = small[b, _CUR]
@@ -1032,7 +1041,7 @@ def _relation_faults(small, words, b, game):
     for i in range(3):
         missing |= (i < n) & (small[b, TRICK + ((leader + i) & 3)] < 0)
     faults |= _fault_bit(missing, _F_TRICK)
-    if game == SOLO_WHIST:        # the same for every game of a batch: no misprediction
+    if solo:
         turned = np.int64(small[b, _TURNED])
         dealer_hand = words[b, DEALT + (small[b, _DEALER] & 3)]
         faults |= _fault_bit((h != -1) & ((h < SOLO_CALL_BASE) | (h == SOLO_ACCEPT)), _F_HIGHEST)
@@ -1046,14 +1055,14 @@ def _relation_faults(small, words, b, game):
 
 
 @njit(cache=True, inline="always")
-def _row_ok(small, words, b, game):
+def _row_ok(small, words, b, game, solo):
     """Game ``b``'s row holds values the kernels can index by (no branch: the fast path of every kernel)."""
     low = _LOW[game]
     span = _SPAN[game]
     out = np.uint8(0)
     for c in range(NUM_SMALL):            # v in lo..hi  <=>  (v - lo) mod 256 <= hi - lo
         out |= np.uint8(np.uint8(small[b, c] - low[c]) > span[c])
-    return (out == 0) & (_relation_faults(small, words, b, game) == np.uint64(0))
+    return (out == 0) & (_relation_faults(small, words, b, game, solo) == np.uint64(0))
 
 
 @njit(cache=True)
@@ -1065,7 +1074,7 @@ def _row_fault(small, words, b, game):
     for c in range(NUM_SMALL):
         if np.uint8(small[b, c] - low[c]) > span[c] and (code == 0 or _COLUMN_FAULT[game, c] < code):
             code = np.int64(_COLUMN_FAULT[game, c])
-    faults = _relation_faults(small, words, b, game)
+    faults = _relation_faults(small, words, b, game, game == SOLO_WHIST)
     for i in range(_NUM_FAULTS):
         if (faults >> np.uint64(i)) & np.uint64(1) and (code == 0 or i + 1 < code):
             return i + 1
@@ -1075,35 +1084,72 @@ def _row_fault(small, words, b, game):
 @njit(cache=True)
 def _first_fault(small, words, game, out):
     for b in range(small.shape[0]):
-        if not _row_ok(small, words, b, game):
+        if not _row_ok(small, words, b, game, game == SOLO_WHIST):
             out[0] = b
             out[1] = _row_fault(small, words, b, game)
             return
 
 
+_ALL_BIDS = np.uint64((1 << NUM_BIDS) - 1)
+
+
 @njit(cache=True, inline="always")
-def _is_legal(small, words, b, a, game):
-    """Whether action ``a`` is legal in game ``b``, from the state itself (never from its mask array); any action
-    is taken (and ignored) in a finished deal.  Branch-free but for Solo Whist's calls; indices masked in range."""
+def _legal_set(small, words, b, solo):
+    """The legal actions of the player to move in game ``b`` as ``(bits, base)``: action ``base + i`` for each
+    set bit ``i`` (none in a finished deal).  The rules ``_legal_one`` writes into the mask, as bits: the mask
+    writer fills the auction's bids as a run, this serves the step's legality check and the random choice.
+    No branch outside Solo Whist's calls (``solo``: a constant of the caller's loop), and every index masked in
+    range, so any values give some set and never a read outside the row."""
     phase = small[b, _PHASE]
-    if game == SOLO_WHIST and phase != PLAY and phase != OVER:       # Solo Whist's calls and trump choice
-        return SOLO_PASS <= a < SOLO_NUM_ACTIONS \
-            and ((_solo_legal_calls(small, b) >> np.uint64((a - SOLO_PASS) & 63)) & np.uint64(1)) == np.uint64(1)
-    one = np.uint64(1)
+    if solo and phase != PLAY:                                    # Solo Whist's calls and trump choice
+        return _solo_legal_calls(small, b), np.int64(SOLO_PASS)
     hand = words[b, HAND + (small[b, _CUR] & 3)]
     led = np.int64(small[b, TRICK + (small[b, _LEADER] & 3)]) // 13
     follow = hand & (np.uint64(0x1FFF) << np.uint64((13 * led) & 63))
-    card = ((a >= 0) & (a < 52) & (((hand >> np.uint64(a & 63)) & one) == one)
-            & ((small[b, _TRICK_LEN] == 0) | (a // 13 == led) | (follow == np.uint64(0))))
-    bid = (a == PASS) | ((a > BID_BASE + np.int64(small[b, _HIGHEST])) & (a < BID_BASE + NUM_BIDS))
-    return (phase == OVER) | ((phase == PLAY) & card) | ((phase == AUCTION) & bid)
+    cards = follow if (small[b, _TRICK_LEN] > 0) & (follow != np.uint64(0)) else hand
+    above = np.uint64((np.int64(small[b, _HIGHEST]) + 1) & 63)   # Vint: pass, or a bid above the highest
+    calls = np.uint64(1) | (((_ALL_BIDS >> above) << above) << np.uint64(1))
+    bits = cards if phase == PLAY else (calls if phase == AUCTION else np.uint64(0))
+    return bits, np.int64(0 if phase == PLAY else PASS)
+
+
+@njit(cache=True, inline="always")
+def _is_legal(small, words, b, a, solo):
+    """Whether action ``a`` is legal in game ``b``, from the state itself (never from its mask array); any action
+    is taken (and ignored) in a finished deal."""
+    bits, base = _legal_set(small, words, b, solo)
+    i = a - base
+    return (small[b, _PHASE] == OVER) | ((i >= 0) & (i < 64) & (((bits >> np.uint64(i & 63)) & np.uint64(1)) != 0))
+
+
+@njit(cache=True)
+def _random_legal(small, words, u, out, game):
+    """Action ``floor(u[b] * n_legal)``-th legal action of each game (-1 in a finished deal), from the state;
+    returns the first game whose row fails the row check (then ``out`` is not complete), or -1."""
+    if game == SOLO_WHIST:
+        return _random_legal_of(small, words, u, out, game, True)
+    return _random_legal_of(small, words, u, out, game, False)
+
+
+@njit(cache=True, inline="always")
+def _random_legal_of(small, words, u, out, game, solo):
+    for b in range(small.shape[0]):
+        if not _row_ok(small, words, b, game, solo):
+            return b
+        bits, base = _legal_set(small, words, b, solo)
+        k = np.int64(u[b] * np.int64(_popcount(bits)))
+        for _ in range(k):                                       # drop the k lowest legal actions
+            bits &= bits - np.uint64(1)
+        low = bits & (~bits + np.uint64(1))
+        out[b] = base + _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)] if bits != np.uint64(0) else -1
+    return -1
 
 
 @njit(cache=True)
 def _illegal(small, words, actions, game, bad):
     n = 0
     for b in range(small.shape[0]):
-        if not _is_legal(small, words, b, actions[b], game):
+        if not _is_legal(small, words, b, actions[b], game == SOLO_WHIST):
             bad[n] = b
             n += 1
     return n
@@ -1165,6 +1211,14 @@ def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
         raise EngineStateError(f"out must be a C-contiguous {state.observation.dtype}{list(state.observation.shape)}")
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, np.array(seats, dtype=np.int8), out, state.legal_action_mask, False, spec.game)
+    return out
+
+
+def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions) -> np.ndarray:
+    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over)."""
+    out = np.empty(state.batch_size, dtype=np.int64)
+    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.game) >= 0:
+        check_rows(state, spec)
     return out
 
 

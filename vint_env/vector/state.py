@@ -41,9 +41,11 @@ runs, in two parts, each in one place for every engine and kernel:
   kernels' own call.  A step kernel first checks every game's row and the
   legality of its action (from the state, not from the mask array), and
   writes nothing unless all pass; the engine then names the first game
-  refused.  The other kernels (views, observe, reset) run the row check as a
-  pass of their own first.  The check has no branch on a valid row, so it
-  costs a few nanoseconds a game.
+  refused.  ``random_actions`` checks each game's row as it draws from the
+  legal actions of the state (not of its mask array).  The other kernels
+  (views, observe, reset) run the row check as a pass of their own first.
+  The check has no branch on a valid row (each kernel loop is compiled for
+  one kind of game, so Solo Whist's own checks cost the others nothing).
 
 A new kernel takes states through :func:`admit` and runs the row check
 (``_row_ok`` in its own loop, or ``check_rows`` before it); a new game adds

@@ -903,6 +903,37 @@ def write_observation(state: VintBatchState, players: np.ndarray, out: np.ndarra
     return out
 
 
+@njit(cache=True)
+def _random_legal(small, words, u, out, way):
+    """The ``floor(u[b] * n)``-th of the ``n`` legal actions of each game (cards, then calls), from the state
+    (-1 in a finished deal); returns the first game whose row fails the row check (``out`` then incomplete), or -1."""
+    for b in range(small.shape[0]):
+        if _faults(small, words, b, way) != 0:
+            return b
+        out[b] = -1
+        if small[b, _PHASE] == OVER:
+            continue
+        cards, calls = _legal_bits(small, words, b, way)
+        n_cards = np.int64(_popcount(cards))
+        k = np.int64(u[b] * (n_cards + np.int64(_popcount(calls))))
+        bits, base = (cards, 0) if k < n_cards else (calls, PASS)
+        if k >= n_cards:
+            k -= n_cards
+        for _ in range(k):                      # drop the k lowest legal actions
+            bits &= bits - np.uint64(1)
+        low = bits & (~bits + np.uint64(1))
+        out[b] = base + _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+    return -1
+
+
+def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions) -> np.ndarray:
+    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over)."""
+    out = np.empty(state.batch_size, dtype=np.int64)
+    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.way) >= 0:
+        check_rows(state, spec)
+    return out
+
+
 def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> int:
     return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.way)
 
