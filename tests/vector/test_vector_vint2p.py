@@ -129,3 +129,21 @@ def test_injected_deals_replay_as_the_env_deals_them():
                         dealers=[o["dealer"] for o in options], widows=[o["widow"] for o in options])
     for name in ("small", "words", "observation", "legal_action_mask"):
         assert np.array_equal(getattr(again, name), getattr(state, name)), name
+
+
+@pytest.mark.parametrize("way", WAYS)
+def test_random_actions_from_the_state_are_the_masks_floor_u_n_th_legal_action(way):
+    """Drawn from the state's legal actions (as the step judges them), the random actions are those the mask
+    gives for the same draws, in every phase of the way."""
+    engine = Vint2pEngine(way=way)
+    state = engine.init(seed=4, batch_size=32)
+    rng = np.random.default_rng(4)
+    phases = set()
+    for _ in range(80):
+        phases.update(state.phase.tolist())
+        seed = int(rng.integers(1 << 30))
+        acts = engine.random_actions(state, np.random.default_rng(seed))
+        np.testing.assert_array_equal(acts, random_legal_actions(state.legal_action_mask,
+                                                                 np.random.default_rng(seed)))
+        engine.step(state, acts)
+    assert len(phases) >= {1: 2, 2: 3, 3: 3, 4: 2, 5: 5}[way], phases

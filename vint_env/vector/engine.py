@@ -210,6 +210,12 @@ class BatchEngine:
         admit(state, self.layout)
         return self._impl.random_legal(state, rng.random(state.batch_size), self.spec)
 
+    def deciding_players(self, state: VintBatchState) -> np.ndarray:
+        """The agent (its seat number, ``player_i``) who decides now in each game, -1 once a deal is over: the seat
+        to move (two-player Vint: the player who decides for it)."""
+        self.check_state(state)
+        return state.current_player.copy()
+
     def check_state(self, state) -> None:
         """Raise :class:`~vint_env.vector.state.EngineStateError` unless ``state`` is one this engine makes.
 
