@@ -641,8 +641,9 @@ _FAULTS = (
     ("columns", "a column of small is out of its range (phase, seats -1..3, the dealer and controllers players "
                 "0/1, counts, cards -1..51, bids -1..34)"),
     ("won", "tricks won must add up to tricks_played"),
-    ("cards", "the hands now, the widow not yet taken and the discards must hold every card once (and the hands "
-              "as dealt four hands of 13)"),
+    ("cards", "the hands now (in play: as play started), the widow not yet taken and the discards must hold every "
+              "card once, each hand now held as play started (before play: as dealt, less the widow), and the hands "
+              "as dealt must be four hands of 13 cards"),
     ("bids", "bids must be bid indices 0..34, voids 16 bits"),
     ("phase", "the phase must be one of this way's, with a seat to act (the auction: at most one pass in a row; "
               "the widow, give-aways and final contract: the declarer and the winning bid; the "
@@ -705,7 +706,8 @@ def _faults(small, words, b, way):
         held = words[b, DEALT + s] if playing else words[b, HAND + s]
         union |= held
         count += _popcount(held)
-        outside |= words[b, HAND + s] & ~words[b, DEALT + s] if playing else zero
+        outside |= words[b, HAND + s] & ~words[b, DEALT + s] if playing \
+            else words[b, DEALT + s] ^ (words[b, ORIGINAL + s] & ~words[b, WIDOW_WORD])
         original |= words[b, ORIGINAL + s]
         sizes |= _popcount(words[b, ORIGINAL + s]) ^ np.uint64(13)
     faults |= np.int64((union != _DECK) | (count != np.uint64(52)) | (outside != zero) | (original != _DECK)
