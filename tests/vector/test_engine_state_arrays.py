@@ -19,7 +19,7 @@ import pytest
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.vector import EngineStateError, SoloWhistEngine, VintEngine, WhistEngine
 from vint_env.vector.engine import Vint2pEngine
-from vint_env.vector.state import COL, DEALT, HAND
+from vint_env.vector.state import COL, DEALT, HAND, NUM_SMALL
 
 FOUR_SEAT_ENGINES = [VintEngine, WhistEngine, SoloWhistEngine]
 ENGINES = FOUR_SEAT_ENGINES + [Vint2pEngine]
