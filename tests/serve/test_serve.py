@@ -218,7 +218,7 @@ def test_more_tables_than_the_limit_are_refused():
     ({"game": "vint", "seat": 7}, 400, "seat must be one of"),
     ({"game": "vint", "seat": True}, 400, "seat must be one of"),
     ({"game": "vint2p", "seat": 2}, 400, "seat must be one of player_0, player_1"),
-    ({"game": "vint", "opponents": "nonsense"}, 400, "unknown agent spec 'nonsense'"),
+    ({"game": "vint", "opponents": "nonsense"}, 400, "unknown kind 'nonsense'"),
     ({"game": "vint", "partner": "ppo:/no/such/checkpoint.pt"}, 400, "/no/such/checkpoint.pt"),
     ({"game": "vint", "opponents": "human"}, 400, "one person plays a table"),
     ({"game": "vint", "opponents": 5}, 400, "opponents must be an agent spec string"),

@@ -38,7 +38,7 @@ from ..games.params import MAX_POINTS, OptionError, Parameter, unknown_name
 from ..inputs import excerpt
 
 __all__ = ["AgentKind", "AgentSpec", "AgentSpecError", "Argument", "KINDS", "MAX_SPEC_LENGTH", "Option", "kind",
-           "parse_spec", "kinds_table", "describe"]
+           "parse_spec", "kinds_table", "kinds_listing", "describe"]
 
 #: The longest spec text read (a path of the longest length most systems allow, and options).
 MAX_SPEC_LENGTH = 4096 + 512
@@ -350,8 +350,8 @@ def kinds_table(web_only: bool = False) -> str:
         if k.argument is not None:
             opts.append(f"`{k.argument.name}`: {k.argument.doc}" + ("" if k.argument.required else " (optional)"))
         for o in k.options:
-            opts.append(f"`{o.name}` ({describe(o)}; default {_format(o.default) if o.default is not None else 'none'})"
-                        f": {o.doc}")
+            default = _format(o.default) if o.default is not None else "none"
+            opts.append(f"`{o.name}`: {o.doc} ({describe(o)}; default {default})")
         notes = [k.games] if k.games != "every game" else []
         if k.extra:
             notes.append(f"needs the `{k.extra}` extra")
@@ -360,3 +360,28 @@ def kinds_table(web_only: bool = False) -> str:
         doc = k.doc + (f" ({'; '.join(notes)})" if notes else "")
         rows.append(f"| `{k.usage()}` | {doc} | {'<br>'.join(opts) if opts else ''} |")
     return "\n".join(rows)
+
+
+def kinds_listing() -> str:
+    """Every kind with its argument and options, as plain text (``vint-eval agents``)."""
+    import textwrap
+    lines = ["Agent specs: KIND, or KIND:ITEM,ITEM,... (the argument first, then KEY=VALUE options).", ""]
+    for k in KINDS.values():
+        notes = [k.games] if k.games != "every game" else []
+        if k.extra:
+            notes.append(f"needs the {k.extra} extra")
+        if not k.web:
+            notes.append("never from a vint-serve request")
+        lines.append(f"{k.usage()}")
+        lines += textwrap.wrap(k.doc + (f" ({'; '.join(notes)})" if notes else ""), 100,
+                               initial_indent="    ", subsequent_indent="    ")
+        if k.argument is not None:
+            lines += textwrap.wrap(f"{k.argument.name}: {k.argument.doc}"
+                                   + ("" if k.argument.required else " (optional)"), 100,
+                                   initial_indent="    ", subsequent_indent="      ")
+        for o in k.options:
+            default = _format(o.default) if o.default is not None else "none"
+            lines += textwrap.wrap(f"{o.name}: {o.doc} ({describe(o)}; default {default})", 100,
+                                   initial_indent="    ", subsequent_indent="      ")
+        lines.append("")
+    return "\n".join(lines).rstrip() + "\n"

@@ -13,8 +13,8 @@ Examples::
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
     vint-eval video --game vint --a rule --b random --board 1 --viewer S --out deal.gif   # a board as a GIF
 
-Agents are spec strings: random, rule, dd, pimc, ppo:PATH, baseline (the trained agent shipped
-for the game), human, py:MODULE:NAME.
+Agents are spec strings: random, rule, dd, pimc[:OPTION,...], ppo:PATH, baseline (the trained agent
+shipped for the game), human, py:MODULE:NAME ...; `vint-eval agents` lists every kind with its options.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
 (board i depends only on the seed and i).
 """
@@ -29,9 +29,9 @@ from pathlib import Path
 from .. import games
 from ..games import Game
 from ..agents.learned.threads import limit_torch_threads
-from ..file_roles import check_file_roles
+from ..agents.spec import kinds_listing, parse_spec
+from ..file_roles import check_file_roles, spec_inputs
 from .deals import generate_boards, load_boards, save_boards
-from .. import games
 from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
@@ -87,22 +87,20 @@ def env_options(items, game: Game | str = "vint") -> dict:
         raise ValueError(f"--env-option: {e}") from None
 
 
-def _inputs(args, specs) -> dict:
-    """The files a command reads: ``--deals`` and the checkpoints named by ``ppo:PATH`` agent specs."""
-    found = {"--deals": args.deals}
-    for spec in specs:
-        if spec.startswith("ppo:"):
-            found[f"agent {spec}"] = spec[len("ppo:"):]
-    return found
+def _check_outputs(args, specs, outputs: dict, folders: dict | None = None) -> None:
+    """No output over an input: ``--deals``, and every file or folder the agents' parsed specs name
+    (``ppo:PATH``, ``bidder:PATH``, ``baseline[:DIR]`` ..., from their declarations)."""
+    files, read_folders = spec_inputs(specs)
+    check_file_roles({"--deals": args.deals, **files}, outputs, folders, read_folders)
 
 
 def cmd_match(args) -> int:
     json_path, md_path = output_paths(args.out) if args.out else (None, None)
-    check_file_roles(_inputs(args, [args.a, args.b]),
-                     {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
+    a, b = parse_spec(args.a), parse_spec(args.b)
+    _check_outputs(args, [a, b], {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     limit_torch_threads(args.threads)           # this process plays too (--workers 1) and loads the agents
-    result = run_match(args.record, args.a, args.b, boards, seed=args.seed, workers=args.workers,
+    result = run_match(args.record, a, b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
                        env_options=_env_options(args), threads=args.threads)
     summary = summarize(result)
@@ -133,11 +131,11 @@ def cmd_view(args) -> int:
 
 def cmd_league(args) -> int:
     from .league import LEAGUE_FILES, run_league, write_league
-    check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
-                                                  for name in LEAGUE_FILES})
+    agents = [parse_spec(a) for a in args.agents]
+    _check_outputs(args, agents, {f"--out-dir ({name})": Path(args.out_dir) / name for name in LEAGUE_FILES})
     boards = _boards(args)
     limit_torch_threads(args.threads)
-    league = run_league(args.record, args.agents, boards, seed=args.seed, workers=args.workers,
+    league = run_league(args.record, agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args), threads=args.threads)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_league(league, args.out_dir, command)
@@ -151,7 +149,8 @@ def cmd_video(args) -> int:
     from .video import check_output, record_board, write_video
     check_output(args.out)
     limit_torch_threads(1)          # the board is played in this process
-    check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
+    a, b = parse_spec(args.a), parse_spec(args.b)
+    _check_outputs(args, [a, b], {"--out": args.out})
     boards = load_boards(args.deals) if args.deals else generate_boards(
         args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
     if args.board > len(boards):
@@ -165,13 +164,18 @@ def cmd_video(args) -> int:
             viewer = int(text)
         else:
             raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
-    frames = record_board(args.record, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
+    frames = record_board(args.record, a, b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
                           viewer=viewer, episode=args.episode, env_options=_env_options(args))
     write_video(args.out, frames, args.fps, frame=args.frame)
     what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
         f"{len(frames)} frames at {args.fps:g} a second"
     print(f"wrote {args.out}: {what} "
           f"(board {args.board}, table {args.table}, {'all hands' if viewer is None else 'seen by ' + args.viewer})")
+    return 0
+
+
+def cmd_agents(args) -> int:
+    print(kinds_listing())
     return 0
 
 
@@ -227,6 +231,9 @@ def build_parser() -> argparse.ArgumentParser:
     _env_option_argument(vd)
     vd.add_argument("--out", type=Path, required=True, help="the GIF (the whole board) or PNG (one frame) to write")
     vd.set_defaults(func=cmd_video)
+
+    ag = sub.add_parser("agents", help="list every kind of agent spec with its options")
+    ag.set_defaults(func=cmd_agents)
 
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
     d.add_argument("--boards", type=positive_int, default=1000)

@@ -15,6 +15,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..agents.spec import parse_spec
 from ..games import Game
 from ..points import format_ci, format_points
 from .match import MatchResult, run_match
@@ -71,6 +72,7 @@ def run_league(game: Game | str, agents: list[str], boards, seed: int = 0, worke
     the league's ``game`` is then that string), and their ratings."""
     if len(agents) < 2:
         raise ValueError("a league needs at least two agents")
+    agents = [str(parse_spec(a)) for a in agents]       # named by their specs' text: " rule" is "rule"
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents repeat in {agents}")
     matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis,

@@ -32,6 +32,7 @@ from typing import Any
 import yaml
 
 from vint_env import games as _games
+from vint_env.agents.spec import AgentSpecError, parse_spec
 
 #: The env names a run may train on (from :mod:`vint_env.games`).
 GAMES = _games.env_names()
@@ -249,6 +250,11 @@ class PPOConfig:
              "opponent_mix gives no game to play")
         bad = [o for o in self.eval_opponents if not isinstance(o, str)]
         need(not bad, f"eval_opponents must be agent specs (strings), got {bad!r}")
+        for key, text in agent_spec_texts(self):
+            try:
+                parse_spec(text)
+            except AgentSpecError as e:
+                raise ConfigError(f"{key}: {e}") from None
         need(isinstance(self.network_kwargs, dict), "network_kwargs must be a mapping")
         return self
 
@@ -360,19 +366,24 @@ def _check_type(key: str, value: Any) -> Any:
     return value
 
 
+def agent_spec_texts(cfg: PPOConfig) -> list[tuple[str, str]]:
+    """``(field, spec text)`` of every agent spec ``cfg`` names: its teacher and its evaluation opponents."""
+    return ([("teacher", cfg.teacher)] if cfg.teacher else []) + [("eval_opponents", o) for o in cfg.eval_opponents]
+
+
 def code_specs(cfg: PPOConfig) -> dict[str, str]:
-    """The fields of ``cfg`` that name code to import (``py:MODULE:NAME`` agent specs), by field name.
+    """The fields of ``cfg`` whose agent specs import or run code (kinds that declare ``runs_code``, as
+    ``py:MODULE:NAME``), by field name, decided on the parsed specs (``" py:this:x"`` is one too).
 
     ``vint-train --resume`` reads its config from the checkpoint; those fields
     are used only when the user's own ``--config`` or ``--set`` names them too.
     """
-    found = {}
-    if cfg.teacher.startswith("py:"):
-        found["teacher"] = cfg.teacher
-    named = [o for o in cfg.eval_opponents if o.startswith("py:")]
-    if named:
-        found["eval_opponents"] = ", ".join(named)
-    return found
+    found: dict[str, list[str]] = {}
+    for key, text in agent_spec_texts(cfg):
+        spec = parse_spec(text)
+        if spec.declaration.runs_code:
+            found.setdefault(key, []).append(str(spec))
+    return {key: ", ".join(specs) for key, specs in found.items()}
 
 
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
