@@ -74,7 +74,7 @@ def read_regular(path, what: str, max_bytes: int) -> bytes:
     with os.fdopen(fd, "rb") as f:
         size = os.fstat(fd).st_size
         if size > max_bytes:
-            raise InputFileError(f"{what} {path} is {size:,} bytes; it may be at most {max_bytes:,}")
+            raise InputFileError(f"{what} {path} is larger than {max_bytes:,} bytes ({size:,})")
         data = f.read(max_bytes + 1)
     if len(data) > max_bytes:           # it grew while we read
         raise InputFileError(f"{what} {path} is larger than {max_bytes:,} bytes")

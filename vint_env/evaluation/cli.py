@@ -31,11 +31,18 @@ from ..games import Game
 from ..agents.learned.threads import limit_torch_threads
 from ..agents.spec import kinds_listing, parse_spec
 from ..file_roles import check_file_roles, spec_inputs
-from .deals import generate_boards, load_boards, save_boards
+from ..seeds import check_seed
+from .deals import generate_board, generate_boards, load_boards, save_boards
 from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
-from ..cli_args import positive_int
+from ..cli_args import positive, positive_int, within
+
+
+#: The most boards a command plays or writes; the largest board number `video` deals; its frames a second.
+MAX_BOARDS = 1_000_000
+MAX_BOARD_NUMBER = 10**9
+FPS = (0.1, 50.0)
 
 
 def _boards(args):
@@ -56,7 +63,8 @@ def output_paths(out: Path) -> tuple[Path, Path]:
 
 def _common(p: argparse.ArgumentParser) -> None:
     games.add_game_option(p, default="vint")
-    p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
+    p.add_argument("--boards", type=positive(int, MAX_BOARDS), default=None,
+                   help=f"number of boards (default 1000, or all in --deals; at most {MAX_BOARDS:,})")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
@@ -151,10 +159,15 @@ def cmd_video(args) -> int:
     limit_torch_threads(1)          # the board is played in this process
     a, b = parse_spec(args.a), parse_spec(args.b)
     _check_outputs(args, [a, b], {"--out": args.out})
-    boards = load_boards(args.deals) if args.deals else generate_boards(
-        args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
-    if args.board > len(boards):
-        raise ValueError(f"--board {args.board}: {args.deals} holds {len(boards)} boards")
+    if args.deals:
+        boards = load_boards(args.deals)
+        if args.board > len(boards):
+            raise ValueError(f"--board {args.board}: {args.deals} holds {len(boards)} boards")
+        board = boards[args.board - 1]
+    else:                           # only the board played is dealt
+        seed = args.deal_seed if args.deal_seed is not None else args.seed
+        check_seed(seed, allow_none=False)
+        board = generate_board(seed, args.board)
     viewer = None
     if args.viewer is not None:
         text = args.viewer.strip().upper()
@@ -164,7 +177,7 @@ def cmd_video(args) -> int:
             viewer = int(text)
         else:
             raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
-    frames = record_board(args.record, a, b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
+    frames = record_board(args.record, a, b, board, seed=args.seed, table=args.table - 1,
                           viewer=viewer, episode=args.episode, env_options=_env_options(args))
     write_video(args.out, frames, args.fps, frame=args.frame)
     what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
@@ -215,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_game_option(vd, default="vint")
     vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
     vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
-    vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")
+    vd.add_argument("--board", type=positive(int, MAX_BOARD_NUMBER), default=1, help="board number (default 1)")
     vd.add_argument("--episode", choices=("deal", "rubber"), default="deal",
                     help="the board's deal, or a whole rubber from it, as `match --episode` plays it")
     vd.add_argument("--table", type=positive_int, default=1,
@@ -225,7 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
     vd.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     vd.add_argument("--viewer", default=None,
                     help="show only what this seat sees (N E S W or 0-3; two-player Vint: player 0 or 1)")
-    vd.add_argument("--fps", type=float, default=2.0, help="frames a second (default 2)")
+    vd.add_argument("--fps", type=within(float, *FPS), default=2.0,
+                    help=f"frames a second, {FPS[0]:g} to {FPS[1]:g} (default 2)")
     vd.add_argument("--frame", type=positive_int, default=None,
                     help="with --out FILE.png: the frame to write (1 = before the first call; default the last)")
     _env_option_argument(vd)
@@ -236,7 +250,7 @@ def build_parser() -> argparse.ArgumentParser:
     ag.set_defaults(func=cmd_agents)
 
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
-    d.add_argument("--boards", type=positive_int, default=1000)
+    d.add_argument("--boards", type=positive(int, MAX_BOARDS), default=1000, help=f"at most {MAX_BOARDS:,}")
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--out", type=Path, required=True)
     d.set_defaults(func=cmd_deals)

@@ -33,6 +33,7 @@ import yaml
 
 from vint_env import games as _games
 from vint_env.agents.spec import AgentSpecError, parse_spec
+from vint_env.inputs import InputFileError, read_regular
 
 #: The env names a run may train on (from :mod:`vint_env.games`).
 GAMES = _games.env_names()
@@ -449,9 +450,27 @@ MAX_CONFIG_BYTES = 1 << 20
 MAX_CONFIG_DEPTH = 16
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (YAML keeps the last, silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in seen:
+                    raise ConfigError(f"key {key!r} is given twice (lines {seen[key]} and {line}); give it once")
+                seen[key] = line
+            except TypeError:            # an unhashable key: the base loader names it
+                continue
+        return super().construct_mapping(node, deep)
+
+
 def safe_yaml(text: str, source: str):
     """``yaml.safe_load`` of a config, refusing aliases (``*name``: the billion-laughs bomb), text over
-    ``MAX_CONFIG_BYTES`` and nesting deeper than ``MAX_CONFIG_DEPTH``, all before anything is built."""
+    ``MAX_CONFIG_BYTES`` and nesting deeper than ``MAX_CONFIG_DEPTH``, all before anything is built,
+    and a key given twice in one mapping."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES} bytes; a config is a page of keys")
     depth = 0
@@ -466,7 +485,9 @@ def safe_yaml(text: str, source: str):
                     raise ConfigError(f"{source}: nested deeper than {MAX_CONFIG_DEPTH} levels")
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_UniqueKeys)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"{source} is not valid YAML: {e}") from None
 
@@ -477,13 +498,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     source = "defaults"
     if path is not None:
         path = Path(path)
-        if not path.is_file():
-            raise ConfigError(f"config file {str(path)!r} does not exist")
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"config file {str(path)!r}: larger than {MAX_CONFIG_BYTES} bytes; "
-                              f"a config is a page of keys")
-        try:
-            text = path.read_text(encoding="utf-8")
+        try:        # a regular file (/dev/zero or a FIFO is refused by name, not read), a page of keys
+            text = read_regular(path, "config file", MAX_CONFIG_BYTES).decode("utf-8")
+        except FileNotFoundError:
+            raise ConfigError(f"config file {str(path)!r} does not exist") from None
+        except InputFileError as e:
+            raise ConfigError(f"{e}; a config is a page of keys") from None
         except (UnicodeDecodeError, OSError) as e:
             raise ConfigError(f"config file {str(path)!r} is not readable UTF-8 text: {e}") from None
         data = safe_yaml(text, f"config file {str(path)!r}") or {}
