@@ -143,3 +143,62 @@ def test_labels_and_loading_take_the_parsed_spec():
     assert short_spec("  pimc:samples=3 ") == "pimc:samples=3"
     agent = load_agent(parse_spec("pimc:samples=5"), game="whist", seed=2)
     assert agent.samples == 5
+
+
+# ---------------------------------------------------------------- fuzz: spec strings of every kind
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+FUZZ = settings(max_examples=100, deadline=None)
+_VALUES = st.one_of(st.integers(-2**70, 2**70).map(str), st.floats(allow_nan=True, allow_infinity=True).map(repr),
+                    st.sampled_from(["0", "1", "rule", "dd", "network", "none", "None", "true", "", " 3 ", "1e309",
+                                     "٣", "+5", "-0", "9" * 80, "x=y", "ismcts"]),
+                    st.text(max_size=12))
+
+
+@st.composite
+def _spec_texts(draw):
+    """Spec texts built from the declarations: a kind, maybe its argument, options right and wrong."""
+    declared = draw(st.sampled_from(list(KINDS.values())))
+    items = []
+    if declared.argument is not None and draw(st.booleans()):
+        items.append(draw(st.sampled_from(list(declared.argument.allowed or ()) + ["a/b.pt", "mod:f", " x ", ""])
+                          | st.text(max_size=10)))
+    names = list(declared.option_names) + ["bogus", "seed", "samples", ""]
+    for _ in range(draw(st.integers(0, 4))):
+        items.append(f"{draw(st.sampled_from(names))}={draw(_VALUES)}")
+    blank = draw(st.sampled_from(["", " ", "\t", "\n"]))
+    return blank + declared.name + (":" + ",".join(items) if items or draw(st.booleans()) else "")
+
+
+def _check_parsed(spec):
+    assert parse_spec(str(spec)) == spec                      # the text reads back to the same spec
+    declared = spec.declaration
+    for name, value in spec.options:
+        option = declared.option(name)
+        assert value is not None and option.check(value) == value
+        if option.type in (int, float) and not isinstance(value, bool):
+            assert math.isfinite(value) and option.minimum <= value <= option.maximum
+
+
+@FUZZ
+@given(text=_spec_texts())
+def test_fuzzed_specs_of_every_kind_parse_to_bounded_values_or_a_named_error(text):
+    try:
+        spec = parse_spec(text)
+    except AgentSpecError as e:
+        assert str(e) and len(str(e)) < 2000
+        return
+    _check_parsed(spec)
+
+
+@FUZZ
+@given(text=st.text(max_size=60) | st.from_regex(r"[a-z]{1,9}(:[a-z0-9=.,:/ ]{0,30})?", fullmatch=True))
+def test_any_text_is_a_spec_or_an_agent_spec_error(text):
+    try:
+        spec = parse_spec(text)
+    except AgentSpecError as e:
+        assert str(e) and len(str(e)) < 2000
+        return
+    _check_parsed(spec)
