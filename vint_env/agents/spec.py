@@ -358,7 +358,8 @@ def kinds_table(web_only: bool = False) -> str:
         if not k.web:
             notes.append("never from a `vint-serve` request")
         doc = k.doc + (f" ({'; '.join(notes)})" if notes else "")
-        rows.append(f"| `{k.usage()}` | {doc} | {'<br>'.join(opts) if opts else ''} |")
+        cells = [c.replace("<", "&lt;").replace(">", "&gt;") for c in (doc, "<br>".join(opts))]
+        rows.append(f"| `{k.usage()}` | {cells[0]} | {cells[1].replace('&lt;br&gt;', '<br>')} |")
     return "\n".join(rows)
 
 
