@@ -6,6 +6,7 @@ A page asks for a generated part with a marker comment on a line of its own:
     <!-- generated: rendered-example vint_v0 -->    one whole deal between rule bots, as render() shows it
     <!-- generated: baselines-table shipped -->     the shipped baselines' measured results, from their manifests
     <!-- generated: options-table vint_v0 -->       the env's options, from the game's declared parameters
+    <!-- generated: agent-kinds all -->             every kind of agent spec with its options, from their declarations
 
 So the tables in the docs are the layout in code (there is no second copy to keep equal), and the
 example is what the current renderer prints. Tests call `expand` on the pages (tests/docs/test_docs.py).
@@ -68,8 +69,17 @@ def baselines_table(which: str) -> str:
     return results_table()
 
 
+def agent_kinds(which: str) -> str:
+    """Every kind of agent spec (``which`` = ``all``, or ``web``: those a `vint-serve` request may name),
+    from the declarations of :mod:`vint_env.agents.spec`."""
+    if which not in ("all", "web"):
+        raise ValueError(f"agent-kinds takes 'all' or 'web', got {which!r}")
+    from vint_env.agents.spec import kinds_table
+    return kinds_table(web_only=which == "web")
+
+
 GENERATORS = {"observation-table": observation_table, "rendered-example": rendered_example,
-              "baselines-table": baselines_table, "options-table": options_table}
+              "baselines-table": baselines_table, "options-table": options_table, "agent-kinds": agent_kinds}
 
 
 def expand(markdown: str) -> str:

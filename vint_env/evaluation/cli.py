@@ -13,8 +13,8 @@ Examples::
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
     vint-eval video --game vint --a rule --b random --board 1 --viewer S --out deal.gif   # a board as a GIF
 
-Agents are spec strings: random, rule, dd, pimc, ppo:PATH, baseline (the trained agent shipped
-for the game), human, py:MODULE:NAME.
+Agents are spec strings: random, rule, dd, pimc[:OPTION,...], ppo:PATH, baseline (the trained agent
+shipped for the game), human, py:MODULE:NAME ...; `vint-eval agents` lists every kind with its options.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
 (board i depends only on the seed and i).
 """
@@ -29,13 +29,20 @@ from pathlib import Path
 from .. import games
 from ..games import Game
 from ..agents.learned.threads import limit_torch_threads
-from ..file_roles import check_file_roles
-from .deals import generate_boards, load_boards, save_boards
-from .. import games
+from ..agents.spec import kinds_listing, parse_spec
+from ..file_roles import check_file_roles, spec_inputs
+from ..seeds import check_seed
+from .deals import generate_board, generate_boards, load_boards, save_boards
 from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
-from ..cli_args import positive_int
+from ..cli_args import positive, positive_int, within
+
+
+#: The most boards a command plays or writes; the largest board number `video` deals; its frames a second.
+MAX_BOARDS = 1_000_000
+MAX_BOARD_NUMBER = 10**9
+FPS = (0.1, 50.0)
 
 
 def _boards(args):
@@ -56,7 +63,8 @@ def output_paths(out: Path) -> tuple[Path, Path]:
 
 def _common(p: argparse.ArgumentParser) -> None:
     games.add_game_option(p, default="vint")
-    p.add_argument("--boards", type=positive_int, default=None, help="number of boards (default 1000, or all in --deals)")
+    p.add_argument("--boards", type=positive(int, MAX_BOARDS), default=None,
+                   help=f"number of boards (default 1000, or all in --deals; at most {MAX_BOARDS:,})")
     p.add_argument("--deals", type=Path, default=None, help="PBN file of boards (see `vint-eval deals`)")
     p.add_argument("--seed", type=int, default=0, help="match seed (agents' randomness, generated boards)")
     p.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
@@ -87,22 +95,20 @@ def env_options(items, game: Game | str = "vint") -> dict:
         raise ValueError(f"--env-option: {e}") from None
 
 
-def _inputs(args, specs) -> dict:
-    """The files a command reads: ``--deals`` and the checkpoints named by ``ppo:PATH`` agent specs."""
-    found = {"--deals": args.deals}
-    for spec in specs:
-        if spec.startswith("ppo:"):
-            found[f"agent {spec}"] = spec[len("ppo:"):]
-    return found
+def _check_outputs(args, specs, outputs: dict, folders: dict | None = None) -> None:
+    """No output over an input: ``--deals``, and every file or folder the agents' parsed specs name
+    (``ppo:PATH``, ``bidder:PATH``, ``baseline[:DIR]`` ..., from their declarations)."""
+    files, read_folders = spec_inputs(specs)
+    check_file_roles({"--deals": args.deals, **files}, outputs, folders, read_folders)
 
 
 def cmd_match(args) -> int:
     json_path, md_path = output_paths(args.out) if args.out else (None, None)
-    check_file_roles(_inputs(args, [args.a, args.b]),
-                     {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
+    a, b = parse_spec(args.a), parse_spec(args.b)
+    _check_outputs(args, [a, b], {"--out (JSON)": json_path, "--out (Markdown)": md_path, "--html": args.html})
     boards = _boards(args)
     limit_torch_threads(args.threads)           # this process plays too (--workers 1) and loads the agents
-    result = run_match(args.record, args.a, args.b, boards, seed=args.seed, workers=args.workers,
+    result = run_match(args.record, a, b, boards, seed=args.seed, workers=args.workers,
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
                        env_options=_env_options(args), threads=args.threads)
     summary = summarize(result)
@@ -133,11 +139,11 @@ def cmd_view(args) -> int:
 
 def cmd_league(args) -> int:
     from .league import LEAGUE_FILES, run_league, write_league
-    check_file_roles(_inputs(args, args.agents), {f"--out-dir ({name})": Path(args.out_dir) / name
-                                                  for name in LEAGUE_FILES})
+    agents = [parse_spec(a) for a in args.agents]
+    _check_outputs(args, agents, {f"--out-dir ({name})": Path(args.out_dir) / name for name in LEAGUE_FILES})
     boards = _boards(args)
     limit_torch_threads(args.threads)
-    league = run_league(args.record, args.agents, boards, seed=args.seed, workers=args.workers,
+    league = run_league(args.record, agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args), threads=args.threads)
     command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     paths = write_league(league, args.out_dir, command)
@@ -151,11 +157,17 @@ def cmd_video(args) -> int:
     from .video import check_output, record_board, write_video
     check_output(args.out)
     limit_torch_threads(1)          # the board is played in this process
-    check_file_roles(_inputs(args, [args.a, args.b]), {"--out": args.out})
-    boards = load_boards(args.deals) if args.deals else generate_boards(
-        args.board, seed=args.deal_seed if args.deal_seed is not None else args.seed)
-    if args.board > len(boards):
-        raise ValueError(f"--board {args.board}: {args.deals} holds {len(boards)} boards")
+    a, b = parse_spec(args.a), parse_spec(args.b)
+    _check_outputs(args, [a, b], {"--out": args.out})
+    if args.deals:
+        boards = load_boards(args.deals)
+        if args.board > len(boards):
+            raise ValueError(f"--board {args.board}: {args.deals} holds {len(boards)} boards")
+        board = boards[args.board - 1]
+    else:                           # only the board played is dealt
+        seed = args.deal_seed if args.deal_seed is not None else args.seed
+        check_seed(seed, allow_none=False)
+        board = generate_board(seed, args.board)
     viewer = None
     if args.viewer is not None:
         text = args.viewer.strip().upper()
@@ -165,13 +177,18 @@ def cmd_video(args) -> int:
             viewer = int(text)
         else:
             raise ValueError(f"--viewer must be a seat N, E, S, W or 0-3, got {args.viewer!r}")
-    frames = record_board(args.record, args.a, args.b, boards[args.board - 1], seed=args.seed, table=args.table - 1,
+    frames = record_board(args.record, a, b, board, seed=args.seed, table=args.table - 1,
                           viewer=viewer, episode=args.episode, env_options=_env_options(args))
     write_video(args.out, frames, args.fps, frame=args.frame)
     what = f"frame {args.frame or len(frames)} of {len(frames)}" if args.out.suffix.lower() == ".png" else \
         f"{len(frames)} frames at {args.fps:g} a second"
     print(f"wrote {args.out}: {what} "
           f"(board {args.board}, table {args.table}, {'all hands' if viewer is None else 'seen by ' + args.viewer})")
+    return 0
+
+
+def cmd_agents(args) -> int:
+    print(kinds_listing())
     return 0
 
 
@@ -211,7 +228,7 @@ def build_parser() -> argparse.ArgumentParser:
     games.add_game_option(vd, default="vint")
     vd.add_argument("--a", default="rule", help="agent spec of team A (default rule)")
     vd.add_argument("--b", default="rule", help="agent spec of team B (default rule)")
-    vd.add_argument("--board", type=positive_int, default=1, help="board number (default 1)")
+    vd.add_argument("--board", type=positive(int, MAX_BOARD_NUMBER), default=1, help="board number (default 1)")
     vd.add_argument("--episode", choices=("deal", "rubber"), default="deal",
                     help="the board's deal, or a whole rubber from it, as `match --episode` plays it")
     vd.add_argument("--table", type=positive_int, default=1,
@@ -221,15 +238,19 @@ def build_parser() -> argparse.ArgumentParser:
     vd.add_argument("--deal-seed", type=int, default=None, help="seed of generated boards (default --seed)")
     vd.add_argument("--viewer", default=None,
                     help="show only what this seat sees (N E S W or 0-3; two-player Vint: player 0 or 1)")
-    vd.add_argument("--fps", type=float, default=2.0, help="frames a second (default 2)")
+    vd.add_argument("--fps", type=within(float, *FPS), default=2.0,
+                    help=f"frames a second, {FPS[0]:g} to {FPS[1]:g} (default 2)")
     vd.add_argument("--frame", type=positive_int, default=None,
                     help="with --out FILE.png: the frame to write (1 = before the first call; default the last)")
     _env_option_argument(vd)
     vd.add_argument("--out", type=Path, required=True, help="the GIF (the whole board) or PNG (one frame) to write")
     vd.set_defaults(func=cmd_video)
 
+    ag = sub.add_parser("agents", help="list every kind of agent spec with its options")
+    ag.set_defaults(func=cmd_agents)
+
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
-    d.add_argument("--boards", type=positive_int, default=1000)
+    d.add_argument("--boards", type=positive(int, MAX_BOARDS), default=1000, help=f"at most {MAX_BOARDS:,}")
     d.add_argument("--seed", type=int, default=0)
     d.add_argument("--out", type=Path, required=True)
     d.set_defaults(func=cmd_deals)

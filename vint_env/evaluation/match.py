@@ -32,6 +32,7 @@ from .._moved import renamed_attributes
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
+from ..agents.spec import AgentSpec, parse_spec
 from ..games import DealOutcome, Game
 from ..seeds import check_seed
 from .deals import Board
@@ -309,12 +310,13 @@ class MatchResult:
         return games.get(self.game)
 
 
-def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
+def run_match(game: Game | str, agent_a: str | AgentSpec, agent_b: str | AgentSpec, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
               chunk_size: int | None = None, analysis: bool = True,
               env_options: dict | None = None, threads: int = 1) -> MatchResult:
-    """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards`` of ``game`` (its record,
-    or its name or env name: the result's ``game`` is then that string).
+    """Play ``agent_a`` against ``agent_b`` (agent specs: texts or parsed) in duplicate on ``boards`` of ``game``
+    (its record, or its name or env name: the result's ``game`` is then that string).  The result names each
+    agent by its spec's text (:class:`~vint_env.agents.spec.AgentSpec`, options in their declared order).
 
     ``workers > 1`` splits the boards over processes (started with
     ``spawn``, so a script that calls this with workers must guard its entry
@@ -338,9 +340,11 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
-    for s in (agent_a, agent_b):
+    specs = parse_spec(agent_a), parse_spec(agent_b)
+    for s in specs:
         load_agent(s, game=record)
-    if "human" in (agent_a.strip(), agent_b.strip()):
+    agent_a, agent_b = (str(s) for s in specs)      # the workers get the text (it pickles anywhere)
+    if any(s.kind == "human" for s in specs):
         if workers > 1:
             raise ValueError("the human agent answers at this terminal, which worker processes cannot read: "
                              "pass --workers 1, or play with `vint-play`")

@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+from ..atomic import atomic_write
 from ..games import DealOutcome
 from ..points import ci_parts, format_ci, format_points
 from .match import MatchResult
@@ -215,12 +216,11 @@ def match_json(match: MatchResult, summary: dict) -> dict:
 
 
 def write_text(path, text: str) -> Path:
-    """Write a text file atomically (temporary file, then rename), creating its folder."""
+    """Write a text file atomically (:func:`vint_env.atomic.atomic_write`: a temporary file made safely
+    in its folder, never one a link points at, then renamed), creating its folder."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    with atomic_write(path, "w", encoding="utf-8", shared=True) as f:
+        f.write(text)
     return path
 
 

@@ -68,7 +68,7 @@ class Game:
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game)`` (the record)
-    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, options, seed)``
+    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, spec, seed)``
     pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
     version: int = 0                            #: the env's version suffix (``_v0``)
     parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)
