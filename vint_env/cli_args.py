@@ -1,4 +1,5 @@
-"""argparse types the command-line tools share (``vint-eval``, ``vint-play``, ``vint-serve``).
+"""argparse pieces the command-line tools share: ``--version`` (every console script) and the number types
+(``vint-eval``, ``vint-play``, ``vint-serve``).
 
 >>> positive_int("3")
 3
@@ -12,6 +13,13 @@ argparse.ArgumentTypeError: must be a positive integer (1 or more), got 0
 from __future__ import annotations
 
 import argparse
+
+from . import __version__
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """``--version``: print the command's name and the package's version (``vint_env.__version__``), then exit."""
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
 
 
 def positive(kind=int):
