@@ -1,4 +1,5 @@
-"""argparse types the command-line tools share (``vint-eval``, ``vint-play``, ``vint-serve``).
+"""argparse pieces the command-line tools share: ``--version`` (every console script) and the number types
+(``vint-eval``, ``vint-play``, ``vint-serve``).
 
 >>> positive_int("3")
 3
@@ -21,6 +22,13 @@ import re
 from .inputs import excerpt
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,30}")      # ASCII digits, few enough to read at once
+
+from . import __version__
+
+
+def add_version(parser: argparse.ArgumentParser) -> None:
+    """``--version``: print the command's name and the package's version (``vint_env.__version__``), then exit."""
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
 
 
 def _read(kind, text: str, noun: str):

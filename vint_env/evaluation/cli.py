@@ -36,7 +36,7 @@ from .deals import generate_board, generate_boards, load_boards, save_boards
 from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
-from ..cli_args import positive, positive_int, within
+from ..cli_args import add_version, positive, positive_int, within
 
 
 #: The most boards a command plays or writes; the largest board number `video` deals; its frames a second.
@@ -202,6 +202,7 @@ def cmd_deals(args) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="vint-eval", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True)
     m = sub.add_parser("match", help="duplicate match between two agents")
     m.add_argument("--a", required=True, help="agent spec of team A")
@@ -259,7 +260,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv and argv[0].startswith("--") and argv[0] not in ("-h", "--help"):
+    if argv and argv[0].startswith("--") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "match")          # `vint-eval --a X --b Y` means a match
     args = build_parser().parse_args(argv)
     if hasattr(args, "game"):

@@ -21,7 +21,7 @@ import argparse
 import sys
 
 from ..agents.learned.threads import limit_torch_threads
-from ..cli_args import positive
+from ..cli_args import add_version, positive
 from .agents import DEFAULT_DECISION_SECONDS
 
 #: Seconds requests under way get to finish when the server is asked to stop.
@@ -31,6 +31,7 @@ GRACE = 2
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-serve", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--idle-timeout", type=positive(float), default=1800.0,
