@@ -56,6 +56,9 @@ class TableResult:
     details: dict = field(default_factory=dict)
     replay: list[DealReplay] = field(default_factory=list)   # what happened, action by action
     outcome: DealOutcome | None = None
+    #: the decisions each seat made and the seconds (wall) its agent took over them; empty where not measured
+    decisions: list[int] = field(default_factory=list)
+    think_seconds: list[float] = field(default_factory=list)
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo
@@ -84,11 +87,21 @@ def seat_plans(fmt: str) -> list[list[str]]:
     return [["A" if s == k else "B" for s in range(4)] for k in range(4)]
 
 
+@dataclass
+class DecisionClock:
+    """The decisions of each seat at a table and the wall seconds its agent's ``act`` took over them."""
+
+    decisions: list[int] = field(default_factory=lambda: [0] * 4)
+    seconds: list[float] = field(default_factory=lambda: [0.0] * 4)
+
+
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
-               agent_seeds: list[int], recorder: TableRecorder | None = None) -> tuple[list[float], int]:
+               agent_seeds: list[int], recorder: TableRecorder | None = None,
+               clock: DecisionClock | None = None) -> tuple[list[float], int]:
     """Play one episode; returns the points per seat (the sum of each agent's
     rewards: make the env with the reward scale that gives points) and the
-    number of steps.  A ``recorder`` keeps every deal's actions for replays."""
+    number of steps.  A ``recorder`` keeps every deal's actions for replays; a ``clock`` counts
+    each seat's decisions and the time its agent took over them."""
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
@@ -104,7 +117,11 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
             continue
         observation = env.observe(name)
         agent = seat_agents[seat]
+        start = time.perf_counter()
         action = agent.act(observation, env if agent.needs_env else None, name)
+        if clock is not None:
+            clock.seconds[seat] += time.perf_counter() - start
+            clock.decisions[seat] += 1
         if recorder is not None:
             recorder.before(raw)
         env.step(action)
@@ -136,12 +153,15 @@ class Table:
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
             recorder = TableRecorder(self.record)
-            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
+            clock = DecisionClock()
+            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder, clock)
+            seats = len(plan)
             outcome = table_outcome(self.record, self.env.unwrapped)
             details = outcome.details
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
-            tables.append(TableResult(plan, points, details, recorder.deals, outcome))
+            tables.append(TableResult(plan, points, details, recorder.deals, outcome,
+                                      clock.decisions[:seats], clock.seconds[:seats]))
         if self.extra is not None and self.episode == "deal":
             self.extra(board, tables)
         score = sum(t.team_points("A") for t in tables)
