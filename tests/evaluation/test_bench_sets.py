@@ -8,21 +8,31 @@ import pytest
 
 from vint_env import games
 from vint_env.evaluation import bench_sets
-from vint_env.evaluation.bench_sets import (SHA256, SPLITS, BenchSetError, bench_boards, bench_path, bench_seed,
-                                            bench_seeds, frozen_set_of, set_text)
+from vint_env.evaluation.bench_sets import (SPLITS, SUMS, BenchSetError, bench_boards, bench_path, bench_seed,
+                                            bench_seeds, frozen_set_of, frozen_sums, set_text, sha256_of, write_sets)
 from vint_env.evaluation.deals import generate_boards
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
+SETS = [(g, s) for g in games.names() for s in SPLITS]
+
+
 def test_every_game_has_a_test_and_a_dev_set():
-    assert set(SHA256) == {(g, s) for g in games.names() for s in SPLITS}
+    assert set(frozen_sums()) == set(SETS)
 
 
-@pytest.mark.parametrize("game, split", sorted(SHA256))
+def test_the_shipped_files_are_what_the_writer_makes(tmp_path):
+    """Written again from the seeds, every file and SHA256SUMS come out byte for byte as shipped."""
+    write_sets(tmp_path)
+    for path in sorted(bench_path("vint", "test").parent.iterdir()):
+        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
+
+
+@pytest.mark.parametrize("game, split", SETS)
 def test_the_shipped_file_is_its_seeds_boards_with_the_frozen_hash(game, split):
     raw = bench_path(game, split).read_bytes()
-    assert hashlib.sha256(raw).hexdigest() == SHA256[game, split]
+    assert hashlib.sha256(raw).hexdigest() == sha256_of(game, split)
     assert raw.decode() == set_text(game, split)         # the documented seed makes exactly this file
     boards = bench_boards(game, split)
     assert len(boards) == SPLITS[split]
@@ -33,7 +43,7 @@ def test_the_seed_rule_is_the_documented_one():
     digest = hashlib.sha256(b"vint-env bench-v1 whist test").digest()
     assert bench_seed("whist", "test") == int.from_bytes(digest[:4], "big") == 1308437435
     assert bench_seed("whist_v0", "dev") == bench_seed("whist", "dev")      # a game's env name names it too
-    assert len(set(bench_seeds().values())) == len(SHA256)
+    assert len(set(bench_seeds().values())) == len(SETS)
 
 
 def test_dev_and_test_share_no_deal():
@@ -47,11 +57,18 @@ def test_a_changed_file_is_refused(tmp_path, monkeypatch):
     changed = text.replace('[Dealer "W"]', '[Dealer "E"]', 1)
     assert changed != text
     (tmp_path / "whist_dev.pbn").write_text(changed)
+    sums = bench_path("whist", "dev").with_name(SUMS)
+    (tmp_path / SUMS).write_bytes(sums.read_bytes())
     monkeypatch.setattr(bench_sets, "FOLDER", tmp_path)
     with pytest.raises(BenchSetError, match=r"bench-v1/whist/dev: .* has SHA-256 [0-9a-f]{64}, not the frozen"):
         bench_boards("whist", "dev")
     with pytest.raises(BenchSetError, match="missing from the package"):
         bench_boards("vint", "dev")
+    # SHA256SUMS is pinned by the code: a file whose hash was "updated" there is refused too
+    (tmp_path / SUMS).write_text(sums.read_text().replace(sha256_of("whist", "dev"),
+                                                          hashlib.sha256(changed.encode()).hexdigest()))
+    with pytest.raises(BenchSetError, match=r"SHA256SUMS has SHA-256 [0-9a-f]{64}, not the frozen"):
+        bench_boards("whist", "dev")
 
 
 def test_bad_names_are_errors_naming_them():

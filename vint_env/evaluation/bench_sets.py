@@ -35,17 +35,10 @@ VERSION = "bench-v1"
 SPLITS = {"test": 1000, "dev": 100}
 FOLDER = Path(__file__).with_name("deals") / VERSION
 
-#: SHA-256 of each set's file, (game, split) -> hex digest: the sets as frozen.
-SHA256 = {
-    ("vint", "test"): "30f70f67152591531a5bdc45aa61b66434fbffe7e3682fa5514a23c610dfb237",
-    ("vint", "dev"): "043f22d4b64fe6e90dea0480408d6156ed7b16acc81c5799a432149e8e240e74",
-    ("whist", "test"): "3751bb7741fb448e32060b44ff4abed8e4bc38d36bc25959e95091097d670503",
-    ("whist", "dev"): "535a1ae238a9a60047382aebfabd77518a654fd4e40c11d26a9874cb295649fb",
-    ("solo_whist", "test"): "3b2478089606afb8bf8fc1b1f1c7a7cb7e7d863679d9c51e8e5a013e76caa6b9",
-    ("solo_whist", "dev"): "112934643b4227573382d5817240011701497cca124c74f21c7fe9b451f2d8bd",
-    ("vint2p", "test"): "727947902df489481baaf37e968332c9b00e077c04b1b5501e2400c1413e1218",
-    ("vint2p", "dev"): "7744db3d27fed1b9cc9c2170e27922c6bd824bba03a2ef0cb0b6ca099f18a60e",
-}
+#: The sets' SHA-256, one line a file in ``sha256sum``'s format (``sha256sum -c SHA256SUMS`` checks them)
+SUMS = "SHA256SUMS"
+#: The SHA-256 of that file: it pins every set of the version in code.
+SUMS_SHA256 = "5c122a0144a3139639df8e8a2c7e863c37a4043c408085ac9fc240b69b860716"
 
 
 class BenchSetError(ValueError):
@@ -59,6 +52,34 @@ def _key(game: Game | str, split: str) -> tuple[str, str]:
     return name, split
 
 
+def frozen_sums(folder: Path | None = None) -> dict[tuple[str, str], str]:
+    """(game, split) -> SHA-256 of its file, from the version's SHA256SUMS (itself checked against
+    :data:`SUMS_SHA256`)."""
+    path = (folder or FOLDER) / SUMS
+    if not path.is_file():
+        raise BenchSetError(f"{VERSION}: {path} is missing from the package")
+    raw = path.read_bytes()
+    got = hashlib.sha256(raw).hexdigest()
+    if got != SUMS_SHA256:
+        raise BenchSetError(f"{VERSION}: {path} has SHA-256 {got}, not the frozen {SUMS_SHA256}: the file was "
+                            f"changed; reinstall the package")
+    sums = {}
+    for line in raw.decode().splitlines():
+        digest, _, file = line.strip().partition("  ")
+        name, _, split = file.removesuffix(".pbn").rpartition("_")
+        sums[name, split] = digest
+    return sums
+
+
+def sha256_of(game: Game | str, split: str) -> str:
+    """The frozen SHA-256 of a set's file."""
+    key = _key(game, split)
+    sums = frozen_sums()
+    if key not in sums:
+        raise BenchSetError(f"{VERSION} has no {key[1]} set of {key[0]} (it has {', '.join(sorted({g for g, _ in sums}))})")
+    return sums[key]
+
+
 def bench_seed(game: Game | str, split: str) -> int:
     """The seed of a set: the first four bytes of SHA-256("vint-env bench-v1 <game> <split>")."""
     name, split = _key(game, split)
@@ -68,7 +89,7 @@ def bench_seed(game: Game | str, split: str) -> int:
 
 def bench_seeds() -> dict[tuple[str, str], int]:
     """Every set's seed, (game, split) -> seed."""
-    return {key: bench_seed(*key) for key in SHA256}
+    return {key: bench_seed(*key) for key in frozen_sums()}
 
 
 def frozen_set_of(seed) -> str | None:
@@ -108,31 +129,35 @@ def bench_boards(game: Game | str, split: str = "test") -> list[Board]:
     if not path.is_file():
         raise BenchSetError(f"{set_name(name, split)}: {path} is missing from the package")
     raw = path.read_bytes()
-    got = hashlib.sha256(raw).hexdigest()
-    if got != SHA256[name, split]:
+    got, frozen = hashlib.sha256(raw).hexdigest(), sha256_of(name, split)
+    if got != frozen:
         raise BenchSetError(f"{set_name(name, split)}: {path} has SHA-256 {got}, not the frozen "
-                            f"{SHA256[name, split]}: the file was changed; reinstall the package")
+                            f"{frozen}: the file was changed; reinstall the package")
     return parse_boards(raw.decode("utf-8"), source=str(path))
 
 
-def write_sets(folder: Path = FOLDER) -> dict[tuple[str, str], str]:
-    """Write every set's file into ``folder`` and return their SHA-256 (run once, when a version is made)."""
+def write_sets(folder: Path = FOLDER) -> str:
+    """Write every game's sets and their SHA256SUMS into ``folder``; return the SHA-256 of SHA256SUMS
+    (run once, when a version is made: :data:`SUMS_SHA256`)."""
     folder.mkdir(parents=True, exist_ok=True)
-    digests = {}
-    for name, split in SHA256:
-        text = set_text(name, split)
-        (folder / f"{name}_{split}.pbn").write_text(text, encoding="utf-8", newline="\n")
-        digests[name, split] = hashlib.sha256(text.encode()).hexdigest()
-    return digests
+    lines = []
+    for name in games.names():
+        for split in SPLITS:
+            text = set_text(name, split)
+            (folder / f"{name}_{split}.pbn").write_bytes(text.encode())
+            lines.append(f"{hashlib.sha256(text.encode()).hexdigest()}  {name}_{split}.pbn\n")
+    sums = "".join(lines).encode()
+    (folder / SUMS).write_bytes(sums)
+    return hashlib.sha256(sums).hexdigest()
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m vint_env.evaluation.bench_sets",
-                                description="Write the frozen board sets' files and print their SHA-256.")
-    p.add_argument("--out", type=Path, required=True, help="folder to write the PBN files into")
+                                description="Write the frozen board sets' files and SHA256SUMS; print the "
+                                            "SHA-256 of SHA256SUMS.")
+    p.add_argument("--out", type=Path, required=True, help="folder to write the files into")
     args = p.parse_args(argv)
-    for (name, split), digest in write_sets(args.out).items():
-        print(f'    ("{name}", "{split}"): "{digest}",')
+    print(write_sets(args.out))
     return 0
 
 

@@ -24,6 +24,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -332,7 +333,8 @@ class MatchResult:
 def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
               chunk_size: int | None = None, analysis: bool = True,
-              env_options: dict | None = None, threads: int = 1) -> MatchResult:
+              env_options: dict | None = None, threads: int = 1,
+              on_chunk: Callable[[list[BoardResult], float], None] | None = None) -> MatchResult:
     """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards`` of ``game`` (its record,
     or its name or env name: the result's ``game`` is then that string).
 
@@ -345,6 +347,8 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
     game's env (two-player Vint: ``{"way": 1}``).  ``threads``: torch threads of each worker
     process (default 1, the fastest for these networks); with one worker the boards are played
     in this process, whose threads are the caller's (``vint-eval --threads`` sets them).
+    ``on_chunk(results, cpu_seconds)`` is called in this process with each chunk of boards as it
+    finishes (in the order they finish), e.g. to log them (:mod:`~vint_env.evaluation.board_log`).
     """
     record = games.get(game)
     game = game if isinstance(game, str) else record.name
@@ -383,6 +387,8 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
             _WORKER_TABLE.clear()
             for job in jobs:
                 res, c, (pid, n) = _play_chunk(job)
+                if on_chunk is not None:
+                    on_chunk(res, c)
                 results.extend(res)
                 cpu += c
                 threads_seen[pid] = n
@@ -390,6 +396,8 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
         else:
             with contextlib.closing(_play_over_workers(jobs, workers, threads)) as finished_chunks:
                 for res, c, (pid, n) in finished_chunks:
+                    if on_chunk is not None:
+                        on_chunk(res, c)
                     results.extend(res)
                     cpu += c
                     threads_seen[pid] = n

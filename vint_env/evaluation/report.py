@@ -237,14 +237,20 @@ def match_json(match: MatchResult, summary: dict) -> dict:
     """The results file of a match: its summary, and per board the score and each table's seats,
     points, details and replay (every deal's hands and actions: what the HTML viewer shows)."""
     text = match.record.action_text
-    return {
-        "summary": summary,
-        "boards": [{"board": b.number, "score": b.score,
-                    "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details,
-                                "replay": replay_json(t.replay, text),
-                                "decisions": t.decisions, "think_seconds": t.think_seconds} for t in b.tables]}
-                   for b in match.boards],
-    }
+    return {"summary": summary, "boards": [board_entry(b, text) for b in match.boards]}
+
+
+#: The keys of a table's entry in a results file besides its deal's details.
+TABLE_KEYS = ("seats", "points", "replay", "decisions", "think_seconds")
+
+
+def board_entry(board, action_text) -> dict:
+    """A board of a results file: its number, score and each table's seats, points, details, replay and
+    decisions with their seconds (what the viewer shows and :mod:`~vint_env.evaluation.board_log` keeps)."""
+    return {"board": board.number, "score": board.score,
+            "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details,
+                        "replay": replay_json(t.replay, action_text),
+                        "decisions": t.decisions, "think_seconds": t.think_seconds} for t in board.tables]}
 
 
 def write_text(path, text: str) -> Path:
