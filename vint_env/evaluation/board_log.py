@@ -34,6 +34,10 @@ LOG_FORMAT = "vint-env/match-log"
 LOG_VERSION = 1
 
 
+#: Header keys that say how a match was started, not which match it is: kept from the first run, not compared.
+NOT_COMPARED = ("command", "commit")
+
+
 class MatchLogError(ValueError):
     """A log that is not a match log, or the log of another match than the one asked for."""
 
@@ -61,8 +65,8 @@ def play_logged(path, game: Game | str, agent_a: str, agent_b: str, boards: list
                 piece_info: Callable[[], dict] | None = None) -> LoggedMatch:
     """Play the boards of a match that its log at ``path`` lacks, appending them as they finish; return
     the logged match on ``boards``.  ``header_extra``: more facts that make the match, among them where
-    the boards come from (set name and SHA-256, or deal seed), and the command that started it (a key
-    named ``command`` is kept from the first run and not compared); ``piece_info()``: what to note with
+    the boards come from (set name and SHA-256, or deal seed), and the command and code that started it
+    (keys ``command`` and ``commit``: kept from the first run and not compared); ``piece_info()``: what to note with
     each chunk (PIMC's counters).  A log may hold more boards than asked for (a longer run of the same
     match): the result has the boards asked for."""
     record = games.get(game)
@@ -116,8 +120,8 @@ def _resume(path: Path, header: dict) -> set[int]:
         return set()
     _drop_cut_line(path)
     logged = load_log(path, allow_empty=True)
-    theirs = {k: v for k, v in logged.header.items() if k != "command"}
-    ours = {k: v for k, v in header.items() if k != "command"}
+    theirs = {k: v for k, v in logged.header.items() if k not in NOT_COMPARED}
+    ours = {k: v for k, v in header.items() if k not in NOT_COMPARED}
     if theirs != ours:
         diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
         raise MatchLogError(f"{path} is the log of another match (it differs in {', '.join(diff)}: "

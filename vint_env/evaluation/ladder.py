@@ -129,6 +129,7 @@ def _match_record(logged, command: str | None) -> LadderMatch:
     summary = summarize(logged.result)
     summary["command"] = logged.header.get("command")
     summary["load_average"] = mean_load(logged)        # the cost figures' context: the machine's load
+    summary["commit"] = logged.header.get("commit")
     return LadderMatch(logged.result.agent_a, logged.result.agent_b, summary, logged.result.scores,
                        logged.header.get("command"), "played", logged.entries)
 
@@ -184,6 +185,7 @@ def run_ladder(game: Game | str, agent: str, split: str = "test", boards: int | 
         load_agent(spec, game=record)
     cached = _cached_matches(rungs_from, record.name, env_options, split, len(board_list)) if rungs_from else {}
     plan = pairs(record, agent, rung_list)
+    commit = _commit()                    # the code that plays the matches (each log keeps its first)
     matches = []
     for k, (a, b) in enumerate(plan, 1):
         if (a, b) in cached and a in rung_list and b in rung_list:
@@ -195,7 +197,7 @@ def run_ladder(game: Game | str, agent: str, split: str = "test", boards: int | 
         logged = play_logged(log, record, a, b, board_list, seed=MATCH_SEED, workers=workers, threads=threads,
                              env_options=env_options, progress=progress,
                              header_extra={"set": set_name(record, split), "sha256": sha256_of(record, split),
-                                           "command": command})
+                                           "command": command, "commit": commit})
         matches.append(_match_record(logged, command))
     outcomes = [(m.agent_a, m.agent_b, board_outcomes(m.scores)) for m in matches]
     ratings = rate(outcomes, anchor=ANCHOR, bootstrap=bootstrap, seed=0)
@@ -211,7 +213,7 @@ def ladder_json(ladder: Ladder) -> dict:
             "set": set_name(ladder.game, ladder.split), "sha256": sha256_of(ladder.game, ladder.split),
             "game": ladder.game, "env_options": ladder.env_options, "seed": MATCH_SEED, "boards": ladder.boards,
             "agent": ladder.agent, "rungs": ladder.rungs, "command": ladder.command,
-            "package": {"version": _version(), "commit": _commit()},
+            "package": {"version": _version(), "commit": _commit()},      # the code that wrote this file
             "machine": {"system": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
             "rating": {"model": "Bradley-Terry on board outcomes (won 1, tied 1/2, lost 0), Elo scale",
                        "anchor": ANCHOR, "prior_draws": 2, "bootstrap": ladder.bootstrap, "level": 0.95},
