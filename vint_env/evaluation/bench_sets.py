@@ -136,6 +136,16 @@ def bench_boards(game: Game | str, split: str = "test") -> list[Board]:
     return parse_boards(raw.decode("utf-8"), source=str(path))
 
 
+def sets_table() -> str:
+    """The version's sets as a Markdown table: game, split, boards, seed, SHA-256 (the benchmark's page)."""
+    rows = [f"| game | set | boards | seed | SHA-256 of `deals/{VERSION}/GAME_SET.pbn` |", "|---|---|---|---|---|"]
+    for (name, split), digest in frozen_sums().items():
+        rows.append(f"| {games.get(name).title} | {split} | {SPLITS[split]:,} | {bench_seed(name, split)} | "
+                    f"`{digest}` |")
+    rows.append(f"| | | | | `{SUMS_SHA256}`: SHA-256 of `{SUMS}`, pinned in the code |")
+    return "\n".join(rows)
+
+
 def write_sets(folder: Path = FOLDER) -> str:
     """Write every game's sets and their SHA256SUMS into ``folder``; return the SHA-256 of SHA256SUMS
     (run once, when a version is made: :data:`SUMS_SHA256`)."""

@@ -125,6 +125,16 @@ class Ladder:
         return None
 
 
+def ladder_from_json(data: dict) -> Ladder:
+    """A ladder read back from its results file (:func:`ladder_json`)."""
+    if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
+        raise LadderError("not a ladder results file (write one with `vint-eval ladder`)")
+    matches = [LadderMatch(m["agent_a"], m["agent_b"], m["summary"], m["scores"], m.get("command"),
+                           m.get("source", "played")) for m in data["matches"]]
+    return Ladder(data["game"], data["env_options"], data["set"].rsplit("/", 1)[1], data["boards"], data["agent"],
+                  data["rungs"], matches, data["ratings"], data.get("command"), data["rating"]["bootstrap"])
+
+
 def _match_record(logged, command: str | None) -> LadderMatch:
     summary = summarize(logged.result)
     summary["command"] = logged.header.get("command")
@@ -302,6 +312,60 @@ def ladder_markdown(ladder: Ladder) -> str:
         lines += ["", "One side won every board of " + ", ".join(f"{a} vs {b}" for a, b in swept)
                   + ": the gap between those two is set by the virtual draws (a clean sweep of n boards puts "
                     "400 log10(n + 1) between them), a floor that more boards would raise."]
+    return "\n".join(lines) + "\n"
+
+
+def seconds_per_decision(ladder: Ladder, player: str) -> float | None:
+    """A player's wall seconds per decision over all its matches (weighted by its decisions)."""
+    seconds = decisions = 0.0
+    for m in ladder.matches:
+        for side, name in (("a", m.agent_a), ("b", m.agent_b)):
+            per = (m.summary.get("seconds_per_decision") or {}).get(side)
+            n = (m.summary.get("decisions") or {}).get(side, 0)
+            if name == player and per is not None:
+                seconds += per * n
+                decisions += n
+    return seconds / decisions if decisions else None
+
+
+def ladder_command(ladder: Ladder, player: str) -> str:
+    """The command whose ladder rates ``player`` on the same boards, rungs and options as ``ladder``."""
+    parts = ["vint-eval ladder --game", ladder.game]
+    parts += [f"--env-option {k}={v}" for k, v in sorted(ladder.env_options.items())]
+    parts += ["--agent", player, "--set", ladder.split]
+    if ladder.boards != SPLITS[ladder.split]:
+        parts += ["--boards", str(ladder.boards)]
+    if ladder.rungs != rungs(ladder.game):
+        parts += ["--rungs", *ladder.rungs]
+    return " ".join(parts + ["--workers 1"])
+
+
+def results_table(data: dict) -> str:
+    """The benchmark page's tables of a ladder results file: every player's rating with its cost and the
+    command that rates it, then the margins between every two players."""
+    lad = ladder_from_json(data)
+    record = games.get(lad.game)
+    order = sorted(lad.ratings, key=lambda p: -lad.ratings[p]["rating"])
+    loads = [m.summary.get("load_average") for m in lad.matches if m.summary.get("load_average") is not None]
+    missing = [r for r in rungs(lad.game) if r not in lad.rungs]
+    lines = [f"{data['set']} ({lad.boards:,} boards, SHA-256 `{data['sha256'][:16]}...`), match seed {data['seed']}"
+             + (f", code {data['package']['commit'][:10]}" if (data.get("package") or {}).get("commit") else "")
+             + (f", load average {min(loads):.1f} to {max(loads):.1f} while playing" if loads else "")
+             + (f"; rungs not yet played: {', '.join(missing)}" if missing else "") + ".", "",
+             "| player | rating [95% interval] | seconds per decision | command |", "|---|---|---|---|"]
+    for p in order:
+        lines.append(f"| {p} | {_rating_text(lad.ratings[p])} | {format_seconds(seconds_per_decision(lad, p))} "
+                     f"| `{ladder_command(lad, p)}` |")
+    what = ("points a board, row minus column" if record.format != SOLO else
+            "the row's points a board, alone against three of the column, at each seat in turn")
+    lines += ["", f"Margins ({what}; 95% interval):", "", "| | " + " | ".join(order) + " |",
+              "|---" * (len(order) + 1) + "|"]
+    for a in order:
+        cells = []
+        for b in order:
+            m = margin_of(lad, a, b) if a != b else None
+            cells.append(format_ci(m["mean"], m["low"], m["high"]) if m else "")
+        lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 
