@@ -29,6 +29,10 @@ spec                  agent
 ``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
                       openspiel extra); options
                       ``sims=N,worlds=N,rollouts=N,uct=X,seed=N``
+``program:PATH``      a bot in any language: an executable that plays over
+``[,OPTIONS]``        stdin/stdout in JSON lines (:mod:`vint_env.agents.program`);
+                      options ``time=SECONDS,start=SECONDS,args=TEXT``; never
+                      from a `vint-serve` request
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
 
@@ -48,7 +52,7 @@ from .base import Agent, RandomAgent
 GAMES = games.names()
 SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "bidder:PATH",
          "human",
-         "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
+         "openspiel:ismcts[:OPTIONS]", "program:PATH[,OPTIONS]", "py:MODULE:NAME")
 #: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
 #: (as the game records name their bots), ``factory(game, arg, seed)``.
 ABOVE = {"openspiel": "vint_env.wrappers.openspiel_agent:make_agent"}
@@ -135,6 +139,9 @@ def load_agent(spec: str, game: Game | str = "vint", seed: int | None = None) ->
             raise ImportError(f"agent spec {spec!r} needs OpenSpiel: pip install 'vint-env[openspiel]' ({exc})") \
                 from exc
         agent = getattr(module, attr)(record, arg, seed)
+    elif kind == "program":
+        from .program import make_program, parse_program_spec
+        agent = make_program(record, parse_program_spec(arg), seed)
     elif kind == "py":
         module_name, _, attr = arg.partition(":")
         if not module_name or not attr:

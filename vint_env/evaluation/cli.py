@@ -33,6 +33,7 @@ from ..agents.learned.threads import limit_torch_threads
 from ..file_roles import check_file_roles
 from .deals import generate_boards, load_boards, save_boards
 from .. import games
+from ..agents.program import BotError
 from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
@@ -297,6 +298,11 @@ def main(argv=None) -> int:
     except (ValueError, ImportError) as exc:
         print(f"vint-eval: error: {exc}", file=sys.stderr)
         return 2
+    except BotError as exc:         # an outside program that broke the protocol: killed, the match stopped
+        print(f"vint-eval: error: {type(exc).__name__}: {exc}"
+              + ("; the boards played are logged: the same command resumes the ladder" if args.command == "ladder"
+                 else "; nothing was written"), file=sys.stderr)
+        return 1
     except WorkerError as exc:      # a worker process killed (out of memory, by hand) mid-match
         print(f"vint-eval: error: {exc}; nothing was written", file=sys.stderr)
         return 1

@@ -146,6 +146,12 @@ class Table:
                        for team, s in (("A", spec_a), ("B", spec_b))}
         self.extra = _extra_metrics(record) if analysis else None
 
+    def close(self) -> None:
+        """Close every agent (an outside program's process ends with it)."""
+        for agents in self.agents.values():
+            for agent in agents:
+                agent.close()
+
     def play_board(self, board: Board, seed: int) -> BoardResult:
         tables = []
         options = reset_options(self.record, board)
@@ -202,6 +208,8 @@ def _worker_main(conn, threads: int) -> None:
             conn.send(reply)
     except (EOFError, BrokenPipeError, KeyboardInterrupt):     # the parent has gone
         pass
+    finally:
+        _close_tables()
 
 
 def _picklable(exc: BaseException, trace: str) -> BaseException:
@@ -298,11 +306,22 @@ def _play_chunk(args) -> tuple[list[BoardResult], float, tuple[int, int | None]]
     key = (game, spec_a, spec_b, episode, analysis, env_options)
     table = _WORKER_TABLE.get(key)
     if table is None:
-        _WORKER_TABLE.clear()
+        _close_tables()
         table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis, dict(env_options))
     cpu0 = time.process_time()
-    results = [table.play_board(b, seed) for b in boards]
+    try:
+        results = [table.play_board(b, seed) for b in boards]
+    except BaseException:
+        _close_tables()               # an agent's error or a Ctrl-C: no outside program outlives the match
+        raise
     return results, time.process_time() - cpu0, (os.getpid(), torch_threads())
+
+
+def _close_tables() -> None:
+    """Close and forget this process's tables."""
+    while _WORKER_TABLE:
+        _, table = _WORKER_TABLE.popitem()
+        table.close()
 
 
 @dataclass
@@ -384,7 +403,7 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
     try:
         if workers == 1:
             # A new match loads its agents afresh: a checkpoint may have changed since the last one.
-            _WORKER_TABLE.clear()
+            _close_tables()
             for job in jobs:
                 res, c, (pid, n) = _play_chunk(job)
                 if on_chunk is not None:
@@ -404,6 +423,8 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
                     bar.update(len(res))
     finally:
         bar.close()
+        if workers == 1:
+            _close_tables()           # the agents played here: outside programs end with the match
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
                        time.perf_counter() - start, cpu, workers, env_options, threads_seen)

@@ -16,6 +16,7 @@ import threading
 import time
 
 from .. import games
+from ..agents.program import KIND as PROGRAM
 from ..agents.registry import SPECS, load_agent
 from ..evaluation.match import BoardResult, MatchResult, TableResult
 from ..evaluation.report import match_json, summarize
@@ -25,6 +26,9 @@ from ..play.session import seat_number
 from ..play.table import TableDriver, seat_bots
 from .view import deal_result, deal_view
 
+#: Agent kinds a page does not offer: the person is you (no 'human' bot; seat_bots refuses it), and a
+#: request never chooses a program to run (outside programs: refused below).
+NOT_FROM_REQUESTS = ("human", PROGRAM)
 CREATE_FIELDS = ("game", "seat", "partner", "opponents", "episode", "seed", "options")
 #: Env options a table sets itself (points as rewards, the person's view, the episode kind).
 RESERVED_OPTIONS = ("reward_scale", "viewer", "render_mode", "episode")
@@ -75,7 +79,7 @@ def game_catalogue() -> dict:
                        "players": players_of(g), "seats": seat_names(g), "episodes": list(g.episodes),
                        "default_seat": seat_names(g)[0 if g.format == TWO_PLAYER else 2]}
                       for g in games.all_games()],
-            "agents": [s for s in SPECS if s != "human"]}       # the person is you: no 'human' bot
+            "agents": [s for s in SPECS if s.partition(":")[0] not in NOT_FROM_REQUESTS]}
 
 
 class ServedTable:
@@ -254,6 +258,10 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
     if reserved:
         raise _bad(f"option(s) {', '.join(reserved)} are set by the table itself")
     partner, opponents = body.get("partner"), body.get("opponents", "rule")
+    for spec in (partner, opponents):
+        if isinstance(spec, str) and spec.strip().partition(":")[0].strip() == PROGRAM:
+            raise _bad(f"agent spec {spec.strip()[:80]!r}: a request cannot ask for a {PROGRAM!r} agent "
+                       "(it runs a program on the server)")
     try:
         seating = seat_bots(record, seat, partner, opponents)
     except (ValueError, KeyError) as exc:   # a spec that names no agent, a seat that is not there

@@ -365,16 +365,25 @@ def _check_type(key: str, value: Any) -> Any:
     return value
 
 
+#: Agent kinds that import or run code their spec names: a module (py:) or an outside program (program:).
+CODE_KINDS = ("py", "program")
+
+
+def _runs_code(spec: str) -> bool:
+    return spec.strip().partition(":")[0].strip() in CODE_KINDS
+
+
 def code_specs(cfg: PPOConfig) -> dict[str, str]:
-    """The fields of ``cfg`` that name code to import (``py:MODULE:NAME`` agent specs), by field name.
+    """The fields of ``cfg`` that name code to import or run (``py:MODULE:NAME`` and ``program:PATH`` agent
+    specs), by field name.
 
     ``vint-train --resume`` reads its config from the checkpoint; those fields
     are used only when the user's own ``--config`` or ``--set`` names them too.
     """
     found = {}
-    if cfg.teacher.startswith("py:"):
+    if _runs_code(cfg.teacher):
         found["teacher"] = cfg.teacher
-    named = [o for o in cfg.eval_opponents if o.startswith("py:")]
+    named = [o for o in cfg.eval_opponents if _runs_code(o)]
     if named:
         found["eval_opponents"] = ", ".join(named)
     return found
