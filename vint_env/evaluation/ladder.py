@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import math
 import os
 import platform
 import re
@@ -290,8 +291,9 @@ def ladder_markdown(ladder: Ladder) -> str:
     if ladder.command:
         lines += [f"- command: `{ladder.command}`"]
     lines += [""] if missing or ladder.command else []
-    unit = "points" if record.format != SOLO else f"{ladder.agent}'s points alone against three of the rung"
-    lines += [f"| rung | {ladder.agent} minus rung, {unit} a board (95% CI) | boards won / lost / tied | "
+    what = (f"{ladder.agent} minus rung, points a board" if record.format != SOLO else
+            f"{ladder.agent}'s points a board, alone against three of the rung")
+    lines += [f"| rung | {what} (95% CI) | boards won / lost / tied | "
               f"seconds per decision ({ladder.agent} / rung) |", "|---|---|---|---|"]
     for rung in ladder.rungs:
         if rung == ladder.agent:
@@ -300,8 +302,7 @@ def ladder_markdown(ladder: Ladder) -> str:
         lines.append(f"| {rung} | {format_ci(m['mean'], m['low'], m['high'])} | {m['won']} / {m['lost']} / "
                      f"{m['tied']} | {format_seconds(m['seconds'])} / {format_seconds(m['rung_seconds'])}"
                      + (f" (load {m['load']:.1f})" if m["load"] is not None else "") + " |")
-    swept = [(m.agent_a, m.agent_b) for m in ladder.matches
-             if m.summary["boards_won"] == len(m.scores) or m.summary["boards_lost"] == len(m.scores)]
+    swept = _swept(ladder)
     lines += ["", f"Ratings (Bradley-Terry on board outcomes, Elo scale, {ANCHOR} = 0; 95% bootstrap interval over "
                   f"boards, {ladder.bootstrap} draws; fitted over all {len(ladder.matches)} matches):", "",
               "| player | rating [95% interval] | boards |", "|---|---|---|"]
@@ -309,8 +310,8 @@ def ladder_markdown(ladder: Ladder) -> str:
         name = f"**{p}**" if p == ladder.agent else p
         lines.append(f"| {name} | {_rating_text(r)} | {r['boards']:,} |")
     if swept:
-        lines += ["", "One side won every board of " + ", ".join(f"{a} vs {b}" for a, b in swept)
-                  + ": the gap between those two is set by the virtual draws (a clean sweep of n boards puts "
+        lines += ["", "Won every board: " + ", ".join(f"{w} against {l}" for w, l in swept)
+                  + ": the rating gap of such a pair is set by the virtual draws (a clean sweep of n boards puts "
                     "400 log10(n + 1) between them), a floor that more boards would raise."]
     return "\n".join(lines) + "\n"
 
@@ -366,7 +367,24 @@ def results_table(data: dict) -> str:
             m = margin_of(lad, a, b) if a != b else None
             cells.append(format_ci(m["mean"], m["low"], m["high"]) if m else "")
         lines.append(f"| **{a}** | " + " | ".join(cells) + " |")
+    swept = _swept(lad)
+    if swept:
+        lines += ["", "Won every board: " + ", ".join(f"{w} against {l}" for w, l in swept)
+                  + f" (the rating gap of such a pair is the floor set by the virtual draws, "
+                    f"{400 * math.log10(lad.boards + 1):,.0f})."]
     return "\n".join(lines) + "\n"
+
+
+def _swept(ladder: Ladder) -> list[tuple[str, str]]:
+    """(winner, loser) of every match in which one side won every board."""
+    out = []
+    for m in ladder.matches:
+        n, won, lost = len(m.scores), m.summary["boards_won"], m.summary["boards_lost"]
+        if won == n:
+            out.append((m.agent_a, m.agent_b))
+        elif lost == n:
+            out.append((m.agent_b, m.agent_a))
+    return out
 
 
 def write_ladder(ladder: Ladder, out_dir) -> dict[str, Path]:
