@@ -33,16 +33,16 @@ def test_pairs_every_rung_pair_then_the_agent_cheapest_first():
 
 
 def test_a_ladder_rates_everyone_and_its_matches_are_the_harness_matches(tmp_path):
-    lad = run_ladder("whist", "dd", split="dev", boards=4, out_dir=tmp_path, only_rungs=["random", "rule"],
+    lad = run_ladder("whist", STOP, split="dev", boards=3, out_dir=tmp_path, only_rungs=["random", "rule"],
                      bootstrap=50, say=lambda _: None)
-    assert [(m.agent_a, m.agent_b) for m in lad.matches] == [("random", "rule"), ("dd", "random"), ("dd", "rule")]
-    boards = bench_boards("whist", "dev")[:4]
+    assert [(m.agent_a, m.agent_b) for m in lad.matches] == [("random", "rule"), (STOP, "random"), (STOP, "rule")]
+    boards = bench_boards("whist", "dev")[:3]
     for m in lad.matches:
         assert m.scores == run_match("whist", m.agent_a, m.agent_b, boards, seed=0, analysis=False).scores
         assert set(m.summary["seconds_per_decision"]) == {"a", "b"}
-    assert set(lad.ratings) == {"random", "rule", "dd"} and lad.ratings["random"]["rating"] == 0
+    assert set(lad.ratings) == {"random", "rule", STOP} and lad.ratings["random"]["rating"] == 0
     m = margin_of(lad, "rule", "random")          # played as random vs rule: the sign is turned
-    assert m["mean"] == -sum(lad.matches[0].scores) / 4 and m["won"] == lad.matches[0].summary["boards_lost"]
+    assert m["mean"] == -sum(lad.matches[0].scores) / 3 and m["won"] == lad.matches[0].summary["boards_lost"]
     with pytest.raises(LadderError, match="random .the rating's zero. is always one"):
         run_ladder("whist", "dd", split="dev", boards=2, out_dir=tmp_path, only_rungs=["rule"])
     with pytest.raises(LadderError, match="holds 100 boards, asked for 101"):
