@@ -1,15 +1,16 @@
 """`vint-eval ladder`: the agent against every rung on a frozen set, resumable, with one rating."""
 
 import json
+import pathlib
 
 import pytest
 
 import ladder_agents
 from vint_env.evaluation import ladder as ladder_mod
 from vint_env.evaluation.bench_sets import bench_boards
-from vint_env.evaluation.board_log import load_log
+from vint_env.evaluation.board_log import MatchLogError, load_log
 from vint_env.evaluation.cli import main as cli_main
-from vint_env.evaluation.ladder import LadderError, margin_of, pairs, rungs, run_ladder
+from vint_env.evaluation.ladder import LadderError, agent_files, margin_of, pairs, rungs, run_ladder
 from vint_env.evaluation.match import run_match
 
 STOP = "py:ladder_agents:stopping"
@@ -114,3 +115,20 @@ def test_cli_refuses_bad_rungs_and_outputs_over_inputs(tmp_path, capsys):
     assert cli_main(["ladder", "--game", "whist", "--agent", "random", "--out-dir", str(tmp_path),
                      "--rungs-from", str(tmp_path / "ladder_random.json")]) == 2
     assert "is the same file as --rungs-from" in capsys.readouterr().err
+
+
+def test_a_changed_agent_is_never_resumed_into_its_old_log(tmp_path):
+    """The log keeps the SHA-256 of the files an agent plays from: another program there is another match."""
+    import shutil
+    import sys
+    bot = tmp_path / "bot.py"
+    shutil.copy(pathlib.Path(__file__).resolve().parents[2] / "examples" / "random_bot.py", bot)
+    spec = f"program:{sys.executable},args={bot}"
+    assert str(bot) in agent_files(spec, "whist") and agent_files("rule", "whist") == {}
+    assert agent_files("baseline", "whist")       # the shipped checkpoint
+    kw = dict(split="dev", boards=1, out_dir=tmp_path / "lad", only_rungs=["random"], bootstrap=10,
+              say=lambda _: None)
+    run_ladder("whist", spec, **kw)
+    bot.write_text(bot.read_text() + "\n# changed\n")
+    with pytest.raises(MatchLogError, match="another match .it differs in files"):
+        run_ladder("whist", spec, **kw)

@@ -24,12 +24,13 @@ import math
 import os
 import platform
 import re
+import shlex
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
 from .. import games
-from ..agents.learned.baseline import shipped
+from ..agents.learned.baseline import RESIDUAL_SUFFIX, checkpoint_path, file_sha256, shipped
 from ..agents.registry import load_agent
 from ..games import SOLO, Game
 from ..points import format_ci
@@ -45,6 +46,8 @@ LADDER_VERSION = 1
 #: The match seed of every ladder match (the agents' randomness; the boards come from the set).
 MATCH_SEED = 0
 ANCHOR = "random"
+#: Virtual draws added to every pair that played (:mod:`~vint_env.evaluation.rating`).
+PRIOR_DRAWS = 2
 #: Rough cost of a rung's decisions, for the order of play (cheapest first); an agent counts as 1.
 _COST = {"random": 0, "rule": 1, "baseline": 1, "dd": 2, "pimc": 3}
 
@@ -167,6 +170,26 @@ def _cached_matches(path, game: str, env_options: dict, split: str, boards: int)
     return out
 
 
+def agent_files(spec: str, game: Game | str) -> dict[str, str]:
+    """SHA-256 of the files an agent spec plays from (a checkpoint, the shipped baseline, a program), by
+    path: a log keeps them, so that a match of a changed agent is never resumed into its old log.
+    (Once agent specs declare their files, :meth:`AgentSpec.paths` names them.)"""
+    record = games.get(game)
+    kind, _, rest = spec.strip().partition(":")
+    arg = rest.split(",")[0].strip() or None
+    if kind == "baseline":
+        paths = [checkpoint_path(record, arg)]
+    elif kind == "residual":
+        paths = [checkpoint_path(record, arg, RESIDUAL_SUFFIX), checkpoint_path(record, arg)]
+    else:
+        paths = [Path(arg)] if arg else []
+    for item in rest.split(",")[1:]:             # a program's arguments may name its script
+        key, _, value = item.partition("=")
+        if key.strip() == "args":
+            paths += [Path(word) for word in shlex.split(value)]
+    return {str(p): file_sha256(p) for p in paths if p.is_file()}
+
+
 def run_ladder(game: Game | str, agent: str, split: str = "test", boards: int | None = None,
                env_options: dict | None = None, workers: int = 1, threads: int = 1, progress: bool = False,
                out_dir=None, command: str | None = None, rungs_from=None, bootstrap: int = 1000,
@@ -208,10 +231,11 @@ def run_ladder(game: Game | str, agent: str, split: str = "test", boards: int | 
         logged = play_logged(log, record, a, b, board_list, seed=MATCH_SEED, workers=workers, threads=threads,
                              env_options=env_options, progress=progress,
                              header_extra={"set": set_name(record, split), "sha256": sha256_of(record, split),
+                                           "files": {**agent_files(a, record), **agent_files(b, record)},
                                            "command": command, "commit": commit})
         matches.append(_match_record(logged, command))
     outcomes = [(m.agent_a, m.agent_b, board_outcomes(m.scores)) for m in matches]
-    ratings = rate(outcomes, anchor=ANCHOR, bootstrap=bootstrap, seed=0)
+    ratings = rate(outcomes, anchor=ANCHOR, prior_draws=PRIOR_DRAWS, bootstrap=bootstrap, seed=0)
     return Ladder(record.name, env_options, split, len(board_list), agent, rung_list, matches,
                   {p: r.as_dict() for p, r in ratings.items()}, command, bootstrap)
 
@@ -227,7 +251,7 @@ def ladder_json(ladder: Ladder) -> dict:
             "package": {"version": _version(), "commit": _commit()},      # the code that wrote this file
             "machine": {"system": platform.platform(), "processor": platform.machine(), "cpus": os.cpu_count()},
             "rating": {"model": "Bradley-Terry on board outcomes (won 1, tied 1/2, lost 0), Elo scale",
-                       "anchor": ANCHOR, "prior_draws": 2, "bootstrap": ladder.bootstrap, "level": 0.95},
+                       "anchor": ANCHOR, "prior_draws": PRIOR_DRAWS, "bootstrap": ladder.bootstrap, "level": 0.95},
             "ratings": ladder.ratings,
             "matches": [{"agent_a": m.agent_a, "agent_b": m.agent_b, "command": m.command, "source": m.source,
                          "summary": m.summary, "scores": [_compact(s) for s in m.scores]}
