@@ -44,6 +44,8 @@ PROTOCOL = "vint-env-bot/1"
 KIND = "program"
 #: The longest line read from a program (a decision's answer is a few bytes).
 MAX_LINE = 1 << 16
+#: Seconds a program has to leave after ``quit`` before its group is killed (the match is over by then).
+QUIT_GRACE = 0.2
 
 #: The kind's options, declared once (as :mod:`vint_env.agents.spec` declares every kind's; the kind takes
 #: ``PATH``, the file it runs, and is never asked for by a web request).
@@ -189,8 +191,12 @@ class ProgramAgent(Agent):
         return f"bot {shlex.join(self.command)}" + (f" ({self.bot_name})" if self.bot_name else "")
 
     def _fail(self, kind: type[BotError], message: str):
-        self.close()
-        raise kind(f"{self._who()}: {message}")
+        """Kill the program at once (it broke the protocol) and raise ``kind``."""
+        who = self._who()
+        if self.proc is not None:
+            self.proc = None
+            self._finalizer()
+        raise kind(f"{who}: {message}")
 
     def _send(self, message: dict) -> None:
         try:
@@ -237,7 +243,7 @@ class ProgramAgent(Agent):
         return message
 
     def close(self) -> None:
-        """Ask the program to quit, then kill its process group (at once if it does not go)."""
+        """Ask the program to quit, then kill its process group (what is left of it after a moment)."""
         if self.proc is None:
             return
         proc, self.proc = self.proc, None
@@ -245,7 +251,7 @@ class ProgramAgent(Agent):
             try:
                 proc.stdin.write(b'{"type":"quit"}\n')
                 proc.stdin.close()
-                proc.wait(timeout=0.5)
+                proc.wait(timeout=QUIT_GRACE)
             except (OSError, subprocess.TimeoutExpired, ValueError):
                 pass
         if self._finalizer is not None:
