@@ -103,8 +103,9 @@ def test_a_bot_that_breaks_the_protocol_stops_the_match_and_leaves_no_process(tm
 
 
 def test_a_bot_that_never_greets_is_a_timeout(tmp_path):
-    with pytest.raises(BotTimeout, match=r"gave no answer within 0.5 s \(its answer to hello\)"):
-        run_match("whist", bot("mute", tmp_path, start=0.5), "rule", BOARDS[:1], analysis=False)
+    # (start=5: time for two Pythons to start on a busy machine, so that the bot has written its pid)
+    with pytest.raises(BotTimeout, match=r"gave no answer within 5 s \(its answer to hello\)"):
+        run_match("whist", bot("mute", tmp_path, start=5), "rule", BOARDS[:1], analysis=False)
     assert_none_left(tmp_path, started=1)
 
 
