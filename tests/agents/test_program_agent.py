@@ -96,8 +96,10 @@ def test_hello_names_every_action_and_block_and_observations_are_those_blocks():
 ])
 def test_a_bot_that_breaks_the_protocol_stops_the_match_and_leaves_no_process(tmp_path, mode, error, message,
                                                                               workers):
-    # a time limit short enough to wait out for the bots that sleep, and far above any other answer's time
-    spec = bot(mode, tmp_path, after=3, time=0.5 if mode in ("slow", "child") else 10)
+    # a time limit short enough to wait out for the bots that sleep (at their first decision: no answer has to
+    # beat it), and far above any answer's time for the others (they misbehave at their third)
+    sleeps = mode in ("slow", "child")
+    spec = bot(mode, tmp_path, after=1 if sleeps else 3, time=0.5 if sleeps else 10)
     with pytest.raises(error, match=message):
         run_match("whist", spec, "rule", generate_boards(4, seed=1), analysis=False, workers=workers)
     assert_none_left(tmp_path, started=2 if mode == "child" else 1)
