@@ -110,11 +110,12 @@ def test_every_numeric_option_of_every_kind_has_a_declared_range():
 
 
 def test_what_a_kind_may_do_is_declared_with_it():
-    assert {k for k, d in KINDS.items() if d.runs_code} == {"py"}
+    assert {k for k, d in KINDS.items() if d.runs_code} == {"py", "program"}
     assert not any(d.web for d in KINDS.values() if d.runs_code)
     assert {k for k, d in KINDS.items() if not d.web} >= {"py", "human", "openspiel"}
     paths = {k: d.argument.path for k, d in KINDS.items() if d.argument is not None and d.argument.path}
-    assert paths == {"ppo": "file", "bidder": "file", "baseline": "folder", "residual": "folder"}
+    assert paths == {"ppo": "file", "bidder": "file", "baseline": "folder", "residual": "folder",
+                     "program": "file"}
     with pytest.raises(ValueError, match="runs code"):
         type(KINDS["py"])("evil", "x", "m:f", runs_code=True)
 

@@ -33,6 +33,10 @@ spec                  agent
 ``[,OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
                       openspiel extra); options
                       ``sims=N,worlds=N,rollouts=N,uct=X,seed=N``
+``program:PATH``      a bot in any language: an executable that plays over
+``[,OPTIONS]``        stdin/stdout in JSON lines (:mod:`vint_env.agents.program`);
+                      options ``time=SECONDS,start=SECONDS,args=TEXT``; never
+                      from a `vint-serve` request
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
 

@@ -335,6 +335,14 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                   Option("uct", float, 2.0, "the UCT constant, in units of the env's default scaled reward",
                          minimum=0.0, exclusive_minimum=True, maximum=1e6),
                   _seed())),
+    AgentKind("program", "a bot in any language: a program that plays over stdin/stdout in JSON lines",
+              "vint_env.agents.program:make_program", web=False, runs_code=True, time_option="time",
+              argument=Argument("PATH", "the executable file to run", path="file"), options=(
+                  Option("time", float, 10.0, "seconds a decision may take (then BotTimeout)",
+                         minimum=0.0, exclusive_minimum=True, maximum=600.0),
+                  Option("start", float, 30.0, "seconds the program may take to start and answer hello",
+                         minimum=0.0, exclusive_minimum=True, maximum=600.0),
+                  Option("args", str, "", "the program's arguments, separated by blanks (shell quoting)"))),
     AgentKind("py", "your own agent: NAME(game=...) from an importable module", f"{_REGISTRY}:make_py",
               web=False, runs_code=True, argument=Argument("MODULE:NAME", "a module and its agent factory")),
 )}

@@ -8,6 +8,7 @@ Examples::
     vint-eval match --game vint --a rule --b random --episode rubber --boards 100
     vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
     vint-eval deals --boards 1000 --seed 0 --out my_deals.pbn
+    vint-eval ladder --game whist --agent ppo:runs/whist/checkpoints/latest.pt --set test   # the benchmark
     vint-eval match --game vint2p --env-option way=1 --a rule --b random --boards 1000
     vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
@@ -33,6 +34,7 @@ from ..agents.spec import kinds_listing, parse_spec
 from ..file_roles import check_file_roles, spec_inputs
 from ..seeds import check_seed
 from .deals import generate_board, generate_boards, load_boards, save_boards
+from ..agents.program import BotError
 from .match import WorkerError, default_workers, run_match
 from .report import match_json, summarize, summary_markdown, write_json, write_text
 from .viewer import load_results, render_results, write_html
@@ -112,7 +114,7 @@ def cmd_match(args) -> int:
                        episode=args.episode, progress=not args.no_progress, analysis=not args.no_dd,
                        env_options=_env_options(args), threads=args.threads)
     summary = summarize(result)
-    command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = args.command_line
     text = summary_markdown(summary, command)
     summary["command"] = command
     written = []
@@ -145,9 +147,30 @@ def cmd_league(args) -> int:
     limit_torch_threads(args.threads)
     league = run_league(args.record, agents, boards, seed=args.seed, workers=args.workers,
                         progress=not args.no_progress, env_options=_env_options(args), threads=args.threads)
-    command = "vint-eval " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    command = args.command_line
     paths = write_league(league, args.out_dir, command)
     print(paths["markdown"].read_text())
+    print("wrote " + ", ".join(str(p) for p in paths.values()))
+    return 0
+
+
+def cmd_ladder(args) -> int:
+    from .ladder import ladder_files, ladder_key, ladder_markdown, run_ladder, write_ladder
+    options = _env_options(args)
+    out_dir = args.out_dir or Path("results") / "ladder" / ladder_key(args.record, options) / args.set
+    files, read_folders = spec_inputs([parse_spec(args.agent)])
+    check_file_roles({**files, "--rungs-from": args.rungs_from},
+                     {f"--out-dir ({p.name})": p for p in ladder_files(args.agent, out_dir).values()},
+                     None, read_folders)
+    limit_torch_threads(args.threads)
+    command = args.command_line
+    ladder = run_ladder(args.record, args.agent, split=args.set, boards=args.boards, env_options=options,
+                        workers=args.workers, threads=args.threads, progress=not args.no_progress,
+                        out_dir=out_dir, command=command, rungs_from=args.rungs_from, bootstrap=args.bootstrap,
+                        only_rungs=args.rungs,
+                        say=lambda text: print(text, flush=True))
+    paths = write_ladder(ladder, out_dir)
+    print("\n" + ladder_markdown(ladder))
     print("wrote " + ", ".join(str(p) for p in paths.values()))
     return 0
 
@@ -250,6 +273,30 @@ def build_parser() -> argparse.ArgumentParser:
     ag = sub.add_parser("agents", help="list every kind of agent spec with its options")
     ag.set_defaults(func=cmd_agents)
 
+    ld = sub.add_parser("ladder", help="the benchmark: an agent against every rung on a frozen board set, "
+                                       "with one rating (resumes where it stopped)")
+    games.add_game_option(ld, default="vint")
+    ld.add_argument("--agent", required=True, help="agent spec of the player to rate")
+    ld.add_argument("--set", choices=("test", "dev"), default="test",
+                    help="the frozen board set (bench-v1): test, 1,000 boards (the benchmark), or dev, 100")
+    ld.add_argument("--boards", type=positive_int, default=None,
+                    help="play only the set's first N boards (a quick check, not a benchmark result)")
+    ld.add_argument("--out-dir", type=Path, default=None,
+                    help="the ladder's folder: match logs (kept: later ladders reuse the rungs' matches) and "
+                         "results (default results/ladder/GAME/SET)")
+    ld.add_argument("--rungs-from", type=Path, default=None,
+                    help="a ladder results file (ladder_*.json) whose rung-against-rung matches on the same "
+                         "boards are taken instead of played")
+    ld.add_argument("--rungs", nargs="+", default=None, metavar="RUNG",
+                    help="only these of the game's rungs (random always among them): a quick check, or a ladder "
+                         "whose costly rungs are left for later; a benchmark result has them all")
+    ld.add_argument("--bootstrap", type=positive_int, default=1000, help="bootstrap draws of the rating intervals")
+    ld.add_argument("--workers", type=positive_int, default=default_workers(), help="processes (default: CPU count)")
+    ld.add_argument("--threads", type=positive_int, default=1, help="torch threads of each process that plays")
+    ld.add_argument("--no-progress", action="store_true", help="no progress bar")
+    _env_option_argument(ld)
+    ld.set_defaults(func=cmd_ladder)
+
     d = sub.add_parser("deals", help="write a seeded set of boards to a PBN file")
     d.add_argument("--boards", type=positive(int, MAX_BOARDS), default=1000, help=f"at most {MAX_BOARDS:,}")
     d.add_argument("--seed", type=int, default=0)
@@ -263,16 +310,23 @@ def main(argv=None) -> int:
     if argv and argv[0].startswith("--") and argv[0] not in ("-h", "--help", "--version"):
         argv.insert(0, "match")          # `vint-eval --a X --b Y` means a match
     args = build_parser().parse_args(argv)
+    args.command_line = "vint-eval " + " ".join(shlex.quote(a) for a in argv)    # what the results record
     if hasattr(args, "game"):
         args.record = games.get(args.game)      # the game, resolved once: the commands pass the record on
     try:
         return args.func(args)
     except KeyboardInterrupt:
-        print("\nvint-eval: interrupted; nothing was written", file=sys.stderr)
+        print("\nvint-eval: interrupted; " + ("the boards played are logged: the same command resumes the ladder"
+                                              if args.command == "ladder" else "nothing was written"), file=sys.stderr)
         return 130
     except (ValueError, ImportError) as exc:
         print(f"vint-eval: error: {exc}", file=sys.stderr)
         return 2
+    except BotError as exc:         # an outside program that broke the protocol: killed, the match stopped
+        print(f"vint-eval: error: {type(exc).__name__}: {exc}"
+              + ("; the boards played are logged: the same command resumes the ladder" if args.command == "ladder"
+                 else "; nothing was written"), file=sys.stderr)
+        return 1
     except WorkerError as exc:      # a worker process killed (out of memory, by hand) mid-match
         print(f"vint-eval: error: {exc}; nothing was written", file=sys.stderr)
         return 1

@@ -167,6 +167,11 @@ class PPOConfig:
         need(known, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
         record = _games.get(self.game)          # resolved once: "whist" is whist_v0, as in every CLI
         self.game = record.env_name
+        from vint_env.evaluation.bench_sets import frozen_set_of
+        frozen = frozen_set_of(self.seed)
+        need(frozen is None, f"seed {self.seed} draws the benchmark's frozen boards ({frozen}: the trainer's "
+                             f"evaluation boards come from the run's seed); training must never use them: "
+                             f"choose another seed")
         if isinstance(self.env_kwargs, dict):
             declared = {p.name: p for p in record.parameters}   # the game's declared options
             for key, value in self.env_kwargs.items():
