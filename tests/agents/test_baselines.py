@@ -311,7 +311,7 @@ def test_recipe_trains_measures_ships_and_resumes(tmp_path, capsys):
     assert "is the training seed" in capsys.readouterr().err
     assert recipe.main(["--game", "vint", "--config", str(config)]) == 2
     assert "trains 'whist_v0', not 'vint_v0'" in capsys.readouterr().err
-    assert recipe.main([*argv, "--opponents", "rule,nobody"]) == 2
+    assert recipe.main([*argv, "--opponents", "rule", "nobody"]) == 2
     assert "--opponents: 'nobody'" in capsys.readouterr().err
 
 
