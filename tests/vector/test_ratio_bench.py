@@ -65,3 +65,13 @@ def test_a_commit_is_exported_once_from_git(tmp_path):
     assert (tree / "vint_env" / "marker").read_text() == "kept"            # not exported again
     with pytest.raises(SystemExit, match="rev-parse"):
         ratio_bench.reference_tree(ROOT, "no-such-commit-0123", tmp_path)
+
+
+def test_the_engines_come_from_the_game_records_and_an_unpinned_one_needs_a_reference(monkeypatch, capsys):
+    from vint_env import games
+    assert set(ratio_bench.engine_classes()) == set(games.engine_games())
+    assert set(ratio_bench.engine_classes().values()) == set(ratio_bench.REFERENCES)      # every engine pinned today
+    monkeypatch.setattr(ratio_bench, "engine_classes", lambda: {"whist": "WhistEngine", "vint2p": "NewEngine"})
+    with pytest.raises(SystemExit) as info:
+        ratio_bench.main(["--engines", "vint2p"])
+    assert info.value.code == 2 and "no pinned reference for NewEngine" in capsys.readouterr().err

@@ -114,8 +114,8 @@ def test_an_illegal_action_raises_naming_the_game_seat_and_legal_actions_and_wri
     legal = [int(np.flatnonzero(state.legal_action_mask[b])[0]) for b in range(3)]
     before = state.copy()
     actions = np.array(legal[:2] + [0])          # a card in the auction
-    with pytest.raises(IllegalActionError, match=r"(?s)illegal actions in Vint2p.*game 2: seat \d may not take "
-                                                 r"action 0 \(S2\); legal: 52 \(pass\) 53 \(1S\)"):
+    with pytest.raises(IllegalActionError, match=rf"(?s)illegal actions in {RECORD.title}.*game 2: seat \d may not "
+                                                 r"take action 0 \(S2\); legal: 52 \(pass\) 53 \(1S\)"):
         engine.step(state, actions)
     for name, arr in before.__dict__.items():
         assert np.array_equal(getattr(state, name), arr), name

@@ -14,7 +14,8 @@
   reference), and exits with status 1 when a median ratio is below ``--min-ratio`` (default 0.95).
 
 The default references (``REFERENCES``) are the last commits before the engine's state checks: 691ada8
-for ``VintEngine`` and ``WhistEngine``, 764f35d (Solo Whist's first kernel) for ``SoloWhistEngine``.
+for ``VintEngine`` and ``WhistEngine``, 764f35d (Solo Whist's first kernel) for ``SoloWhistEngine``, a23da71
+(two-player Vint's first kernel) for ``Vint2pEngine``.
 ``--against REF`` compares every engine with one commit instead; ``--reference-tree DIR`` with a folder
 that holds a ``vint_env`` package (no git needed).  Threads: ``1`` runs the engine with
 ``parallel=False``, ``2`` with ``parallel=True`` on two numba threads.  On a machine shared with other
@@ -34,18 +35,21 @@ import sys
 import tarfile
 from pathlib import Path
 
-from .. import games
-
-#: The pinned reference of each engine class: its last commit before the state checks (issue 36).
-#: Two-player Vint's engine has none yet: its first landed kernel will be its reference.
+#: The pinned reference of each engine class: its last commit before the state checks (issue 36).  An engine
+#: without one (a kernel added later) is compared only with ``--against REF``.
 REFERENCES = {
     "VintEngine": "691ada8e315c5eedf50e7ecd5a11fb2427064ef7",
     "WhistEngine": "691ada8e315c5eedf50e7ecd5a11fb2427064ef7",
     "SoloWhistEngine": "764f35dd81da836f0558285c73144c2fa2ea78ca",
+    "Vint2pEngine": "a23da719beed9bb3caa9a828d472359d4897ace1",   # two-player Vint's first kernel
 }
-#: The games whose engine has a reference (``--engines`` takes their names), and their engine classes.
-ENGINE_CLASSES = {g: cls for g in games.engine_games()
-                  if (cls := games.get(g).engine.rpartition(":")[2]) in REFERENCES}
+
+
+def engine_classes() -> dict[str, str]:
+    """Each game with a batched engine, by name, and its engine's class name (from the game records)."""
+    from vint_env import games
+    return {name: games.get(name).engine.rsplit(":", 1)[1] for name in games.engine_games()}
+
 
 # The worker: imports the engine of the tree given as its argument, then answers one JSON line per request.
 _WORKER = r'''
@@ -162,7 +166,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--against", nargs="?", const="", default="", metavar="REF",
                    help="one commit for every engine (default: each engine's pinned reference, REFERENCES)")
     p.add_argument("--reference-tree", type=Path, help="a folder holding the reference's vint_env (instead of git)")
-    p.add_argument("--engines", default="vint,whist,solo_whist", help="comma-separated: vint, whist, solo_whist")
+    p.add_argument("--engines", default=",".join(engine_classes()),
+                   help=f"comma-separated games: {', '.join(engine_classes())} (default: all)")
     p.add_argument("--threads", default="1,2", help="comma-separated thread counts: 1 and/or 2")
     p.add_argument("--batch-size", type=int, default=1024)
     p.add_argument("--rounds", type=int, default=7, help="alternating rounds per engine and thread count")
@@ -171,9 +176,14 @@ def parse_args(argv=None) -> argparse.Namespace:
     p.add_argument("--ref-dir", type=Path, help="where reference commits are exported (default ~/.cache/...)")
     args = p.parse_args(argv)
     engines = [e for e in args.engines.split(",") if e]
-    unknown = [e for e in engines if e not in ENGINE_CLASSES]
+    classes = engine_classes()
+    unknown = [e for e in engines if e not in classes]
     if unknown or not engines:
-        p.error(f"--engines takes {', '.join(ENGINE_CLASSES)}, got {args.engines!r}")
+        p.error(f"--engines takes {', '.join(classes)}, got {args.engines!r}")
+    engines = [classes[e] for e in engines]          # from here on, each engine by its class name
+    unpinned = [e for e in engines if e not in REFERENCES]
+    if unpinned and not args.against and args.reference_tree is None:
+        p.error(f"no pinned reference for {', '.join(unpinned)}: name one with --against REF")
     try:
         threads = [int(t) for t in args.threads.split(",") if t]
     except ValueError:
@@ -201,11 +211,11 @@ def main(argv=None) -> int:
         cache = args.ref_dir or Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "vint_env" / "bench-refs"
         refs = {}
         for e in args.engines:
-            ref = args.against or REFERENCES[ENGINE_CLASSES[e]]
+            ref = args.against or REFERENCES[e]
             refs[e] = (ref[:12], reference_tree(here, ref, cache))
     threads = [t for t in args.threads if t <= (os.cpu_count() or 1)]
     print(f"# the batched engine of the working tree ({here}) against "
-          + ", ".join(f"{ENGINE_CLASSES[e]}: {name}" for e, (name, _) in refs.items()))
+          + ", ".join(f"{e}: {name}" for e, (name, _) in refs.items()))
     print(f"# {os.cpu_count()} CPUs, load average {_load()}; B={args.batch_size}, {args.rounds} rounds "
           f"of {args.seconds:g} s a side, alternating; ratio = working tree / reference (median of rounds)")
     workers: dict[Path, Worker] = {}
@@ -237,7 +247,7 @@ def _compare(args, here: Path, refs: dict, threads: list[int], workers: dict) ->
         for t in threads:
             key = f"{e}/{t}"
             for w in (mine, theirs):
-                w.ask(setup={"name": key, "cls": ENGINE_CLASSES[e], "batch": args.batch_size, "threads": t})
+                w.ask(setup={"name": key, "cls": e, "batch": args.batch_size, "threads": t})
             rates = {"mine": [], "theirs": [], "ratio": [], "cpu_ratio": []}
             for r in range(args.rounds):
                 order = ((mine, "mine"), (theirs, "theirs"))
@@ -252,8 +262,8 @@ def _compare(args, here: Path, refs: dict, threads: list[int], workers: dict) ->
                 rates["cpu_ratio"].append(cpu["mine"] / cpu["theirs"])
             ratio = statistics.median(rates["ratio"])
             if ratio < args.min_ratio:
-                failed.append(f"{ENGINE_CLASSES[e]}, {t} thread(s): {ratio:.3f}x")
-            print(f"{ENGINE_CLASSES[e]:<18} {t:>7} {statistics.median(rates['mine']):>14,.0f} "
+                failed.append(f"{e}, {t} thread(s): {ratio:.3f}x")
+            print(f"{e:<18} {t:>7} {statistics.median(rates['mine']):>14,.0f} "
                   f"{statistics.median(rates['theirs']):>14,.0f} {ratio:>6.3f}x "
                   f"{statistics.median(rates['cpu_ratio']):>8.3f}x  "
                   + " ".join(f"{x:.2f}" for x in rates["ratio"]), flush=True)
