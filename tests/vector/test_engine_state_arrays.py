@@ -18,9 +18,11 @@ import pytest
 
 from vint_env.rules.tricks import IllegalActionError
 from vint_env.vector import EngineStateError, SoloWhistEngine, VintEngine, WhistEngine
+from vint_env.vector.engine import Vint2pEngine
 from vint_env.vector.state import COL, DEALT, HAND, NUM_SMALL
 
-ENGINES = [VintEngine, WhistEngine, SoloWhistEngine]
+FOUR_SEAT_ENGINES = [VintEngine, WhistEngine, SoloWhistEngine]
+ENGINES = FOUR_SEAT_ENGINES + [Vint2pEngine]
 
 
 def run_isolated(code: str) -> subprocess.CompletedProcess:
@@ -63,8 +65,8 @@ def test_the_small_table_aliased_into_the_observation_is_refused_not_corrupting_
 
 def _contiguous_alias(state):
     """small as a C-contiguous view into the observation's memory, holding small's values."""
-    b = state.batch_size
-    alias = state.observation.view(np.int8).reshape(-1)[:b * NUM_SMALL].reshape(b, NUM_SMALL)
+    b, columns = state.small.shape
+    alias = state.observation.view(np.int8).reshape(-1)[:b * columns].reshape(b, columns)
     alias[:] = state.small
     state.small = alias
 
@@ -223,7 +225,7 @@ def test_actions_that_share_memory_with_the_state_are_read_once():
     assert_unchanged(state, twin)
 
 
-@pytest.mark.parametrize("engine_class", ENGINES)
+@pytest.mark.parametrize("engine_class", FOUR_SEAT_ENGINES)     # two-player Vint's check has one version
 def test_the_kernels_fast_row_check_agrees_with_the_one_that_names_the_fault(engine_class):
     """``_row_ok`` (no branch, run inside the step kernels) passes a row exactly when ``_row_fault`` finds nothing."""
     from vint_env.vector.numba_backend import _row_fault, _row_ok

@@ -372,7 +372,7 @@ GAME = Game(
     encode_observation=encode_observation, encode_state=encode_state,
     points_unit="points", reward_scale=REWARD_SCALE, points_scale=1.0,
     new_deal=Vint2pDeal, new_rubber=Vint2pRubber, outcome=Vint2pOutcome, turns_card=False,
-    decoder=Vint2pKnowledge, rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
+    engine="vint_env.vector.engine:Vint2pEngine", engine_code=3, decoder=Vint2pKnowledge, rule_bot="vint_env.agents.rule.vint2p:Vint2pRuleAgent",
     dd_agent="vint_env.agents.search.vint2p_dd:Vint2pDoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_vint2p:VINT2P",
     calls_help=("pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT, as in Vint; way 2: keep or exchange (your whole\n"

@@ -8,7 +8,9 @@ deals, so both sources play the very same games (``tests/training/test_training_
 rollouts agree action for action).
 
 Deal episodes; the env options are the engine's (``vint_v0``'s ``reward_scale``, ``passout``,
-``honours``, ``game_race``; ``whist_v0``'s ``reward_scale``, ``no_trump``, ``ten_is_honour``).
+``honours``, ``game_race``; ``whist_v0``'s ``reward_scale``, ``no_trump``, ``ten_is_honour``;
+``vint2p_v0``'s ``way``, ``auction`` and the Vint variants).  The agents' seats are the engine's
+``deciding_players`` (the seat to move, or in two-player Vint the player who decides for it).
 """
 
 from __future__ import annotations
@@ -49,6 +51,10 @@ class VectorGameBatch:
             raise ValueError("env_source 'vector' plays deal episodes only (episode='deal')")
         self.engine = engine_class(**kwargs, auto_reset=False)
         self.record = record
+        # Two-player Vint: the env draws the dealer, the widow and the piles too; an env of the same options
+        # deals each seed (deal_options_of_seed), so both sources play the very same games.
+        env_options = {k: v for k, v in kwargs.items() if k != "backend"}
+        self._dealer_env = record.raw_env(**env_options) if hasattr(self.engine, "deal_options") else None
         self.turns_card = record.turns_card and not getattr(self.engine, "no_trump", False)
         self.game = game
         self.num_envs = int(num_envs)
@@ -70,13 +76,35 @@ class VectorGameBatch:
     def start(self, i: int, seed: int) -> np.ndarray:
         return self.start_many([i], [seed])[0]
 
+    def deal_options_of_seed(self, seed: int) -> dict:
+        """Two-player Vint: the reset options of the deal the env's ``reset(seed=seed)`` deals (the hands, the
+        dealing player, way 5's widow, ways 2 and 3's piles)."""
+        env = self._dealer_env
+        env.reset(seed=int(seed))
+        deal = env.deal
+        options = {"deal": tuple(deal.dealt), "dealer": deal.dealer}
+        if deal.way == 5:
+            options["widow"] = [c for c in range(52) if deal.widow >> c & 1]
+        if deal.piles:
+            options["piles"] = {seat: list(order) for seat, order in deal.piles.items()}
+        return options
+
     def start_many(self, ids, seeds) -> np.ndarray:
         """New deals in games ``ids`` (one engine reset for all); credits ``[n, 4]`` (zero)."""
         ids = np.asarray(ids, dtype=np.int64)
-        deals = [self.deal_of_seed(s) for s in seeds]
-        extra = {"turned": [d[2] for d in deals]} if self.turns_card else {}
-        self.engine.reset(self.state, games=ids, deals=[d[0] for d in deals], dealers=[d[1] for d in deals], **extra)
-        self._seat[ids] = self.state.current_player[ids]
+        if self._dealer_env is not None:
+            deals = [self.deal_options_of_seed(s) for s in seeds]
+            extra = {"widows": [d["widow"] for d in deals]} if "widow" in deals[0] else {}
+            if "piles" in deals[0]:
+                extra["piles"] = [d["piles"] for d in deals]
+            self.engine.reset(self.state, games=ids, deals=[d["deal"] for d in deals],
+                              dealers=[d["dealer"] for d in deals], **extra)
+        else:
+            deals = [self.deal_of_seed(s) for s in seeds]
+            extra = {"turned": [d[2] for d in deals]} if self.turns_card else {}
+            self.engine.reset(self.state, games=ids, deals=[d[0] for d in deals], dealers=[d[1] for d in deals],
+                              **extra)
+        self._seat[ids] = self.engine.deciding_players(self.state)[ids]
         return np.zeros((len(ids), 4), dtype=np.float64)
 
     def acting_seats(self) -> np.ndarray:
@@ -108,7 +136,9 @@ class VectorGameBatch:
         acts[ids] = actions
         self.engine.step(self.state, acts)
         done = self.state.terminated[ids].copy()
-        credits = np.where(done[:, None], self.state.rewards[ids], 0.0).astype(np.float64)
-        seats = np.asarray(self.state.current_player, dtype=np.int64)
+        credits = np.zeros((len(ids), 4), dtype=np.float64)     # the agents' columns (two-player Vint: two)
+        rewards = self.state.rewards[ids]
+        credits[:, :rewards.shape[1]] = np.where(done[:, None], rewards, 0.0)
+        seats = np.asarray(self.engine.deciding_players(self.state), dtype=np.int64)
         self._seat[ids] = np.where(done, -1, seats[ids])
         return credits, done

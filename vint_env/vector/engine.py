@@ -56,7 +56,9 @@ from ..rules.tricks import IllegalActionError, MalformedActionError
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
-from .state import COL, KernelOptions, StateLayout, VintBatchState, admit
+from . import vint2p_backend
+from .state import (COL, NUM_SMALL, NUM_WORDS, ORIGINAL, VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, WIDOW_WORD, KernelOptions,
+                    StateLayout, VintBatchState, admit)
 
 #: The engine's one implementation: the numba kernel (the NumPy backend was removed, see docs/architecture.md).
 BACKENDS = ("numba",)
@@ -77,6 +79,9 @@ class BatchEngine:
     """
 
     game: games.Game     # the game's record: action count, observation size, action text, kernel number
+    _backend = numba_backend     # the kernels (the backend interface of numba_backend)
+    _columns = (NUM_SMALL, NUM_WORDS)   # the columns of a state's ``small`` and ``words``
+    _players = 4                 # who is rewarded and observed: the four seats (two-player Vint: two players)
 
     def __init__(self, spec: KernelOptions, backend: str = "numba", obs_dtype=np.float32, auto_reset: bool = True,
                  parallel: bool = False):
@@ -92,7 +97,7 @@ class BatchEngine:
         for name, value in (("auto_reset", auto_reset), ("parallel", parallel)):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{name} must be True or False, got {value!r}")
-        self._impl = numba_backend
+        self._impl = self._backend
         self.spec = spec._replace(reward_scale=float(scale))
         self.backend = backend
         self.reward_scale = float(scale)
@@ -100,7 +105,7 @@ class BatchEngine:
         self.auto_reset = bool(auto_reset)
         self.parallel = parallel
         self.layout = StateLayout(type(self).__name__, self.game.observation_size, self.game.num_actions,
-                                  self.obs_dtype)
+                                  self.obs_dtype, *self._columns, self._players)
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(reward_scale={self.reward_scale}, backend={self.backend!r}, "
@@ -126,7 +131,8 @@ class BatchEngine:
             check_deal_list(deals)
             batch_size = len(deals)
         keys = seed_keys(seed, batch_size)
-        state = VintBatchState.empty(keys.size, self.observation_size, self.num_actions, self.obs_dtype)
+        state = VintBatchState.empty(keys.size, self.observation_size, self.num_actions, self.obs_dtype,
+                                     self.layout.small, self.layout.words, self.layout.players)
         state.key[:] = keys
         self._start(state, np.arange(keys.size), deals, dealers, **deal_options)
         self._write_views(state)
@@ -169,11 +175,13 @@ class BatchEngine:
         return state
 
     def observe(self, state: VintBatchState, seats) -> np.ndarray:
-        """A new ``[B, D]`` array: the observation of ``seats[b]`` (any seat, to move or not) in each game."""
+        """A new ``[B, D]`` array: the observation of ``seats[b]`` (any seat, to move or not; two-player Vint:
+        a player 0 or 1) in each game."""
         self.check_state(state)
         seats = np.broadcast_to(np.asarray(seats), (state.batch_size,))
-        if seats.dtype.kind not in "iu" or ((seats < 0) | (seats > 3)).any():
-            raise ValueError(f"seats must be seats 0..3, got {seats!r}")
+        last = self._players - 1
+        if seats.dtype.kind not in "iu" or ((seats < 0) | (seats > last)).any():
+            raise ValueError(f"seats must be {'seats' if last == 3 else 'players'} 0..{last}, got {seats!r}")
         out = np.empty((state.batch_size, self.observation_size), dtype=self.obs_dtype)
         return self._impl.write_observation(state, seats.astype(np.int8), out, self.spec, self.parallel)
 
@@ -201,6 +209,12 @@ class BatchEngine:
         legal actions, ``u`` its number of ``rng.random(batch_size)``."""
         admit(state, self.layout)
         return self._impl.random_legal(state, rng.random(state.batch_size), self.spec)
+
+    def deciding_players(self, state: VintBatchState) -> np.ndarray:
+        """The agent (its seat number, ``player_i``) who decides now in each game, -1 once a deal is over: the seat
+        to move (two-player Vint: the player who decides for it)."""
+        self.check_state(state)
+        return state.current_player.copy()
 
     def check_state(self, state) -> None:
         """Raise :class:`~vint_env.vector.state.EngineStateError` unless ``state`` is one this engine makes.
@@ -344,6 +358,102 @@ class SoloWhistEngine(BatchEngine):
         super().__init__(KernelOptions(game=self.game.engine_code, payments_literal=payments == "literal",
                                        reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.payments = payments
+
+
+class Vint2pEngine(BatchEngine):
+    """Batched two-player Vint deals (docs/rules/vint2p.md), the five ways: ``vint2p_v0``'s observations, actions
+    (92), rewards, deal episodes.
+
+    ``way``: 1..5 (default 4); ``auction``: way 1's ``"alternating"`` (default) or ``"single"``; ``passout``,
+    ``honours``, ``game_bonus``, ``game_race`` and ``reward_scale`` as ``vint2p_v0`` (``game_bonus`` and
+    ``game_race`` are checked but without effect: deal episodes have no game); the other options are
+    :class:`BatchEngine`'s.  Two players decide: ``rewards`` and ``points`` are ``[B, 2]`` (player 0, player 1),
+    ``observe`` takes players 0 and 1, ``observer`` is the player whose view ``observation`` is, and
+    :meth:`deciding_players` says who decides now; ``current_player`` is the *seat* to act (a player's hand or
+    his dummy).  ``dealers`` are players.  Way 5's widow is a uniform card of each hand as dealt, ways 2 and 3's
+    piles in a uniform order (``widows=`` and ``piles=`` in ``init``/``reset`` fix them with injected deals);
+    :meth:`deal_options` gives the env's ``reset`` options that replay a game's deal.
+    """
+
+    game = games.get("vint2p")
+    _backend = vint2p_backend
+    _columns = (VINT2P_NUM_SMALL, VINT2P_NUM_WORDS)
+    _players = 2
+
+    def __init__(self, way: int = game.defaults["way"], auction: str = game.defaults["auction"],
+                 passout: str = game.defaults["passout"], honours: str = game.defaults["honours"],
+                 game_bonus: int = game.defaults["game_bonus"], game_race: str = game.defaults["game_race"],
+                 reward_scale: float = game.reward_scale, backend: str = "numba", obs_dtype=np.float32,
+                 auto_reset: bool = True, parallel: bool = False):
+        o = self.game.check_options(way=way, auction=auction, passout=passout, honours=honours,
+                                    game_bonus=game_bonus, game_race=game_race)
+        super().__init__(KernelOptions(game=self.game.engine_code, way=o["way"], single_auction=o["auction"] == "single",
+                                       passout_play=o["passout"] == "play", honours_net=o["honours"] == "net",
+                                       reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
+        self.way, self.auction, self.passout, self.honours = o["way"], o["auction"], o["passout"], o["honours"]
+        self.game_bonus, self.game_race = o["game_bonus"], o["game_race"]
+
+    def deciding_players(self, state: VintBatchState) -> np.ndarray:
+        """The player (0, 1) who decides now in each game (for his own hand or his dummy), -1 once over."""
+        self.check_state(state)
+        return vint2p_backend.deciding_players(state)
+
+    def deal_options(self, state: VintBatchState, game: int) -> dict:
+        """The ``vint2p_v0`` reset options that deal game ``game``'s current deal: the hands as dealt, the
+        dealer, way 5's widow and ways 2 and 3's piles."""
+        self.check_state(state)
+        options = {"deal": tuple(int(h) for h in state.words[game, ORIGINAL:ORIGINAL + 4]),
+                   "dealer": int(state.dealer[game])}
+        if self.way == 5:
+            widow = int(state.words[game, WIDOW_WORD])
+            options["widow"] = [c for c in range(52) if widow >> c & 1]
+        if self.way in (2, 3):
+            options["piles"] = {seat: [int(c) for c in state.small[game, vint2p_backend._PILE1 + 13 * i:
+                                                                   vint2p_backend._PILE1 + 13 * i + 13]]
+                                for i, seat in enumerate((1, 3))}
+        return options
+
+    def global_state(self, state: VintBatchState) -> np.ndarray:
+        """A new ``[B, S]`` float32 array: ``vint2p_v0``'s ``state()`` per game (``games.vint2p.STATE_LAYOUT``)."""
+        self.check_state(state)
+        b = state.batch_size
+        layout = self.game.state_layout
+        out = np.zeros((b, layout.size), dtype=np.float32)
+        words = state.words
+        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
+        untaken = np.where(state.small[:, vint2p_backend._WIDOW_TO] < 0, words[:, WIDOW_WORD], np.uint64(0))
+        out[:, layout.slice("widow")] = numba_backend.unpack_bits(untaken, 52)
+        out[:, layout.slice("discards")] = numba_backend.unpack_bits(
+            words[:, vint2p_backend.DISCARDS:vint2p_backend.DISCARDS + 2], 52).reshape(b, 104)
+        cur = state.current_player.astype(np.int64)
+        moving = np.flatnonzero(cur >= 0)
+        out[moving, layout.offset["to_move"] + cur[moving]] = 1
+        out[:, layout.slice("seat0_view")] = self.observe(state, np.zeros(b, dtype=np.int8))
+        return out
+
+    def _start(self, state, idx, deals, dealers, widows=None, piles=None):
+        if deals is None:
+            if dealers is not None or widows is not None or piles is not None:
+                raise ValueError("dealers, widows and piles go with the injected deals they belong to (deals=)")
+            vint2p_backend.start_deals(state, idx, self.spec)
+            return
+        hands = as_hand_array(deals, idx.size)
+        if dealers is None:
+            raise ValueError("injected deals need their dealers (players 0 or 1)")
+        dl = np.asarray(dealers)
+        dl = np.full(idx.size, int(dl)) if dl.ndim == 0 else dl
+        if dl.shape != (idx.size,) or dl.dtype.kind not in "iu" or ((dl < 0) | (dl > 1)).any():
+            raise ValueError(f"dealers must be {idx.size} players 0 or 1, got {dealers!r}")
+        widow_masks = np.zeros(idx.size, dtype=np.uint64)
+        pile_orders = np.full((idx.size, 2, 13), -1, dtype=np.int8)
+        for i in range(idx.size):
+            env_deal = self.game.new_deal(tuple(int(h) for h in hands[i]), way=self.way, dealer=int(dl[i]),
+                                          widow=None if widows is None else widows[i],
+                                          piles=None if piles is None else piles[i])
+            widow_masks[i] = env_deal.widow
+            if self.way in (2, 3):
+                pile_orders[i] = [env_deal.piles[1], env_deal.piles[3]]
+        vint2p_backend.start_deals(state, idx, self.spec, hands, dl, widow_masks, pile_orders)
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:

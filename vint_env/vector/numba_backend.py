@@ -90,13 +90,27 @@ def _score_vint(words, small, b, honours_net, run_tab, top_tab):
     t0 = np.int64(small[b, WON]) + small[b, WON + 2]
     t1 = np.int64(small[b, WON + 1]) + small[b, WON + 3]
     if small[b, _PASSED_OUT] == 1:           # docs/rules/vint.md, Pass-out "play": 500 a trick over six
-        return 500 * (max(t0 - 6, 0) - max(t1 - 6, 0))
-    h = np.int64(small[b, _HIGHEST])
+        return _passout_points(t0, t1)
+    return _contract_points(words[b, DEALT], words[b, DEALT + 1], words[b, DEALT + 2], words[b, DEALT + 3], t0, t1,
+                            np.int64(small[b, _HIGHEST]), np.int64(small[b, _DECLARER]) & 1, honours_net, run_tab,
+                            top_tab)
+
+
+@njit(cache=True, inline="always")
+def _passout_points(t0, t1):
+    """docs/rules/vint.md, Pass-out "play": 500 a trick over six, side 0's minus side 1's."""
+    return 500 * (max(t0 - 6, 0) - max(t1 - 6, 0))
+
+
+@njit(cache=True)
+def _contract_points(hand0, hand1, hand2, hand3, t0, t1, h, declarer_side, honours_net, run_tab, top_tab):
+    """Side 0's points minus side 1's for a played Vint contract (bid index ``h``) as ``rules.vint_scoring.
+    score_contract``: the hands as dealt, side 0's at 0 and 2 (two-player Vint: 0 for a hand not played);
+    ``t0, t1``: each side's tricks."""
     level, strain = h // 5 + 1, h % 5
     t = 10 * level
     diff = t * (t0 - t1)                                 # 1. tricks, both sides
     diff += _slam_taken(t0) - _slam_taken(t1)            # 3. slams taken
-    declarer_side = np.int64(small[b, _DECLARER]) & 1
     sign = 1 if declarer_side == 0 else -1               # +: the declaring side's credit
     short = 6 + level - (t0 if declarer_side == 0 else t1)
     if short > 0:
@@ -109,7 +123,7 @@ def _score_vint(words, small, b, honours_net, run_tab, top_tab):
     a0 = 0
     a1 = 0
     for s in range(4):
-        hand = words[b, DEALT + s]
+        hand = hand0 if s == 0 else (hand1 if s == 1 else (hand2 if s == 2 else hand3))
         aces = 0
         coronets = 0
         for suit in range(4):

@@ -14,7 +14,8 @@
   reference), and exits with status 1 when a median ratio is below ``--min-ratio`` (default 0.95).
 
 The default references (``REFERENCES``) are the last commits before the engine's state checks: 691ada8
-for ``VintEngine`` and ``WhistEngine``, 764f35d (Solo Whist's first kernel) for ``SoloWhistEngine``.
+for ``VintEngine`` and ``WhistEngine``, 764f35d (Solo Whist's first kernel) for ``SoloWhistEngine``, a23da71
+(two-player Vint's first kernel) for ``Vint2pEngine``.
 ``--against REF`` compares every engine with one commit instead; ``--reference-tree DIR`` with a folder
 that holds a ``vint_env`` package (no git needed).  Threads: ``1`` runs the engine with
 ``parallel=False``, ``2`` with ``parallel=True`` on two numba threads.  On a machine shared with other
@@ -40,6 +41,7 @@ REFERENCES = {
     "VintEngine": "691ada8e315c5eedf50e7ecd5a11fb2427064ef7",
     "WhistEngine": "691ada8e315c5eedf50e7ecd5a11fb2427064ef7",
     "SoloWhistEngine": "764f35dd81da836f0558285c73144c2fa2ea78ca",
+    "Vint2pEngine": "a23da719beed9bb3caa9a828d472359d4897ace1",   # two-player Vint's first kernel
 }
 
 

@@ -60,7 +60,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..games import solo_whist, vint, whist
+from ..games import solo_whist, vint, vint2p, whist
 from ..rules.phase import Phase
 
 D = vint.GAME.observation_size
@@ -71,6 +71,9 @@ AUCTION, PLAY, OVER, TRUMP = Phase.AUCTION.code, Phase.PLAY.code, Phase.OVER.cod
 
 # The games' numbers inside the kernel (from their records).
 VINT, WHIST, SOLO_WHIST = vint.GAME.engine_code, whist.GAME.engine_code, solo_whist.GAME.engine_code
+VINT2P = vint2p.GAME.engine_code
+# Two-player Vint's phases beyond the auction and the play (ways 2, 3 and 5).
+EXCHANGE, WIDOW, GIVE, FINAL = Phase.EXCHANGE.code, Phase.WIDOW.code, Phase.GIVE.code, Phase.FINAL.code
 
 
 class KernelOptions(NamedTuple):
@@ -83,6 +86,8 @@ class KernelOptions(NamedTuple):
     honours_net: bool = False      # Vint, docs/rules/vint.md, Scoring item 4 variant honours="net" (default "majority")
     payments_literal: bool = False  # Solo Whist, docs/rules/solo_whist.md, Payments variant "literal"
     reward_scale: float = 0.001
+    way: int = 4                   # two-player Vint: the way of the books, 1..5 (docs/rules/vint2p.md)
+    single_auction: bool = False   # two-player Vint, way 1's variant auction="single"
 
 # int8 columns of ``small``.
 SMALL_COLUMNS = (
@@ -119,6 +124,27 @@ DEALT, HAND, BIDS = 0, 4, 8     # + seat: hand as dealt, hand now, bids made (bi
 VOIDS = 12                      # suits shown out of: bit 4 * seat + suit
 NUM_WORDS = 13
 
+# Two-player Vint's state (vint2p_backend): the columns above, then its own.  ``dealer`` is a *player* (0, 1);
+# the seats (``current_player``, ``actor``, ``declarer`` ...) are seats 0..3 as in the rules; ``dealt`` holds the
+# hands as play starts (after exchanges, the widow and the give-aways), ``ORIGINAL`` the hands as dealt.
+VINT2P_COLUMNS = SMALL_COLUMNS + (
+    "ctrl0", "ctrl1", "ctrl2", "ctrl3",        # the player (0, 1) who decides for each seat, -1 none
+    "calls",            # calls made in the auction (way 1's single round ends after two)
+    "winning_bid",      # way 5: the bid index that won the auction (``highest`` becomes the final contract)
+    "widow_to",         # way 5: the seat that took the widow, -1 before
+    "gives",            # way 5: give-aways made, 0..3
+    "exchanged0", "exchanged1",    # ways 2, 3: cards each player exchanged (13: the whole hand)
+    "exchange_done0", "exchange_done1",
+    "exchanger",        # ways 2, 3: the player exchanging now
+    *(f"pile1_{i}" for i in range(13)), *(f"pile3_{i}" for i in range(13)),   # ways 2, 3: the piles, top first
+)
+V2COL = {name: i for i, name in enumerate(VINT2P_COLUMNS)}
+VINT2P_NUM_SMALL = len(VINT2P_COLUMNS)
+WIDOW_WORD = 13                 # way 5: the widow's cards
+DISCARDS = 14                   # + player: ways 2, 3, the cards each player discarded
+ORIGINAL = 16                   # + seat: the hands as dealt (13 cards each, the widow's cards included)
+VINT2P_NUM_WORDS = 20
+
 
 class EngineStateError(ValueError):
     """A batch state the engine did not make (game, shapes, dtypes, batch size) or whose values are out of range.
@@ -147,17 +173,18 @@ class VintBatchState:
 
     @classmethod
     def empty(cls, batch_size: int, obs_size: int = D, num_actions: int = NUM_ACTIONS,
-              obs_dtype=np.float32) -> "VintBatchState":
+              obs_dtype=np.float32, num_small: int = NUM_SMALL, num_words: int = NUM_WORDS,
+              players: int = 4) -> "VintBatchState":
         b = batch_size
         return cls(
-            small=np.full((b, NUM_SMALL), -1, dtype=np.int8),
-            words=np.zeros((b, NUM_WORDS), dtype=np.uint64),
+            small=np.full((b, num_small), -1, dtype=np.int8),
+            words=np.zeros((b, num_words), dtype=np.uint64),
             key=np.zeros(b, dtype=np.uint64),
             deal_index=np.zeros(b, dtype=np.uint64),
             observation=np.zeros((b, obs_size), dtype=obs_dtype),
             legal_action_mask=np.zeros((b, num_actions), dtype=np.int8),
-            rewards=np.zeros((b, 4), dtype=np.float64),
-            points=np.zeros((b, 4), dtype=np.int64),
+            rewards=np.zeros((b, players), dtype=np.float64),
+            points=np.zeros((b, players), dtype=np.int64),
             terminated=np.zeros(b, dtype=bool),
             observer=np.zeros(b, dtype=np.int8),
         )
@@ -216,32 +243,37 @@ for _name, _i in COL.items():
         setattr(VintBatchState, _name, _column_property(_i, _name))
 
 
-#: The arrays of a state: name -> (dtype, trailing shape; ``"observation"``/``"actions"`` = the engine's sizes).
+#: The arrays of a state: name -> (dtype, trailing shape; a name = the engine's size of that name, StateLayout).
 ARRAYS = {
-    "small": (np.int8, (NUM_SMALL,)),
-    "words": (np.uint64, (NUM_WORDS,)),
+    "small": (np.int8, ("small",)),
+    "words": (np.uint64, ("words",)),
     "key": (np.uint64, ()),
     "deal_index": (np.uint64, ()),
     "observation": (None, ("observation",)),
     "legal_action_mask": (np.int8, ("actions",)),
-    "rewards": (np.float64, (4,)),
-    "points": (np.int64, (4,)),
+    "rewards": (np.float64, ("players",)),
+    "points": (np.int64, ("players",)),
     "terminated": (np.bool_, ()),
     "observer": (np.int8, ()),
 }
 
 
 class StateLayout(NamedTuple):
-    """The arrays one engine makes: who makes them (for messages), the observation and action sizes, the obs dtype."""
+    """The arrays one engine makes: who makes them (for messages), the observation and action sizes, the obs dtype,
+    the columns of ``small`` and ``words`` and the players rewarded (seats, or two-player Vint's two players)."""
 
     engine: str
     obs_size: int
     num_actions: int
     obs_dtype: np.dtype
+    small: int = NUM_SMALL
+    words: int = NUM_WORDS
+    players: int = 4
 
     def shape_and_dtype(self, name: str, batch_size: int) -> tuple[tuple, np.dtype]:
         dtype, tail = ARRAYS[name]
-        sizes = {"observation": self.obs_size, "actions": self.num_actions}
+        sizes = {"observation": self.obs_size, "actions": self.num_actions, "small": self.small,
+                 "words": self.words, "players": self.players}
         return (batch_size,) + tuple(sizes.get(t, t) for t in tail), np.dtype(self.obs_dtype if dtype is None else dtype)
 
 
@@ -291,7 +323,7 @@ def check_layout(state, layout: StateLayout) -> None:
         raise EngineStateError(f"{engine} steps a VintBatchState made by its init(), got {type(state).__name__}")
     small = state.small
     if not isinstance(small, np.ndarray) or small.ndim != 2:
-        raise EngineStateError(f"state.small must be a [B, {NUM_SMALL}] int8 array, got {small!r:.80}")
+        raise EngineStateError(f"state.small must be a [B, {layout.small}] int8 array, got {small!r:.80}")
     b = small.shape[0]
     spans = []
     for name in ARRAYS:
