@@ -46,7 +46,7 @@ from .base import Agent, RandomAgent
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "bidder:PATH",
+SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "search[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "bidder:PATH",
          "human",
          "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
 #: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
@@ -97,6 +97,13 @@ def load_agent(spec: str, game: Game | str = "vint", seed: int | None = None) ->
         agent = record.dd_agent_factory()(record)
     elif kind == "pimc":
         agent = record.pimc_agent_factory()(record, arg, seed)
+    elif kind == "search":
+        try:
+            from .search.search import make_search
+        except ImportError as exc:
+            raise ImportError("the search agent uses the shipped networks and needs the train extra "
+                              f"(pip install 'vint-env[train]'): {exc}") from exc
+        agent = make_search(record, arg, seed)
     elif kind == "ppo":
         if not arg:
             raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")
