@@ -351,7 +351,8 @@ def test_work_per_decision_is_bounded(game):
     from vint_env.evaluation.deals import generate_boards
     from vint_env.evaluation.match import run_match
     from vint_env.evaluation import match as match_mod
-    for spec, most in (("search:samples=3,candidates=5", 3), ("search:samples=6,time=0.000001", 1)):
+    for spec, most in (("search:samples=3,first_samples=2,candidates=5", 3),
+                       ("search:samples=6,first_samples=6,time=0.000001", 1)):
         match_mod._WORKER_TABLE.clear()
         run_match(game, spec, "rule", generate_boards(3, seed=6), seed=6, workers=1, progress=False,
                   analysis=False)

@@ -28,13 +28,28 @@ from .match import BoardResult, MatchResult, TableResult, run_match
 from .report import summarize, summary_markdown
 
 
-def _pimc_stats() -> dict:
-    out = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
+STAT_KEYS = ("decisions", "seconds", "cpu_seconds")
+
+
+def _team_stats() -> dict:
+    """Each team's agents' counters (``agent.stats``: card decisions, the wall and CPU seconds spent on them,
+    and the agent's own counts), summed over its seats."""
+    out = {}
     for table in match_mod._WORKER_TABLE.values():
-        for agents in table.agents.values():
+        for team, agents in table.agents.items():
+            totals = out.setdefault(team, {})
             for agent in agents:
                 for k, v in getattr(agent, "stats", {}).items():
-                    out[k] = out.get(k, 0) + v
+                    totals[k] = totals.get(k, 0) + v
+    return out
+
+
+def _pimc_stats() -> dict:
+    """Every agent's counters summed (the logs' ``pimc`` entry)."""
+    out = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
+    for totals in _team_stats().values():
+        for k, v in totals.items():
+            out[k] = out.get(k, 0) + v
     return out
 
 
@@ -50,6 +65,7 @@ def play(args) -> None:
         result = run_match(args.game, args.a, args.b, piece, seed=args.seed, workers=1,
                            analysis=not args.no_dd)
         stats = _pimc_stats()
+        teams = _team_stats()
         with log.open("a") as f:
             for b in result.boards:
                 f.write(json.dumps({"board": b.number, "score": b.score, "game": args.game, "a": args.a,
@@ -57,7 +73,7 @@ def play(args) -> None:
                                     "tables": [{"seats": t.seats, "points": t.points, "details": t.details}
                                                for t in b.tables]}, default=_plain) + "\n")
             f.write(json.dumps({"piece": [b.number for b in piece], "seconds": time.perf_counter() - start,
-                                "cpu_seconds": result.cpu_seconds, "pimc": stats}) + "\n")
+                                "cpu_seconds": result.cpu_seconds, "pimc": stats, "teams": teams}) + "\n")
         print(f"{len(done) + i + len(piece)}/{args.boards} boards, piece {time.perf_counter() - start:.0f} s, "
               f"pimc {stats}", flush=True)
 
@@ -70,7 +86,7 @@ def _plain(o):
 
 def load(log) -> tuple[MatchResult, dict]:
     boards, wall, cpu = [], 0.0, 0.0
-    stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
+    stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0, "teams": {}}
     head = None
     for line in Path(log).read_text().splitlines():
         row = json.loads(line)
@@ -85,6 +101,10 @@ def load(log) -> tuple[MatchResult, dict]:
             cpu += row["cpu_seconds"]
             for k, v in row["pimc"].items():
                 stats[k] = stats.get(k, 0) + v
+            for team, counts in row.get("teams", {}).items():
+                mine = stats["teams"].setdefault(team, {})
+                for k, v in counts.items():
+                    mine[k] = mine.get(k, 0) + v
     if head is None:
         raise ValueError(f"{log}: no boards yet")
     boards.sort(key=lambda b: b.number)
@@ -102,6 +122,13 @@ def summary(args) -> None:
                  + (f", {stats['decisions'] / stats['cpu_seconds']:.2f} decisions per CPU-second, "
                     f"{stats['sampled'] / stats['cpu_seconds']:.2f} sampled decisions per CPU-second"
                     if stats.get("cpu_seconds") else "") + "\n")
+    for team in sorted(stats["teams"]):
+        t = stats["teams"][team]
+        if t.get("decisions") and t.get("cpu_seconds"):
+            spec = result.agent_a if team == "A" else result.agent_b
+            text += (f"- {team} (`{spec}`): {t['decisions']} card decisions, "
+                     f"{t['cpu_seconds'] / t['decisions']:.4f} CPU seconds a decision "
+                     f"({t['seconds'] / t['decisions']:.4f} s wall)\n")
     print(text)
 
 

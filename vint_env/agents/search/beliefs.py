@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["PlayModel", "NetworkPlayModel", "log_likelihood", "resample", "normalise"]
+__all__ = ["PlayModel", "NetworkPlayModel", "action_probabilities", "log_likelihood", "resample", "normalise"]
 
 
 class PlayModel:
@@ -53,20 +53,30 @@ class NetworkPlayModel(PlayModel):
         self.temperature = float(temperature)
 
     def probabilities(self, observation, mask, action):
-        import torch
         if len(action) == 0:
             return np.zeros(0)
+        return action_probabilities(self.logits(observation), mask, action, self.temperature)
+
+    def logits(self, observation: np.ndarray) -> np.ndarray:
+        """The network's action logits ``[R, A]`` (float64) of observations ``[R, D]``."""
+        import torch
         with torch.no_grad():
             obs = torch.as_tensor(observation)
             policy = getattr(self.network, "policy_logits", None)
             logits = (policy(obs) if policy is not None else self.network(obs)[0]).double().numpy()
-        logits = np.nan_to_num(logits, nan=-1e30, posinf=1e30, neginf=-1e30) / self.temperature
-        legal = mask.astype(bool)
-        logits = np.where(legal, logits, -np.inf)
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        return p[np.arange(len(action)), action]
+        return np.nan_to_num(logits, nan=-1e30, posinf=1e30, neginf=-1e30)
+
+
+def action_probabilities(logits: np.ndarray, mask: np.ndarray, action: np.ndarray, temperature: float) -> np.ndarray:
+    """``softmax(logits / temperature)`` over the legal actions of each row, at the action taken.
+
+    >>> action_probabilities(np.array([[0.0, np.log(3.0), 5.0]]), np.array([[1, 1, 0]]), np.array([1]), 1.0)
+    array([0.75])
+    """
+    z = np.where(mask.astype(bool), logits / temperature, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    p = np.exp(z)
+    return p[np.arange(len(action)), action] / p.sum(axis=1)
 
 
 def log_likelihood(probabilities: np.ndarray, legal_counts: np.ndarray, floor: float, tau: float) -> np.ndarray:

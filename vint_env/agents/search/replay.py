@@ -15,6 +15,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ...vector import numba_backend
+from ...vector.deals import start_deals
+from ...vector.state import VintBatchState
+
 __all__ = ["Decisions", "WorldReplay"]
 
 
@@ -44,11 +48,25 @@ class WorldReplay:
     def __init__(self, engine):
         self.engine = engine
 
-    def start(self, dealt: np.ndarray, dealer: int, turned: int | None = None):
+    def start(self, dealt: np.ndarray, dealer: int, turned: int | None = None) -> VintBatchState:
         """An engine state of ``N`` worlds at the start of the deal: ``dealt[N, 4]`` the hands as dealt
-        (card masks, relative seats), the relative ``dealer``, the dealer's turned card (Whist)."""
-        options = {} if turned is None else {"turned": [int(turned)] * len(dealt)}
-        return self.engine.init(seed=0, deals=np.asarray(dealt, dtype=np.int64), dealers=int(dealer), **options)
+        (card masks, relative seats), the relative ``dealer``, the dealer's turned card (Whist).
+
+        The worlds come from the deal sampler, which deals every card once: the engine's checks of
+        injected deals (one Python call a deal) and of each step's state are left out, as they cost more
+        than the replay itself; ``tests/agents/test_search.py`` checks the replay against the env."""
+        e = self.engine
+        n = len(dealt)
+        state = VintBatchState.empty(n, e.observation_size, e.num_actions, e.obs_dtype)
+        hands = np.ascontiguousarray(np.asarray(dealt, dtype=np.int64).astype(np.uint64))
+        turned_cards = None if turned is None else np.full(n, int(turned), dtype=np.int64)
+        start_deals(state, np.arange(n), e.spec, hands, np.full(n, int(dealer), dtype=np.int8), turned_cards)
+        numba_backend.write_views(state, e.spec)
+        return state
+
+    def step(self, state: VintBatchState, action: int) -> None:
+        """Every world takes ``action`` (legal in each: the caller checked it)."""
+        numba_backend.step(state, np.full(state.batch_size, action, dtype=np.int64), self.engine.spec, False)
 
     def run(self, dealt: np.ndarray, dealer: int, turned: int | None, actions, asked) -> tuple[object, Decisions]:
         """Play ``actions`` (``(relative seat, action)`` in order) in every world of ``dealt``; returns the
@@ -59,24 +77,24 @@ class WorldReplay:
         be consistent with what the observer saw."""
         state = self.start(dealt, dealer, turned)
         n = len(dealt)
-        obs, masks, acts, seats = [], [], [], []
+        e = self.engine
+        wanted = sum(1 for seat, _ in actions if asked(seat))
+        obs = np.empty((wanted, n, e.observation_size), dtype=np.float32)
+        masks = np.empty((wanted, n, e.num_actions), dtype=np.int8)
+        acts, seats = [], []
         for seat, action in actions:
             if not (state.current_player == seat).all():
                 raise ValueError(f"replay: seat {seat} acted, but the engine has seats "
                                  f"{sorted(set(state.current_player.tolist()))} to move")
-            if asked(seat):
-                mask = state.legal_action_mask
-                if not mask[:, action].all():
-                    raise ValueError(f"replay: action {action} of seat {seat} is illegal in some world")
-                if (mask.sum(axis=1) > 1).any():
-                    obs.append(state.observation.copy())
-                    masks.append(mask.copy())
-                    acts.append(action)
-                    seats.append(seat)
-            self.engine.step(state, np.full(n, action, dtype=np.int64))
-        d = self.engine.observation_size
-        a = self.engine.num_actions
-        decisions = Decisions(np.array(obs, dtype=np.float32).reshape(len(obs), n, d),
-                              np.array(masks, dtype=np.int8).reshape(len(masks), n, a),
-                              np.array(acts, dtype=np.int64), np.array(seats, dtype=np.int64))
-        return state, decisions
+            mask = state.legal_action_mask
+            if not mask[:, action].all():
+                raise ValueError(f"replay: action {action} of seat {seat} is illegal in some world")
+            if asked(seat) and (mask.sum(axis=1) > 1).any():
+                r = len(acts)
+                obs[r] = state.observation
+                masks[r] = mask
+                acts.append(action)
+                seats.append(seat)
+            self.step(state, action)
+        r = len(acts)
+        return state, Decisions(obs[:r], masks[:r], np.array(acts, dtype=np.int64), np.array(seats, dtype=np.int64))

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...vector import numba_backend
+
 __all__ = ["rollout_values"]
 
 
@@ -25,12 +27,11 @@ def rollout_values(replay, dealt: np.ndarray, dealer: int, turned, actions, card
     d, c = len(dealt), len(cards)
     worlds = np.repeat(np.asarray(dealt, dtype=np.int64), c, axis=0)
     state, _ = replay.run(worlds, dealer, turned, actions, asked=lambda seat: False)
-    engine = replay.engine
     total = np.zeros(d * c)
     over = np.zeros(d * c, dtype=bool)
     action = np.tile(np.asarray(cards, dtype=np.int64), d)
     for _ in range(max_steps):
-        engine.step(state, action)
+        numba_backend.step(state, action, replay.engine.spec, False)
         total += np.where(over, 0, state.points[:, 0])
         over |= state.terminated
         if over.all():

@@ -16,7 +16,8 @@ At each of its card decisions it
 
 Everything else (Vint's calls, forced cards) is the blueprint's.  It reads only its observations.
 Options: :data:`OPTIONS` (``search:samples=16,beliefs=uniform``).  ``agent.stats`` counts decisions,
-searched decisions, deals solved, the candidates' effective sample size and the seconds spent.
+searched decisions, deals solved, the candidates' effective sample size and the seconds spent, over the card
+decisions (as PIMC's ``stats``).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import time as _time
 import numpy as np
 
 from ... import games
-from ...games.params import OptionError, Parameter, check_options, parse_options
+from ...games.params import OptionError, Parameter, check_options
 from ..base import Agent, legal_actions
 from .beliefs import Belief, NetworkPlayModel, log_likelihood, normalise, resample
 from .deal_sampler import DealSampler
@@ -37,7 +38,7 @@ from .replay import WorldReplay
 from .rollouts import rollout_values
 from .search_games import network_of
 
-__all__ = ["OPTIONS", "SearchAgent", "make_search", "BELIEFS"]
+__all__ = ["OPTIONS", "SearchAgent", "make_search", "parse_spec_options", "BELIEFS", "EVALUATIONS"]
 
 BELIEFS = ("weighted", "uniform")
 EVALUATIONS = ("dd", "rollout")
@@ -47,8 +48,12 @@ EVALUATIONS = ("dd", "rollout")
 OPTIONS = (
     Parameter("samples", int, 12, "deals solved double-dummy per decision (drawn from the beliefs)",
               minimum=1, maximum=1000),
-    Parameter("candidates", int, 40, "deals drawn uniformly and weighted by the others' play per decision "
-                                     "(beliefs=weighted)", minimum=1, maximum=5000),
+    Parameter("first_samples", int, 8, "deals solved per decision in the first trick, where double-dummy "
+                                       "solving costs the most (13 cards a hand) and the others' play has said "
+                                       "least", minimum=1, maximum=1000),
+    Parameter("candidates", int, None, "deals drawn uniformly and weighted by the others' play per decision "
+                                       "(beliefs=weighted; default: the game's)", minimum=1, maximum=5000,
+              optional=True),
     Parameter("beliefs", str, "weighted", "weighted: deals weighted by how likely the others' actions were "
                                           "in them; uniform: every consistent deal alike (PIMC's)",
               allowed=BELIEFS),
@@ -92,7 +97,9 @@ class SearchAgent(Agent):
             raise OptionError(f"search: model must be one of {plan.models} in {record.title}, got {model!r}")
         self.record, self.plan, self.pimc = record, plan, record.pimc_plan()
         self.options = opts
-        self.samples, self.candidates = opts["samples"], opts["candidates"]
+        self.samples = opts["samples"]
+        self.candidates = plan.candidates if opts["candidates"] is None else opts["candidates"]
+        self.first_samples = opts["first_samples"]
         self.weighted = opts["beliefs"] == "weighted"
         self.floor, self.tau = opts["floor"], opts["tau"]
         self.margin = plan.margin if opts["margin"] is None else opts["margin"]
@@ -122,8 +129,7 @@ class SearchAgent(Agent):
         start, cpu = _time.perf_counter(), _time.process_time()
         k = self.record.decode(observation["observation"])
         blue = int(self.blueprint.act(observation, agent=agent))
-        if not self.pimc.in_play(k):              # a call: the blueprint's
-            self._count(start, cpu)
+        if not self.pimc.in_play(k):              # a call: the blueprint's (not counted, as PIMC's calls)
             return blue
         history = self.histories.of(agent)
         history.update(k)
@@ -150,16 +156,17 @@ class SearchAgent(Agent):
         """The deals to solve and their weights (see :mod:`.beliefs`)."""
         sampler = DealSampler(knowledge(pos, False))
         rng = self.rng
+        samples = self.first_samples if k.tricks_played == 0 else self.samples
         if not self.weighted or plays is None:
             if plays is None:
                 self.stats["unordered"] += 1
-            deals = [tuple(sampler.draw(rng)) for _ in range(self.samples)]
-            return _counted(deals, np.ones(len(deals)), self.samples, False, float(self.samples))
+            deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
+            return _counted(deals, np.ones(len(deals)), samples, False, float(samples))
         cands, weights = self.candidate_weights(k, pos, plays, sampler)
         effective = float(1.0 / np.sum(weights ** 2))
-        counts = resample(weights, self.samples, rng)
+        counts = resample(weights, samples, rng)
         chosen = [(cands[i], counts[i]) for i in np.flatnonzero(counts)]
-        return Belief([d for d, _ in chosen], np.array([c for _, c in chosen], dtype=float) / self.samples,
+        return Belief([d for d, _ in chosen], np.array([c for _, c in chosen], dtype=float) / samples,
                       len(cands), True, effective)
 
     def candidate_weights(self, k, pos: Position, plays, sampler: DealSampler | None = None):
@@ -259,10 +266,30 @@ def _counted(deals, weights, candidates, weighted, effective) -> Belief:
     return Belief(list(merged), np.array([w / total for w in merged.values()]), candidates, weighted, effective)
 
 
+def parse_spec_options(text: str) -> dict:
+    """``"samples=16,beliefs=uniform"`` -> ``{"samples": 16, "beliefs": "uniform"}``, each value parsed and
+    checked by its declaration in :data:`OPTIONS`; an OptionError naming the option otherwise."""
+    import difflib
+    declared = {p.name: p for p in OPTIONS}
+    out = {}
+    for item in (text.split(",") if text else []):
+        key, sep, value = item.strip().partition("=")
+        if not sep or not key:
+            raise OptionError(f"search option {item.strip()!r}: expected KEY=VALUE (options: {', '.join(declared)})")
+        if key not in declared:
+            near = difflib.get_close_matches(key, list(declared), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            raise OptionError(f"unknown search option {key!r}{hint}; options: {', '.join(declared)}")
+        try:
+            out[key] = declared[key].parse(value)
+        except OptionError as e:
+            raise OptionError(f"search option {e}") from None
+    return out
+
+
 def make_search(game, options: str = "", seed: int | None = None) -> SearchAgent:
     """The agent of spec ``search[:OPTIONS]`` (``OPTIONS``: ``key=value`` pairs, comma-separated; :data:`OPTIONS`)."""
-    items = [item for item in options.split(",") if item.strip()] if options else []
-    opts = parse_options("search", OPTIONS, items)
+    opts = parse_spec_options(options)
     if seed is not None and opts.get("seed") is None:
         opts["seed"] = seed
     return SearchAgent(game, **opts)

@@ -28,7 +28,9 @@ class SearchPlan:
     turned card, or None), relative to the observer; ``calls(k)``: the auction so far as ``(relative
     seat, action)`` pairs in order (empty without an auction); ``margin``: the default margin (points
     a deal) by which the search's best card must beat the blueprint's to be played instead;
-    ``temperature``: the default temperature of the model's logits (a critic's logits are values).
+    ``temperature``: the default temperature of the model's logits (a critic's logits are values);
+    ``candidates``: the default number of deals weighed a decision (the model's network costs what it
+    costs a row: Vint's is larger).
     """
 
     blueprint: str
@@ -39,6 +41,7 @@ class SearchPlan:
     calls: Callable[[Knowledge], list]
     margin: float
     temperature: float
+    candidates: int
 
 
 def network_of(agent):
@@ -64,7 +67,8 @@ def _vint_engine(k) -> dict:
 
 
 WHIST = SearchPlan(blueprint="baseline", models=("baseline", "residual"), engine_options=_whist_engine,
-                   dealer=_dealer, turned=_whist_turned, calls=lambda k: [], margin=0.0, temperature=1.0)
+                   dealer=_dealer, turned=_whist_turned, calls=lambda k: [], margin=0.0, temperature=1.0,
+                   candidates=40)
 VINT = SearchPlan(blueprint="residual", models=("residual",), engine_options=_vint_engine,
                   dealer=_dealer, turned=lambda k: None, calls=lambda k: list(k.calls), margin=0.0,
-                  temperature=1.0)
+                  temperature=1.0, candidates=24)
