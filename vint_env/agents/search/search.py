@@ -87,11 +87,8 @@ class SearchAgent(Agent):
 
     def __init__(self, game="whist", **options):
         record = games.get(game)
-        if record.search is None:
-            have = [g.name for g in games.all_games() if g.search is not None]
-            raise ValueError(f"the search agent does not play {record.name!r}; it plays {', '.join(have)}")
+        plan = record.search_plan()          # ValueError naming the games it plays
         opts = check_options("search", OPTIONS, options)
-        plan = record.search_plan()
         model = opts["model"] or plan.models[0]
         if model not in plan.models:
             raise OptionError(f"search: model must be one of {plan.models} in {record.title}, got {model!r}")
