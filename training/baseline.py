@@ -73,9 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--measure-seed", type=int, default=DEFAULT_MEASURE_SEED,
                    help=f"seed of the measurement boards; must differ from the training seed "
                         f"(default {DEFAULT_MEASURE_SEED})")
-    p.add_argument("--opponents", default=",".join(OPPONENTS),
-                   help=f"comma-separated agent specs to measure against (default {','.join(OPPONENTS)}; "
-                        f"e.g. random,rule,dd,pimc: dd and pimc are slow, use fewer --boards)")
+    p.add_argument("--opponents", nargs="+", default=list(OPPONENTS), metavar="SPEC",
+                   help=f"agent specs to measure against (default {' '.join(OPPONENTS)}; e.g. random rule dd "
+                        f"pimc:samples=32,time=0.5: dd and pimc are slow, use fewer --boards)")
     p.add_argument("--workers", type=int, default=1, help="processes of the measurement (default 1)")
     p.add_argument("--out", help="folder of the shipped checkpoint and manifest (default: the package's "
                                  "vint_env/baselines/)")
@@ -176,15 +176,16 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
         raise ConfigError(f"--minutes must be > 0, got {args.minutes}")
     if args.workers < 1:
         raise ConfigError(f"--workers must be >= 1, got {args.workers}")
-    args.opponents = [o.strip() for o in str(args.opponents).split(",") if o.strip()]
-    if not args.opponents:
-        raise ConfigError("--opponents names no agent")
     from vint_env.agents.registry import load_agent
+    from vint_env.agents.spec import parse_spec
+    specs = []
     for opp in args.opponents:
         try:
-            load_agent(opp, game=game.name)
+            specs.append(parse_spec(opp))
+            load_agent(specs[-1], game=game.name)
         except (ValueError, ImportError) as e:
             raise ConfigError(f"--opponents: {opp!r}: {e}") from None
+    args.opponents = [str(spec) for spec in specs]          # each by its parsed spec's text
     run_dir = Path(args.run_dir) if args.run_dir else Path(cfg.runs_dir) / cfg.name
     if args.out:
         out = Path(args.out)

@@ -34,10 +34,15 @@ def main(argv=None) -> int:
     from vint_env.training.variance import return_variance
     policy = None
     if args.agent:
-        if not args.agent.startswith("ppo:"):
+        from vint_env.agents.spec import AgentSpecError, parse_spec
+        try:
+            spec = parse_spec(args.agent)
+        except AgentSpecError as e:
+            p.error(f"--agent: {e}")
+        if spec.kind != "ppo":
             p.error(f"--agent must be ppo:PATH (a network plays both tables), got {args.agent!r}")
         from vint_env.agents.learned.policy import CheckpointError, load_checkpoint, network_from_checkpoint
-        path = args.agent[4:]
+        path = spec.argument
         try:
             policy = network_from_checkpoint(load_checkpoint(path, game=args.game), path)
         except (CheckpointError, ValueError) as e:

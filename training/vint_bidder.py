@@ -20,6 +20,8 @@ import sys
 import time
 from pathlib import Path
 
+from vint_env.atomic import atomic_write
+
 CHUNK = 50
 
 
@@ -42,7 +44,8 @@ def label(args) -> None:
     from vint_env.training.vint_bidder import label_deals
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "label.json").write_text(json.dumps({k: v for k, v in vars(args).items() if k != "fn"}, indent=1))
+    with atomic_write(out / "label.json", "w", encoding="utf-8") as f:
+        f.write(json.dumps({k: v for k, v in vars(args).items() if k != "fn"}, indent=1))
     policy = bidders(args)
     for first in range(0, args.deals, CHUNK):
         path = out / f"deals{first:06d}.npz"

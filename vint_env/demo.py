@@ -10,6 +10,7 @@ import sys
 
 from . import vint_v0
 from .agents import RandomAgent
+from .cli_args import add_version
 from .points import format_points
 
 
@@ -28,6 +29,7 @@ def make_bots(kind: str, seed: int):
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="vint-demo", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(parser)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--bots", choices=("rule", "random"), default="rule")
     parser.add_argument("--episode", choices=("deal", "rubber"), default="deal")

@@ -39,12 +39,15 @@ def _inside(path: Path, folder: Path) -> bool:
         return False
 
 
-def check_file_roles(inputs: dict, outputs: dict, folders: dict | None = None) -> None:
+def check_file_roles(inputs: dict, outputs: dict, folders: dict | None = None,
+                     input_folders: dict | None = None) -> None:
     """Raise :class:`OutputOverInputError` if two of ``outputs`` are one file, or one is an input.
 
     ``inputs`` and ``outputs`` map a label (the flag, e.g. ``"--deals"``) to
     a path or ``None`` (not given); ``folders`` maps a label to an output
-    folder that the command fills or deletes: no input may lie inside it.
+    folder that the command fills or deletes: no input may lie inside it;
+    ``input_folders`` maps a label to a folder the command reads (a
+    ``baseline:DIR`` agent's): no output may lie inside it.
     """
     given_in = [(k, Path(v)) for k, v in inputs.items() if v is not None]
     given_out = [(k, Path(v)) for k, v in outputs.items() if v is not None]
@@ -58,3 +61,21 @@ def check_file_roles(inputs: dict, outputs: dict, folders: dict | None = None) -
             if _inside(path, folder):
                 raise OutputOverInputError(f"{other} {path} lies inside {label} {folder}, which this command "
                                            f"writes over; move it or choose another folder")
+    for label, folder in ((k, Path(v)) for k, v in (input_folders or {}).items() if v is not None):
+        for other, path in given_out:
+            if _inside(path, folder) or _same(path, folder):
+                raise OutputOverInputError(f"{other} {path} lies inside {folder}, the folder {label} reads; "
+                                           f"choose a path outside it")
+
+
+def spec_inputs(specs) -> tuple[dict, dict]:
+    """``(files, folders)``: the files and the folders the agents of ``specs`` (texts or parsed
+    :class:`~vint_env.agents.spec.AgentSpec`) read, by label, from their parsed specs' declared paths
+    (``ppo:PATH``, ``bidder:PATH``, ``baseline[:DIR]`` and any kind declared later), for
+    :func:`check_file_roles`."""
+    from .agents.spec import parse_spec
+    files, folders = {}, {}
+    for spec in specs:
+        for label, path, kind in parse_spec(spec).paths():
+            (folders if kind == "folder" else files)[label] = path
+    return files, folders

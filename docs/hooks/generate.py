@@ -6,6 +6,9 @@ A page asks for a generated part with a marker comment on a line of its own:
     <!-- generated: rendered-example vint_v0 -->    one whole deal between rule bots, as render() shows it
     <!-- generated: baselines-table shipped -->     the shipped baselines' measured results, from their manifests
     <!-- generated: options-table vint_v0 -->       the env's options, from the game's declared parameters
+    <!-- generated: agent-kinds all -->             every kind of agent spec with its options, from their declarations
+    <!-- generated: bench-sets bench-v1 -->          the benchmark's frozen board sets: seeds and SHA-256
+    <!-- generated: ladder-table whist -->           a ladder's tables, from its results file docs/benchmark/whist.json
 
 So the tables in the docs are the layout in code (there is no second copy to keep equal), and the
 example is what the current renderer prints. Tests call `expand` on the pages (tests/docs/test_docs.py).
@@ -14,8 +17,9 @@ example is what the current renderer prints. Tests call `expand` on the pages (t
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-MARKER = re.compile(r"^<!-- generated: ([a-z-]+) ([a-z0-9_]+) -->$", re.M)
+MARKER = re.compile(r"^<!-- generated: ([a-z-]+) ([a-z0-9_-]+) -->$", re.M)
 
 
 def observation_table(name: str) -> str:
@@ -68,8 +72,40 @@ def baselines_table(which: str) -> str:
     return results_table()
 
 
+def agent_kinds(which: str) -> str:
+    """Every kind of agent spec (``which`` = ``all``, or ``web``: those a `vint-serve` request may name),
+    from the declarations of :mod:`vint_env.agents.spec`."""
+    if which not in ("all", "web"):
+        raise ValueError(f"agent-kinds takes 'all' or 'web', got {which!r}")
+    from vint_env.agents.spec import kinds_table
+    return kinds_table(web_only=which == "web")
+
+
+BENCHMARK_RESULTS = Path(__file__).resolve().parents[1] / "benchmark"
+
+
+def bench_sets(version: str) -> str:
+    """The frozen board sets of a benchmark version (its seeds and SHA-256)."""
+    from vint_env.evaluation.bench_sets import VERSION, sets_table
+    if version.replace("_", "-") != VERSION:
+        raise ValueError(f"bench-sets takes {VERSION!r}, got {version!r}")
+    return sets_table()
+
+
+def ladder_table(key: str) -> str:
+    """The tables of the ladder results file docs/benchmark/KEY.json (``whist``, ``vint2p_way4``), kept in
+    the repository; a sentence saying so while it is not there."""
+    import json
+    from vint_env.evaluation.ladder import results_table
+    path = BENCHMARK_RESULTS / f"{key}.json"
+    if not path.is_file():
+        return f"*Not measured yet* (no `docs/benchmark/{key}.json`)."
+    return results_table(json.loads(path.read_text(encoding="utf-8")))
+
+
 GENERATORS = {"observation-table": observation_table, "rendered-example": rendered_example,
-              "baselines-table": baselines_table, "options-table": options_table}
+              "baselines-table": baselines_table, "options-table": options_table, "agent-kinds": agent_kinds,
+              "bench-sets": bench_sets, "ladder-table": ladder_table}
 
 
 def expand(markdown: str) -> str:

@@ -33,8 +33,8 @@ def test_registry_builds_every_kind():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("", "non-empty"), ("alphazero", "unknown agent spec"), ("ppo", "checkpoint path"),
-    ("random:x", "unknown agent spec"), ("py:nomodule", "py:MODULE:NAME"),
+    ("", "non-empty"), ("alphazero", "unknown kind 'alphazero'"), ("ppo", "needs its PATH"),
+    ("random:x", "expected KEY=VALUE, got 'x'; write it random"), ("py:nomodule", "py:MODULE:NAME"),
 ])
 def test_registry_rejects_bad_specs(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -51,7 +51,7 @@ def test_registry_rejects_bad_game_and_dd_for_solo():
 def test_ppo_spec_without_torch_says_what_is_missing(monkeypatch):
     # As if the train extra (torch) were not installed: the policy module cannot be imported.
     monkeypatch.setitem(sys.modules, "vint_env.agents.learned.policy", None)
-    with pytest.raises(ImportError, match="PPO agents need the train extra / vint_env.agents.learned.policy"):
+    with pytest.raises(ImportError, match=r"agent spec 'ppo' needs the train extra \(pip install 'vint-env\[train\]'\)"):
         load_agent("ppo:some/ckpt.pt", game="vint")
 
 

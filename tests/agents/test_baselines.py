@@ -311,7 +311,7 @@ def test_recipe_trains_measures_ships_and_resumes(tmp_path, capsys):
     assert "is the training seed" in capsys.readouterr().err
     assert recipe.main(["--game", "vint", "--config", str(config)]) == 2
     assert "trains 'whist_v0', not 'vint_v0'" in capsys.readouterr().err
-    assert recipe.main([*argv, "--opponents", "rule,nobody"]) == 2
+    assert recipe.main([*argv, "--opponents", "rule", "nobody"]) == 2
     assert "--opponents: 'nobody'" in capsys.readouterr().err
 
 
@@ -345,3 +345,16 @@ def test_results_table_reads_the_manifests_and_marks_stale_ones(tmp_path):
     manifest["observation"] = {**manifest["observation"], "size": 10}
     manifest_path("whist", tmp_path).write_text(json.dumps(manifest))
     assert "| whist **stale: trained for another observation layout** |" in results_table(tmp_path)
+
+
+def test_the_recipes_opponents_are_whole_specs_options_and_all(tmp_path):
+    """Issue 31 item 6: ``--opponents`` was split on commas, which broke ``pimc:samples=32,time=0.5``."""
+    config = tmp_path / "tiny.yaml"
+    config.write_text(TINY.format(runs=tmp_path / "runs"))
+    args = recipe.build_parser().parse_args(["--game", "whist", "--config", str(config), "--opponents",
+                                             "pimc:time=0.5,samples=32", " rule"])
+    recipe.resolve(args)
+    assert args.opponents == ["pimc:samples=32,time=0.5", "rule"]
+    args = recipe.build_parser().parse_args(["--game", "whist", "--config", str(config), "--opponents", "pimc:x=1"])
+    with pytest.raises(ValueError, match="unknown option 'x'"):
+        recipe.resolve(args)

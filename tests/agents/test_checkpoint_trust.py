@@ -133,6 +133,10 @@ def _resume(run_dir, *extra):
     ("network", "this:d", "unknown network 'this:d'"),
     ("teacher", "py:this:d", "names code to import teacher: py:this:d"),
     ("eval_opponents", ["random", "py:this:d"], "names code to import eval_opponents: py:this:d"),
+    # issue 31 item 2: the guard decides on the parsed spec, so blanks before the kind change nothing
+    ("teacher", " py:this:d", "names code to import teacher: py:this:d"),
+    ("teacher", "\tpy:this:d", "names code to import teacher: py:this:d"),
+    ("eval_opponents", ["random", " py:this:d"], "names code to import eval_opponents: py:this:d"),
 ])
 def test_resume_never_imports_what_the_stored_config_names(tmp_path, field, value, message):
     run_dir = tmp_path / "run"

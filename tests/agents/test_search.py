@@ -18,10 +18,10 @@ from vint_env.agents.search.deal_sampler import DealSampler, Knowledge  # noqa: 
 from vint_env.agents.search.history import DealHistory  # noqa: E402
 from vint_env.agents.search.position import knowledge  # noqa: E402
 from vint_env.agents.search.replay import WorldReplay  # noqa: E402
-from vint_env.agents.search.search import OPTIONS, SearchAgent, make_search  # noqa: E402
+from vint_env.agents.search.search import OPTIONS, SearchAgent  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK, card_text, hand_to_pbn  # noqa: E402
 from vint_env.evaluation.games import make_env  # noqa: E402
-from vint_env.games.params import OptionError  # noqa: E402
+from vint_env.agents.spec import KINDS, AgentSpecError  # noqa: E402
 
 GAMES = [g.name for g in games.all_games() if g.search is not None]
 
@@ -369,39 +369,60 @@ def test_draw_many_is_uniform_on_a_small_case():
 
 @pytest.mark.parametrize("game", GAMES)
 def test_work_per_decision_is_bounded(game):
-    """Counting work, not seconds: at most ``samples`` deals are valued a decision, at most ``candidates``
-    weighed, and a time budget too small for anything still values exactly one deal a decision."""
+    """Counting work, not seconds: at most ``samples`` deals are valued a decision, and a time budget too
+    small for anything still values exactly one deal a decision (one chunk of rollouts)."""
+    from vint_env.agents.search.search import ROLLOUT_CHUNK
     from vint_env.evaluation.deals import generate_boards
-    from vint_env.evaluation.match import run_match
-    from vint_env.evaluation import match as match_mod
-    for spec, most in (("search:samples=3,first_samples=2,candidates=5", 3),
-                       ("search:samples=6,first_samples=6,time=0.000001", 1)):
-        match_mod._WORKER_TABLE.clear()
-        run_match(game, spec, "rule", generate_boards(3, seed=6), seed=6, workers=1, progress=False,
-                  analysis=False)
-        stats = [a.stats for table in match_mod._WORKER_TABLE.values() for a in table.agents["A"]]
+    from vint_env.evaluation.match import Table
+    for spec, most, exact in (("search:samples=3,first_samples=2,candidates=5", 3, False),
+                              ("search:samples=6,first_samples=6,time=0.000001", 1, True),
+                              ("search:samples=9,first_samples=9,eval=rollout,time=0.000001", ROLLOUT_CHUNK, False)):
+        table = Table(game, spec, "rule", analysis=False)
+        try:
+            for board in generate_boards(3, seed=6):
+                table.play_board(board, 6)
+        finally:
+            table.close()
+        stats = [a.stats for a in table.agents["A"]]
         searched = sum(s["searched"] for s in stats)
         samples = sum(s["samples"] for s in stats)
-        assert searched > 5
-        assert samples <= most * searched
-        if most == 1:
+        assert searched > 5, spec
+        assert searched <= samples <= most * searched, spec
+        if exact:
             assert samples == searched
-    match_mod._WORKER_TABLE.clear()
 
 
 # ----------------------------------------------------------------- the spec
 
 def test_options_are_declared_and_checked():
-    names = [p.name for p in OPTIONS]
-    assert len(names) == len(set(names)) and {"samples", "candidates", "beliefs", "eval", "time"} <= set(names)
-    assert all(p.doc for p in OPTIONS)
+    declared = KINDS["search"]
+    assert OPTIONS is declared.options and declared.web and declared.time_option == "time"
+    for o in declared.options:         # every number bounded: no option makes a decision's work unbounded
+        assert o.doc and (o.type not in (int, float) or o.maximum is not None), o.name
     agent = load_agent("search:samples=5,beliefs=uniform,tau=0.3", game="whist", seed=2)
     assert (agent.samples, agent.weighted, agent.tau) == (5, False, 0.3)
     for bad, words in (("search:samples=0", "samples"), ("search:beliefs=magic", "beliefs"),
                        ("search:tau=2", "tau"), ("search:foo=1", "foo"), ("search:samples", "KEY=VALUE"),
-                       ("search:model=nothing", "model")):
-        with pytest.raises(OptionError, match=words):
+                       ("search:model=nothing", "model"), ("search:time=inf", "time"), ("search:time=0", "time"),
+                       ("search:seed=-1", "seed"), ("search:candidates=5001", "candidates"),
+                       ("search:samples=3,samples=4", "twice")):
+        with pytest.raises(AgentSpecError, match=words):
             load_agent(bad, game="whist")
+    with pytest.raises(AgentSpecError, match="samples"):     # a direct call is checked by the same declarations
+        SearchAgent("whist", samples=0)
+    with pytest.raises(AgentSpecError, match="model must be one of"):     # Vint has no standalone network
+        SearchAgent("vint", model="baseline")
+
+
+def test_served_with_its_time_capped():
+    from vint_env.serve.agents import ServedAgents
+    served = ServedAgents(decision_seconds=2.0)
+    assert "search[:OPTION,...]" in served.kinds
+    assert served.check("search:samples=30").option("time") == 2.0
+    assert served.check("search:time=0.5").option("time") == 0.5
+    assert served.check("search:time=100").option("time") == 2.0
+    agent = load_agent(served.check("search:time=100"), game="whist")
+    assert agent.budget == 2.0
 
 
 def test_games_without_a_plan_are_refused():

@@ -28,6 +28,7 @@ def card(text):
 # ------------------------------------------------------------------ PettingZoo conformance
 
 @pytest.mark.parametrize("way", WAYS)
+@pytest.mark.filterwarnings("ignore:render_mode=.human.. no window:UserWarning")   # render_test, headless
 def test_pettingzoo_api_seed_parallel_render(way):
     api_test(vint2p_v0.env(way=way), num_cycles=300)
     seed_test(lambda: vint2p_v0.env(way=way), num_cycles=300)

@@ -176,7 +176,7 @@ def test_bad_match_arguments():
         run_match("vint", "rule", "random", boards, episode="season")
     with pytest.raises(ValueError, match="no boards"):
         run_match("vint", "rule", "random", [])
-    with pytest.raises(ValueError, match="unknown agent spec"):
+    with pytest.raises(ValueError, match="unknown kind 'alphazero'"):
         run_match("vint", "rule", "alphazero", boards)
 
 
@@ -201,7 +201,7 @@ def test_cli_match_and_errors(tmp_path, capsys):
     assert data["summary"]["boards"] == 2 and len(data["boards"]) == 2
     assert out.with_suffix(".md").exists()
     assert cli_main(["match", "--a", "rule", "--b", "nonsense", "--boards", "1", "--workers", "1"]) == 2
-    assert "unknown agent spec" in capsys.readouterr().err
+    assert "unknown kind" in capsys.readouterr().err
     assert cli_main(["--game", "whist", "--a", "rule", "--b", "random", "--boards", "1", "--workers", "1",
                      "--no-progress"]) == 0                      # `match` is the default command
     deals = tmp_path / "d.pbn"

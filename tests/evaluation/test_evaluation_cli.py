@@ -180,3 +180,14 @@ def test_ctrl_c_stops_a_two_worker_match_promptly_and_writes_nothing(tmp_path):
     assert "interrupted; nothing was written" in text
     assert "Traceback" not in text and "KeyboardInterrupt" not in text
     assert not out.exists() and not list(tmp_path.iterdir())
+
+
+def test_vint_eval_agents_lists_every_kind_with_its_options(capsys):
+    from vint_env.agents.spec import KINDS
+    assert cli_main(["agents"]) == 0
+    text = capsys.readouterr().out
+    for declared in KINDS.values():
+        assert f"\n{declared.usage()}\n" in text
+        for o in declared.options:
+            assert f"    {o.name}: {o.doc}" in text.replace("\n      ", " ")
+    assert "samples: deals sampled and solved per decision (a positive integer (at most 1000); default 12)" in text

@@ -49,6 +49,49 @@ def test_match_out_over_an_agents_checkpoint_is_refused(tmp_path, capsys):
     assert "agent ppo:" in capsys.readouterr().err and ckpt.read_text() == "precious"
 
 
+def _copy_baseline(folder):
+    import shutil
+    from vint_env.baselines import DIR
+    folder.mkdir()
+    for name in ("whist.pt", "whist.json"):
+        shutil.copy(DIR / name, folder / name)
+    return folder
+
+
+def test_match_out_over_a_baseline_folders_checkpoint_is_refused(tmp_path, capsys):
+    """Issue 31 item 5: ``--a baseline:DIR --out DIR/whist.pt`` wrote JSON over the checkpoint."""
+    folder = _copy_baseline(tmp_path / "mine")
+    before = (folder / "whist.pt").read_bytes()
+    for out in ("whist.pt", "whist.json", "new.json"):
+        assert eval_main(["match", "--game", "whist", "--a", f"baseline:{folder}", "--b", "random", "--boards", "2",
+                          "--workers", "1", "--no-progress", "--out", str(folder / out)]) == 2
+        assert "the folder agent baseline:" in capsys.readouterr().err
+    assert (folder / "whist.pt").read_bytes() == before and sorted(p.name for p in folder.iterdir()) == \
+        ["whist.json", "whist.pt"]
+    # the shipped baselines are the folder of a plain `baseline` (and `residual`): no output lands there either
+    from vint_env.baselines import DIR
+    for spec in ("baseline", " residual"):
+        assert eval_main(["match", "--game", "whist", "--a", spec, "--b", "random", "--boards", "1", "--workers", "1",
+                          "--no-progress", "--html", str(DIR / "whist.pt")]) == 2
+        assert "the folder agent" in capsys.readouterr().err
+
+
+def test_html_over_a_bidders_checkpoint_is_refused(tmp_path, capsys):
+    """Issue 31 item 5: ``--html b.pt`` with ``--a bidder:b.pt`` overwrote the bidder; the check reads the parsed
+    spec, options and all."""
+    ckpt = tmp_path / "b.pt"
+    ckpt.write_text("precious")
+    for spec in (f"bidder:{ckpt}", f"bidder:{ckpt},cards=rule", f" bidder:{ckpt},margin=5"):
+        assert eval_main(["match", "--game", "vint", "--a", spec, "--b", "random", "--workers", "1",
+                          "--html", str(ckpt)]) == 2
+        assert "is the same file as agent bidder:" in capsys.readouterr().err
+    assert ckpt.read_text() == "precious"
+    picture = tmp_path / "b.png"
+    picture.write_text("precious")
+    assert eval_main(["video", "--game", "vint", "--b", f"bidder:{picture}", "--out", str(picture)]) == 2
+    assert "is the same file as agent bidder:" in capsys.readouterr().err and picture.read_text() == "precious"
+
+
 def test_view_html_over_its_results_is_refused(tmp_path, capsys):
     results = tmp_path / "r.json"
     assert eval_main(_match("--boards", "1", "--out", str(results))) == 0

@@ -259,7 +259,9 @@ def test_engine_options_owned_by_redesign():
         if outcome(lambda: holder.setdefault("e", VintEngine(auto_reset=auto_reset))) is None:
             assert isinstance(auto_reset, (bool, np.bool_)), f"auto_reset={auto_reset!r} accepted"  # NumPy booleans are booleans (params.py)
         if outcome(lambda: holder.setdefault("f", VintEngine(reward_scale=reward_scale))) is None:
-            assert reward_scale * 20000 < float("inf")
+            # the scale the engine keeps (a float: a NumPy integer such as uint64(2**63) would wrap round if
+            # multiplied in its own type) leaves every reward finite
+            assert holder["f"].reward_scale * 20000 < float("inf")
         e = VintEngine()
         state = e.init(seed=0, batch_size=3)
         if outcome(lambda: e.reset(state, games=games)) is None:

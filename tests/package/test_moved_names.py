@@ -63,10 +63,6 @@ def test_renamed_public_names_warn_and_are_the_new_objects(module, old, new):
 
 
 def test_old_tables_keyed_by_game_name_still_read_from_the_records():
-    from vint_env import games
     from vint_env.agents.search import pimc
-    from vint_env.play import session
-    with pytest.warns(DeprecationWarning):
-        assert session.CALL_HELP == {g.name: g.calls_help for g in games.all_games()}
     with pytest.warns(DeprecationWarning):
         assert set(pimc.POSITION_OF) == {"vint", "whist"}

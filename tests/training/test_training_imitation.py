@@ -143,8 +143,8 @@ def test_imitation_config_keys():
         load_config(None, ["teacher=rule", "teacher_deals=0"])
     with pytest.raises(ConfigError, match="did you mean 'teacher_deals'"):
         load_config(None, ["teacher_deal=3"])
-    with pytest.raises(ValueError, match="unknown agent spec"):
-        Trainer(load_config(SMOKE, ["teacher=nobody", "opponent_mix={self: 1.0}"]), "unused")
+    with pytest.raises(ConfigError, match="teacher: agent spec: unknown kind 'nobody'"):
+        load_config(SMOKE, ["teacher=nobody", "opponent_mix={self: 1.0}"])
 
 
 def test_trainer_warm_start_kl_and_resume(tmp_path):

@@ -154,7 +154,7 @@ def test_bidder_greedy_call_is_the_highest_valued_candidate(checkpoints):
     call = agent.act(ob, env=env, agent=env.agent_selection)
     assert cands[call] and values[call] == values[cands].max()
     assert call == PASS or call > bids("1C")[0]
-    cautious = load_bidder(f"{checkpoints['bidder']},margin=1e9")     # no bid is worth a billion over passing
+    cautious = load_bidder(checkpoints['bidder'], margin=1e9)     # no bid is worth a billion over passing
     assert cautious.calls.margin == 1e9 and cautious.act(ob, env=env, agent=env.agent_selection) == PASS
 
 
@@ -168,8 +168,8 @@ def test_bidder_loader_refusals(checkpoints, tmp_path):
         (f"bidder:{bidder},cards=network", "vint", CheckpointError, "card_network"),
         (f"bidder:{bidder},cards=dd", "vint", ValueError, "cards must be one of"),
         (f"bidder:{bidder},margin=-1", "vint", ValueError, "margin must be"),
-        (f"bidder:{bidder},jump=3", "vint", ValueError, "options are"),
-        ("bidder", "vint", ValueError, "needs a checkpoint path"),
+        (f"bidder:{bidder},jump=3", "vint", ValueError, "unknown option 'jump'; its options: cards, margin"),
+        ("bidder", "vint", ValueError, "needs its PATH"),
     ]
     for spec, game, error, message in refused:
         with pytest.raises(error, match=message):

@@ -223,18 +223,20 @@ def test_mirror_makes_the_state_of_an_env_deal():
 
 
 def test_ismcts_agent_spec_and_its_errors():
-    agent = load_agent("openspiel:ismcts:sims=5,worlds=2", game="whist", seed=1)
-    assert agent.name == "openspiel:ismcts:sims=5,worlds=2" and agent.needs_env
-    for bad, message in (("openspiel", "needs a bot"), ("openspiel:cfr", "unknown OpenSpiel bot"),
-                         ("openspiel:ismcts:sims=x", "not a number"), ("openspiel:ismcts:depth=3", "unknown"),
-                         ("openspiel:ismcts:sims=0", "positive")):
+    agent = load_agent("openspiel:ismcts,sims=5,worlds=2", game="whist", seed=1)
+    assert agent.name == "openspiel:ismcts,sims=5,worlds=2" and agent.needs_env
+    for bad, message in (("openspiel", "needs its BOT"), ("openspiel:cfr", "BOT must be one of ismcts"),
+                         ("openspiel:ismcts,sims=x", "sims must be a positive integer"),
+                         ("openspiel:ismcts,depth=3", "unknown option 'depth'"),
+                         ("openspiel:ismcts,sims=0", "positive"),
+                         ("openspiel:ismcts,sims=99999999999", r"at most 100000")):
         with pytest.raises(ValueError, match=message):
             load_agent(bad, game="whist")
 
 
 def test_ismcts_plays_a_duplicate_match_against_the_rule_bot():
     boards = generate_boards(1, seed=2001)
-    result = run_match("whist", "openspiel:ismcts:sims=8", "rule", boards, seed=2001, analysis=False)
+    result = run_match("whist", "openspiel:ismcts,sims=8", "rule", boards, seed=2001, analysis=False)
     summary = summarize(result)
     assert summary["boards"] == 1
     for table in result.boards[0].tables:
@@ -258,7 +260,7 @@ def test_ismcts_decision_depends_on_its_seed_not_on_hidden_cards():
         env.reset(seed=1, options={"deal": deal_to_pbn(deal), "dealer": dealer, "turned_card": card_text(turned)})
         assert env.agent_selection == f"player_{leader}"
         views.append(env.observe("player_0")["observation"])
-        agent = load_agent("openspiel:ismcts:sims=30", game="whist", seed=5)
+        agent = load_agent("openspiel:ismcts,sims=30", game="whist", seed=5)
         choices.append(agent.act(env.observe("player_0"), env, "player_0"))
     assert np.array_equal(views[0], views[2])
     assert choices[0] == choices[1] == choices[2]
@@ -280,7 +282,7 @@ def test_the_integrations_page_recipes_run():
 def test_ismcts_agent_plays_the_options_the_env_plays():
     env = games.get("vint2p").raw_env(way=1)
     env.reset(seed=2)
-    agent = load_agent("openspiel:ismcts:sims=2", game="vint2p", seed=1)
+    agent = load_agent("openspiel:ismcts,sims=2", game="vint2p", seed=1)
     state = agent.state_of(env)
     assert agent.game.options["way"] == 1 and state.core.env.way == 1
     assert np.array_equal(state.observation_tensor(0), env.observe("player_0")["observation"])

@@ -31,6 +31,10 @@ class Agent:
         """Action id for ``agent`` (e.g. ``"player_2"``), legal under ``observation["action_mask"]``."""
         raise NotImplementedError
 
+    def close(self) -> None:
+        """Release what the agent holds (an outside program's process): the harness calls it when a
+        match ends or stops."""
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
 

@@ -1,4 +1,8 @@
-"""Agent spec strings: one name for every kind of player.
+"""Building agents from their specs: :func:`load_agent` and the factories the kinds of
+:mod:`vint_env.agents.spec` name.
+
+Every kind of player has a spec (:data:`vint_env.agents.spec.KINDS` declares them, with their options;
+``vint-eval agents`` lists them):
 
 ====================  ======================================================
 spec                  agent
@@ -22,13 +26,17 @@ spec                  agent
                       baseline is one; :func:`~vint_env.agents.learned.baseline.load_residual`)
 ``bidder:PATH``       a Vint auction learnt from its calls' outcomes, with the
                       rule bot's or its own card network's play
-                      (``PATH[,cards=rule]``; see
+                      (``PATH[,cards=rule][,margin=POINTS]``; see
                       :mod:`vint_env.agents.learned.bidder`)
 ``human``             a person at the terminal
 ``openspiel:ismcts``  OpenSpiel's information-set MCTS with random rollouts
-``[:OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
+``[,OPTIONS]``        (:mod:`vint_env.wrappers.openspiel_agent`; needs the
                       openspiel extra); options
                       ``sims=N,worlds=N,rollouts=N,uct=X,seed=N``
+``program:PATH``      a bot in any language: an executable that plays over
+``[,OPTIONS]``        stdin/stdout in JSON lines (:mod:`vint_env.agents.program`);
+                      options ``time=SECONDS,start=SECONDS,args=TEXT``; never
+                      from a `vint-serve` request
 ``py:MODULE:NAME``    ``NAME(game=...)`` from an importable module (your own)
 ====================  ======================================================
 
@@ -43,15 +51,14 @@ import importlib
 from .. import games
 from ..games import Game
 from .base import Agent, RandomAgent
+from .spec import KINDS, AgentSpec, AgentSpecError, parse_spec
+
+__all__ = ["AgentSpecError", "GAMES", "SPECS", "load_agent", "rule_agent", "short_spec"]
 
 #: The games agents play (from :mod:`vint_env.games`).
 GAMES = games.names()
-SPECS = ("random", "rule", "dd", "pimc[:OPTIONS]", "search[:OPTIONS]", "ppo:PATH", "baseline[:DIR]", "residual[:DIR]", "bidder:PATH",
-         "human",
-         "openspiel:ismcts[:OPTIONS]", "py:MODULE:NAME")
-#: Spec kinds whose agents live in a layer above this one: ``"module:factory"``, loaded on first use
-#: (as the game records name their bots), ``factory(game, arg, seed)``.
-ABOVE = {"openspiel": "vint_env.wrappers.openspiel_agent:make_agent"}
+#: How each kind's spec is written (from the declarations of :mod:`vint_env.agents.spec`).
+SPECS = tuple(k.usage() for k in KINDS.values())
 
 
 def rule_agent(game: Game | str = "vint") -> Agent:
@@ -59,110 +66,103 @@ def rule_agent(game: Game | str = "vint") -> Agent:
     return games.get(game).rule_agent()
 
 
-def short_spec(spec: str) -> str:
-    """A spec as a seat's label shows it: a checkpoint by its run and file name, not its whole path.
+def short_spec(spec: str | AgentSpec) -> str:
+    """A spec as a seat's label shows it: a file or folder it names by its run and file name, not its whole path.
 
     >>> short_spec("ppo:runs/quick/checkpoints/latest.pt")
     'ppo:quick/latest.pt'
-    >>> short_spec("ppo:/tmp/my_agent.pt"), short_spec("rule")
-    ('ppo:my_agent.pt', 'rule')
+    >>> short_spec("ppo:/tmp/my_agent.pt"), short_spec(" rule"), short_spec("bidder:/a/b/bid.pt,cards=rule")
+    ('ppo:my_agent.pt', 'rule', 'bidder:bid.pt,cards=rule')
     """
-    kind, sep, arg = str(spec).strip().partition(":")
-    if kind != "ppo" or not arg:
-        return spec
-    parts = arg.replace("\\", "/").rstrip("/").split("/")
-    if len(parts) >= 3 and parts[-2] == "checkpoints":
-        return f"ppo:{parts[-3]}/{parts[-1]}"
-    return f"ppo:{parts[-1]}"
+    spec = parse_spec(spec)
+    arg = spec.declaration.argument
+    if spec.argument is None or arg is None or arg.path is None:
+        return str(spec)
+    parts = spec.argument.replace("\\", "/").rstrip("/").split("/")
+    short = f"{parts[-3]}/{parts[-1]}" if len(parts) >= 3 and parts[-2] == "checkpoints" else parts[-1]
+    rest = str(spec)[len(spec.kind) + 1 + len(spec.argument):]
+    return f"{spec.kind}:{short}{rest}"
 
 
-class AgentSpecError(ValueError, TypeError):
-    """An agent spec that names no agent: unknown kind, a module that does not import, a factory that fails."""
-
-
-def load_agent(spec: str, game: Game | str = "vint", seed: int | None = None) -> Agent:
-    """Build the agent named by ``spec`` for ``game`` (see the module table): its record, or its name
-    (``"vint"`` or ``"vint_v0"``), resolved here once and passed on as the record."""
+def load_agent(spec: str | AgentSpec, game: Game | str = "vint", seed: int | None = None) -> Agent:
+    """Build the agent named by ``spec`` (its text or a parsed :class:`~vint_env.agents.spec.AgentSpec`) for
+    ``game`` (its record, or its name: ``"vint"`` or ``"vint_v0"``, resolved here once and passed on as the
+    record).  A spec that names no agent is an :class:`AgentSpecError`; a kind whose extra is missing an
+    ImportError naming the extra."""
     record = games.get(game)
-    game = record.name
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"agent spec must be a non-empty string, one of {', '.join(SPECS)}")
-    spec = spec.strip()
-    kind, _, arg = spec.partition(":")
-    if kind == "random" and not arg:
-        agent: Agent = RandomAgent(seed)
-    elif kind == "rule" and not arg:
-        agent = record.rule_agent()
-    elif kind == "dd" and not arg:
-        agent = record.dd_agent_factory()(record)
-    elif kind == "pimc":
-        agent = record.pimc_agent_factory()(record, arg, seed)
-    elif kind == "search":
-        try:
-            from .search.search import make_search
-        except ImportError as exc:
-            raise ImportError("the search agent uses the shipped networks and needs the train extra "
-                              f"(pip install 'vint-env[train]'): {exc}") from exc
-        agent = make_search(record, arg, seed)
-    elif kind == "ppo":
-        if not arg:
-            raise ValueError("agent spec 'ppo' needs a checkpoint path: 'ppo:path/to/ckpt.pt'")
-        try:
-            policy = importlib.import_module("vint_env.agents.learned.policy")
-            ppo_agent = policy.PPOAgent
-        except (ImportError, AttributeError) as exc:
-            raise ImportError("PPO agents need the train extra / vint_env.agents.learned.policy "
-                              f"(pip install 'vint-env[train]'): {exc}") from exc
-        agent = ppo_agent.load(arg, game=record)
-    elif kind in ("baseline", "residual"):
-        try:
-            import torch  # noqa: F401
-        except ImportError as exc:
-            raise ImportError(f"the {kind} agents are PPO policies and need the train extra "
-                              f"(pip install 'vint-env[train]'): {exc}") from exc
-        from .learned.baseline import load_baseline, load_residual
-        agent = (load_baseline if kind == "baseline" else load_residual)(record, arg or None)
-    elif kind == "bidder":
-        try:
-            from .learned.bidder import load_bidder
-        except ImportError as exc:
-            raise ImportError("bidder agents are PyTorch networks and need the train extra "
-                              f"(pip install 'vint-env[train]'): {exc}") from exc
-        agent = load_bidder(arg, game=record)
-    elif kind == "human" and not arg:
-        from .human import HumanAgent
-        agent = HumanAgent(record)
-    elif kind in ABOVE:
-        if not arg:
-            raise ValueError(f"agent spec {kind!r} needs a bot: '{kind}:ismcts'")
-        module_name, _, attr = ABOVE[kind].partition(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise ImportError(f"agent spec {spec!r} needs OpenSpiel: pip install 'vint-env[openspiel]' ({exc})") \
-                from exc
-        agent = getattr(module, attr)(record, arg, seed)
-    elif kind == "py":
-        module_name, _, attr = arg.partition(":")
-        if not module_name or not attr:
-            raise AgentSpecError(f"agent spec {spec!r}: expected 'py:MODULE:NAME'")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError as exc:
-            raise AgentSpecError(f"agent spec {spec!r}: cannot import module {module_name!r} ({exc})") from None
-        factory = getattr(module, attr, None)
-        if not callable(factory):
-            raise AgentSpecError(f"agent spec {spec!r}: module {module_name!r} has no callable {attr!r}")
-        try:
-            agent = factory(game=game)
-        except Exception as exc:       # the user's factory: say which call failed, not only how
-            raise AgentSpecError(f"agent spec {spec!r}: {attr}(game={game!r}) failed: "
-                                 f"{type(exc).__name__}: {exc}") from exc
-        if not isinstance(agent, Agent):
-            raise AgentSpecError(f"agent spec {spec!r}: {attr}(game=...) returned {type(agent).__name__}, "
-                                 "not a vint_env.agents.Agent")
-    else:
-        raise AgentSpecError(f"unknown agent spec {spec!r}; known: {', '.join(SPECS)}")
+    spec = parse_spec(spec)
+    declared = spec.declaration
+    module_name, _, attr = declared.make.partition(":")
+    try:
+        agent = getattr(importlib.import_module(module_name), attr)(record, spec, seed)
+    except ImportError as exc:
+        if declared.extra is None:
+            raise
+        raise ImportError(f"agent spec {spec.kind!r} needs the {declared.extra} extra "
+                          f"(pip install 'vint-env[{declared.extra}]'): {exc}") from exc
     if seed is not None:
         agent.reset(seed)
+    return agent
+
+
+# ----------------------------------------------------------------- the factories the kinds name
+def make_random(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    return RandomAgent(seed)
+
+
+def make_rule(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    return record.rule_agent()
+
+
+def make_dd(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    return record.dd_agent_factory()(record)
+
+
+def make_pimc(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    """The game's PIMC agent (its record names the factory, ``factory(record, spec, seed)``)."""
+    return record.pimc_agent_factory()(record, spec, seed)
+
+
+def make_ppo(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    from .learned.policy import PPOAgent
+    return PPOAgent.load(spec.argument, game=record)
+
+
+def make_baseline(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    import torch  # noqa: F401  (the train extra: an ImportError naming it when missing)
+    from .learned.baseline import load_baseline
+    return load_baseline(record, spec.argument)
+
+
+def make_residual(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    import torch  # noqa: F401
+    from .learned.baseline import load_residual
+    return load_residual(record, spec.argument)
+
+
+def make_human(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    from .human import HumanAgent
+    return HumanAgent(record)
+
+
+def make_py(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+    """``NAME(game=...)`` from module ``MODULE`` of spec ``py:MODULE:NAME``."""
+    module_name, _, attr = spec.argument.partition(":")
+    if not module_name or not attr:
+        raise AgentSpecError(f"agent spec {str(spec)!r}: expected 'py:MODULE:NAME'")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise AgentSpecError(f"agent spec {str(spec)!r}: cannot import module {module_name!r} ({exc})") from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise AgentSpecError(f"agent spec {str(spec)!r}: module {module_name!r} has no callable {attr!r}")
+    try:
+        agent = factory(game=record.name)
+    except Exception as exc:       # the user's factory: say which call failed, not only how
+        raise AgentSpecError(f"agent spec {str(spec)!r}: {attr}(game={record.name!r}) failed: "
+                             f"{type(exc).__name__}: {exc}") from exc
+    if not isinstance(agent, Agent):
+        raise AgentSpecError(f"agent spec {str(spec)!r}: {attr}(game=...) returned {type(agent).__name__}, "
+                             "not a vint_env.agents.Agent")
     return agent

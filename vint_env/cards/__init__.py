@@ -23,6 +23,8 @@ from enum import IntEnum
 from numbers import Integral
 from typing import Iterable, Iterator, Sequence
 
+from ..inputs import excerpt
+
 __all__ = [
     "Suit", "Rank", "Card", "DeckError", "SEATS", "SEAT_LETTERS",
     "NUM_CARDS", "NO_TRUMP", "FULL_DECK", "SUIT_MASK",
@@ -105,7 +107,7 @@ def card_rank(card: int) -> int:
 def card_text(card: int) -> str:
     """``'SA'``, ``'H10'``, ``'C2'``."""
     if not 0 <= card < NUM_CARDS:
-        raise DeckError(f"card id {card!r} is out of range 0..51")
+        raise DeckError(f"card id {excerpt(card)} is out of range 0..51")
     return SUIT_LETTERS[card // 13] + RANK_TEXT[card % 13]
 
 
@@ -116,7 +118,7 @@ def parse_card(text: str) -> int:
     t = text.strip().upper()
     if len(t) < 2 or t[0] not in SUIT_LETTERS or t[1:] not in _RANK_FROM_TEXT:
         raise DeckError(
-            f"malformed card {text!r}: expected a suit letter S, C, D or H "
+            f"malformed card {excerpt(text)}: expected a suit letter S, C, D or H "
             "followed by a rank 2-10, T, J, Q, K or A (e.g. 'SA', 'H10')")
     return SUIT_LETTERS.index(t[0]) * 13 + _RANK_FROM_TEXT[t[1:]]
 
@@ -128,13 +130,13 @@ class Card(int):
 
     def __new__(cls, value: int) -> "Card":
         if not isinstance(value, int) or not 0 <= value < NUM_CARDS:
-            raise DeckError(f"card id {value!r} is out of range 0..51")
+            raise DeckError(f"card id {excerpt(value)} is out of range 0..51")
         return super().__new__(cls, value)
 
     @classmethod
     def from_suit_rank(cls, suit: int, rank: int) -> "Card":
         if not (0 <= suit < 4 and 0 <= rank < 13):
-            raise DeckError(f"no card with suit {suit!r} and rank {rank!r}")
+            raise DeckError(f"no card with suit {excerpt(suit)} and rank {excerpt(rank)}")
         return cls(suit * 13 + rank)
 
     @classmethod
@@ -164,7 +166,7 @@ def hand_from_cards(cards: Iterable[int]) -> int:
     for c in cards:
         c = int(c)
         if not 0 <= c < NUM_CARDS:
-            raise DeckError(f"card id {c!r} is out of range 0..51")
+            raise DeckError(f"card id {excerpt(c)} is out of range 0..51")
         bit = 1 << c
         if mask & bit:
             raise DeckError(f"card {card_text(c)} appears twice")
@@ -213,15 +215,15 @@ def parse_hand_pbn(text: str) -> int:
     """Hand mask from one PBN hand ``'AKQ2.J98.7654.32'`` (S.H.D.C)."""
     parts = text.split(".")
     if len(parts) != 4:
-        raise DeckError(f"PBN hand {text!r} must have 4 suits separated by '.', got {len(parts)}")
+        raise DeckError(f"PBN hand {excerpt(text)} must have 4 suits separated by '.', got {len(parts)}")
     mask = 0
     for suit, part in zip(PBN_SUIT_ORDER, parts):
         for ch in part.upper():
             if ch not in RANK_PBN:
-                raise DeckError(f"bad rank letter {ch!r} in PBN hand {text!r} (use AKQJT98765432)")
+                raise DeckError(f"bad rank letter {ch!r} in PBN hand {excerpt(text)} (use AKQJT98765432)")
             bit = 1 << (suit * 13 + RANK_PBN.index(ch))
             if mask & bit:
-                raise DeckError(f"card {card_text(suit * 13 + RANK_PBN.index(ch))} appears twice in PBN hand {text!r}")
+                raise DeckError(f"card {card_text(suit * 13 + RANK_PBN.index(ch))} appears twice in PBN hand {excerpt(text)}")
             mask |= bit
     return mask
 
@@ -234,13 +236,13 @@ Deal = tuple  # tuple of four hand masks, indexed by seat
 def validate_deal(hands: Sequence[int]) -> tuple[int, int, int, int]:
     """Check four hands of 13 distinct cards covering the deck (integer card masks, no bit outside the 52 cards)."""
     if isinstance(hands, (str, bytes)) or not hasattr(hands, "__len__"):
-        raise DeckError(f"a deal is 4 hand masks or a PBN string, got {hands!r}")
+        raise DeckError(f"a deal is 4 hand masks or a PBN string, got {excerpt(hands)}")
     if len(hands) != 4:
         raise DeckError(f"a deal has 4 hands, got {len(hands)}")
     seen = 0
     for seat, h in enumerate(hands):
         if isinstance(h, bool) or not isinstance(h, Integral):
-            raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} must be an integer card mask, got {h!r}")
+            raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} must be an integer card mask, got {excerpt(h)}")
         h = int(h)
         if h < 0 or h & ~FULL_DECK:
             raise DeckError(f"hand of seat {SEAT_LETTERS[seat]} ({h:#x}) has bits outside the 52-card deck "
@@ -267,11 +269,11 @@ def parse_pbn(text: str) -> tuple[int, int, int, int]:
         raise DeckError(f"PBN deal must be a string, got {type(text).__name__}")
     t = text.strip()
     if len(t) < 2 or t[1] != ":" or t[0].upper() not in SEAT_LETTERS:
-        raise DeckError(f"PBN deal {text!r} must start with a seat letter N, E, S or W and ':'")
+        raise DeckError(f"PBN deal {excerpt(text)} must start with a seat letter N, E, S or W and ':'")
     first = SEAT_LETTERS.index(t[0].upper())
     parts = t[2:].split()
     if len(parts) != 4:
-        raise DeckError(f"PBN deal {text!r} must have 4 hands, got {len(parts)}")
+        raise DeckError(f"PBN deal {excerpt(text)} must have 4 hands, got {len(parts)}")
     hands = [0, 0, 0, 0]
     for i, part in enumerate(parts):
         hands[(first + i) % 4] = parse_hand_pbn(part)

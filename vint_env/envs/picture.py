@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..atomic import atomic_write
 from ..cards import NO_TRUMP, SEAT_LETTERS
 
 WIDTH, HEIGHT = 1120, 640        # both multiples of 16, as video encoders like
@@ -275,9 +276,11 @@ def save_gif(frames, path, fps: float = 2.0, hold_last: float = 3.0) -> None:
     frames = list(frames)
     if not frames:
         raise ValueError("save_gif: no frames to write")
-    if fps <= 0:
-        raise ValueError(f"save_gif: fps must be positive, got {fps!r}")
+    if isinstance(fps, bool) or not isinstance(fps, (int, float)) or not 0.01 <= fps <= 100:
+        raise ValueError(f"save_gif: fps must be a number from 0.01 to 100, got {fps!r}")
     images = [Image.fromarray(np.asarray(f, dtype=np.uint8)) for f in frames]
     step = int(round(1000 / fps))
     durations = [step] * (len(images) - 1) + [max(step, int(hold_last * 1000))]
-    images[0].save(path, save_all=True, append_images=images[1:], duration=durations, loop=0, optimize=True)
+    with atomic_write(path, shared=True) as f:      # never half a GIF, never through a link at a fixed name
+        images[0].save(f, format="GIF", save_all=True, append_images=images[1:], duration=durations, loop=0,
+                       optimize=True)

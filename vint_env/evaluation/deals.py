@@ -26,6 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..atomic import atomic_write
+from ..inputs import InputFileError, excerpt, read_regular
 from ..seeds import check_seed
 
 from ..cards import (SEAT_LETTERS, DeckError, card_text, deal_to_pbn, hand_cards, parse_card, parse_pbn,
@@ -107,22 +109,22 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
         try:
             hands = parse_pbn(deal)
         except DeckError as e:
-            raise DeckError(f"{at('Deal')}: [Deal {deal!r}]: {e}") from None
+            raise DeckError(f"{at('Deal')}: [Deal {excerpt(deal)}]: {e}") from None
         if tags["Dealer"] not in tuple(SEAT_LETTERS):
-            raise DeckError(f"{at('Dealer')}: Dealer must be N, E, S or W, got {tags['Dealer']!r}")
+            raise DeckError(f"{at('Dealer')}: Dealer must be N, E, S or W, got {excerpt(tags['Dealer'])}")
         dealer = SEAT_LETTERS.index(tags["Dealer"])
         turned = None
         if "TurnedCard" in tags:
             try:
                 turned = parse_card(tags["TurnedCard"])
             except (DeckError, ValueError) as e:
-                raise DeckError(f"{at('TurnedCard')}: TurnedCard {tags['TurnedCard']!r} is not a card: {e}") from None
+                raise DeckError(f"{at('TurnedCard')}: TurnedCard {excerpt(tags['TurnedCard'])} is not a card: {e}") from None
             if not hands[dealer] >> turned & 1:
                 raise DeckError(f"{at('TurnedCard')}: turned card {tags['TurnedCard']} is not in the dealer's hand")
         if "Board" in tags:
             if not _BOARD_NUMBER.fullmatch(tags["Board"]) or int(tags["Board"]) < 1:
                 raise DeckError(f"{at('Board')}: Board must be a board number 1, 2, 3 ... (ASCII digits), "
-                                f"got {tags['Board']!r}")
+                                f"got {excerpt(tags['Board'])}")
             number = int(tags["Board"])
         else:
             number = len(boards) + 1
@@ -139,13 +141,13 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
             continue
         m = _TAG.match(s)
         if not m:
-            raise DeckError(f"{source}:{line_no}: expected a PBN tag like [Deal \"N:...\"], got {s[:80]!r}")
+            raise DeckError(f"{source}:{line_no}: expected a PBN tag like [Deal \"N:...\"], got {excerpt(s)}")
         if m.group(1) in tags:
             if m.group(1) == "Board":
                 flush()
             else:
                 board = tags.get("Board", str(len(boards) + 1))
-                raise DeckError(f"{source}:{line_no}: board {board} has a second [{m.group(1)} ...] tag "
+                raise DeckError(f"{source}:{line_no}: board {str(board)[:20]} has a second [{m.group(1)} ...] tag "
                                 f"(separate boards with a blank line or a [Board ...] tag)")
         tags[m.group(1)] = m.group(2)
         lines[m.group(1)] = line_no
@@ -160,22 +162,25 @@ def parse_boards(text: str, source: str = "<text>") -> list[Board]:
 
 
 def save_boards(boards, path) -> Path:
-    """Write boards to a PBN file atomically."""
+    """Write boards to a PBN file atomically (:func:`vint_env.atomic.atomic_write`)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(boards_to_pbn(boards))
-    tmp.replace(path)
+    with atomic_write(path, "w", encoding="utf-8", shared=True) as f:
+        f.write(boards_to_pbn(boards))
     return path
 
 
+#: The largest deal file read (a board is under 100 bytes: this is over half a million boards).
+MAX_DEALS_BYTES = 64 * 1024 * 1024
+
+
 def load_boards(path) -> list[Board]:
+    """The boards of a PBN file: a regular file (a folder, a device such as ``/dev/zero`` or a FIFO is
+    refused by name, before anything is read) of at most :data:`MAX_DEALS_BYTES`, UTF-8 text."""
     path = Path(path)
-    if not path.exists():
-        raise FileNotFoundError(f"deal file {path} does not exist")
-    if path.is_dir():
-        raise DeckError(f"deal file {path} is a folder; give a PBN file (see `vint-eval deals`)")
-    raw = path.read_bytes()
+    try:
+        raw = read_regular(path, "deal file", MAX_DEALS_BYTES)
+    except InputFileError as e:
+        raise DeckError(f"{e}; give a PBN file (see `vint-eval deals`)") from None
     if b"\x00" in raw:
         raise DeckError(f"deal file {path} is not PBN text (it holds NUL bytes: a binary or UTF-16 file; "
                         f"save it as UTF-8)")

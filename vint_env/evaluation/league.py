@@ -15,10 +15,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..agents.spec import parse_spec
+from ..atomic import atomic_write
 from ..games import Game
 from ..points import format_ci, format_points
 from .match import MatchResult, run_match
-from .report import summarize, write_json
+from .report import summarize, write_json, write_text
 from .stats import mean_ci
 
 
@@ -71,6 +73,7 @@ def run_league(game: Game | str, agents: list[str], boards, seed: int = 0, worke
     the league's ``game`` is then that string), and their ratings."""
     if len(agents) < 2:
         raise ValueError("a league needs at least two agents")
+    agents = [str(parse_spec(a)) for a in agents]       # named by their specs' text: " rule" is "rule"
     if len(set(agents)) != len(agents):
         raise ValueError(f"agents repeat in {agents}")
     matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis,
@@ -151,11 +154,11 @@ def league_chart(league: League, path) -> Path:
     fig.colorbar(im, ax=ax2, shrink=0.8)
     fig.tight_layout()
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.stem + ".tmp.png")
-    fig.savefig(tmp, dpi=110)
-    plt.close(fig)
-    tmp.replace(path)
+    try:
+        with atomic_write(path, shared=True) as f:
+            fig.savefig(f, dpi=110, format="png")
+    finally:
+        plt.close(fig)
     return path
 
 
@@ -167,7 +170,7 @@ def write_league(league: League, out_dir, command: str | None = None) -> dict[st
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     md = out_dir / LEAGUE_FILES[0]
-    md.write_text(league_markdown(league, command))
+    write_text(md, league_markdown(league, command))
     data = {"game": league.game, "agents": league.agents, "ratings": league.ratings, "command": command,
             "matches": [summarize(m) for m in league.matches]}
     js = write_json(out_dir / LEAGUE_FILES[1], data)

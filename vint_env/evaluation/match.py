@@ -24,6 +24,7 @@ import threading
 import time
 import traceback
 from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
@@ -32,6 +33,7 @@ from .._moved import renamed_attributes
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
+from ..agents.spec import AgentSpec, parse_spec
 from ..games import DealOutcome, Game
 from ..seeds import check_seed
 from .deals import Board
@@ -56,6 +58,9 @@ class TableResult:
     details: dict = field(default_factory=dict)
     replay: list[DealReplay] = field(default_factory=list)   # what happened, action by action
     outcome: DealOutcome | None = None
+    #: the decisions each seat made and the seconds (wall) its agent took over them; empty where not measured
+    decisions: list[int] = field(default_factory=list)
+    think_seconds: list[float] = field(default_factory=list)
 
     def team_points(self, team: str) -> float:
         """Points of one seat of ``team`` (partners score alike); in Solo
@@ -84,11 +89,21 @@ def seat_plans(fmt: str) -> list[list[str]]:
     return [["A" if s == k else "B" for s in range(4)] for k in range(4)]
 
 
+@dataclass
+class DecisionClock:
+    """The decisions of each seat at a table and the wall seconds its agent's ``act`` took over them."""
+
+    decisions: list[int] = field(default_factory=lambda: [0] * 4)
+    seconds: list[float] = field(default_factory=lambda: [0.0] * 4)
+
+
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
-               agent_seeds: list[int], recorder: TableRecorder | None = None) -> tuple[list[float], int]:
+               agent_seeds: list[int], recorder: TableRecorder | None = None,
+               clock: DecisionClock | None = None) -> tuple[list[float], int]:
     """Play one episode; returns the points per seat (the sum of each agent's
     rewards: make the env with the reward scale that gives points) and the
-    number of steps.  A ``recorder`` keeps every deal's actions for replays."""
+    number of steps.  A ``recorder`` keeps every deal's actions for replays; a ``clock`` counts
+    each seat's decisions and the time its agent took over them."""
     for agent, seed in zip(seat_agents, agent_seeds):
         agent.reset(seed)
     env.reset(seed=env_seed, options=options)
@@ -104,7 +119,11 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
             continue
         observation = env.observe(name)
         agent = seat_agents[seat]
+        start = time.perf_counter()
         action = agent.act(observation, env if agent.needs_env else None, name)
+        if clock is not None:
+            clock.seconds[seat] += time.perf_counter() - start
+            clock.decisions[seat] += 1
         if recorder is not None:
             recorder.before(raw)
         env.step(action)
@@ -128,6 +147,12 @@ class Table:
                        for team, s in (("A", spec_a), ("B", spec_b))}
         self.extra = _extra_metrics(record) if analysis else None
 
+    def close(self) -> None:
+        """Close every agent (an outside program's process ends with it)."""
+        for agents in self.agents.values():
+            for agent in agents:
+                agent.close()
+
     def play_board(self, board: Board, seed: int) -> BoardResult:
         tables = []
         options = reset_options(self.record, board)
@@ -136,12 +161,15 @@ class Table:
             env_seed = derive_seed(seed, board.number, 0)     # same at every table: duplicate
             agent_seeds = [derive_seed(seed, board.number, t + 1, seat) for seat in range(4)]
             recorder = TableRecorder(self.record)
-            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder)
+            clock = DecisionClock()
+            points, _ = play_table(self.env, seat_agents, dict(options), env_seed, agent_seeds, recorder, clock)
+            seats = len(plan)
             outcome = table_outcome(self.record, self.env.unwrapped)
             details = outcome.details
             if self.episode == "rubber":
                 details.update(_rubber_details(self.env.unwrapped))
-            tables.append(TableResult(plan, points, details, recorder.deals, outcome))
+            tables.append(TableResult(plan, points, details, recorder.deals, outcome,
+                                      clock.decisions[:seats], clock.seconds[:seats]))
         if self.extra is not None and self.episode == "deal":
             self.extra(board, tables)
         score = sum(t.team_points("A") for t in tables)
@@ -181,6 +209,8 @@ def _worker_main(conn, threads: int) -> None:
             conn.send(reply)
     except (EOFError, BrokenPipeError, KeyboardInterrupt):     # the parent has gone
         pass
+    finally:
+        _close_tables()
 
 
 def _picklable(exc: BaseException, trace: str) -> BaseException:
@@ -277,11 +307,22 @@ def _play_chunk(args) -> tuple[list[BoardResult], float, tuple[int, int | None]]
     key = (game, spec_a, spec_b, episode, analysis, env_options)
     table = _WORKER_TABLE.get(key)
     if table is None:
-        _WORKER_TABLE.clear()
+        _close_tables()
         table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis, dict(env_options))
     cpu0 = time.process_time()
-    results = [table.play_board(b, seed) for b in boards]
+    try:
+        results = [table.play_board(b, seed) for b in boards]
+    except BaseException:
+        _close_tables()               # an agent's error or a Ctrl-C: no outside program outlives the match
+        raise
     return results, time.process_time() - cpu0, (os.getpid(), torch_threads())
+
+
+def _close_tables() -> None:
+    """Close and forget this process's tables."""
+    while _WORKER_TABLE:
+        _, table = _WORKER_TABLE.popitem()
+        table.close()
 
 
 @dataclass
@@ -309,12 +350,14 @@ class MatchResult:
         return games.get(self.game)
 
 
-def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board], seed: int = 0,
+def run_match(game: Game | str, agent_a: str | AgentSpec, agent_b: str | AgentSpec, boards: list[Board], seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
               chunk_size: int | None = None, analysis: bool = True,
-              env_options: dict | None = None, threads: int = 1) -> MatchResult:
-    """Play ``agent_a`` against ``agent_b`` (spec strings) in duplicate on ``boards`` of ``game`` (its record,
-    or its name or env name: the result's ``game`` is then that string).
+              env_options: dict | None = None, threads: int = 1,
+              on_chunk: Callable[[list[BoardResult], float], None] | None = None) -> MatchResult:
+    """Play ``agent_a`` against ``agent_b`` (agent specs: texts or parsed) in duplicate on ``boards`` of ``game``
+    (its record, or its name or env name: the result's ``game`` is then that string).  The result names each
+    agent by its spec's text (:class:`~vint_env.agents.spec.AgentSpec`, options in their declared order).
 
     ``workers > 1`` splits the boards over processes (started with
     ``spawn``, so a script that calls this with workers must guard its entry
@@ -325,6 +368,8 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
     game's env (two-player Vint: ``{"way": 1}``).  ``threads``: torch threads of each worker
     process (default 1, the fastest for these networks); with one worker the boards are played
     in this process, whose threads are the caller's (``vint-eval --threads`` sets them).
+    ``on_chunk(results, cpu_seconds)`` is called in this process with each chunk of boards as it
+    finishes (in the order they finish), e.g. to log them (:mod:`~vint_env.evaluation.board_log`).
     """
     record = games.get(game)
     game = game if isinstance(game, str) else record.name
@@ -338,9 +383,11 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
     # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
-    for s in (agent_a, agent_b):
+    specs = parse_spec(agent_a), parse_spec(agent_b)
+    for s in specs:
         load_agent(s, game=record)
-    if "human" in (agent_a.strip(), agent_b.strip()):
+    agent_a, agent_b = (str(s) for s in specs)      # the workers get the text (it pickles anywhere)
+    if any(s.kind == "human" for s in specs):
         if workers > 1:
             raise ValueError("the human agent answers at this terminal, which worker processes cannot read: "
                              "pass --workers 1, or play with `vint-play`")
@@ -360,9 +407,11 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
     try:
         if workers == 1:
             # A new match loads its agents afresh: a checkpoint may have changed since the last one.
-            _WORKER_TABLE.clear()
+            _close_tables()
             for job in jobs:
                 res, c, (pid, n) = _play_chunk(job)
+                if on_chunk is not None:
+                    on_chunk(res, c)
                 results.extend(res)
                 cpu += c
                 threads_seen[pid] = n
@@ -370,12 +419,16 @@ def run_match(game: Game | str, agent_a: str, agent_b: str, boards: list[Board],
         else:
             with contextlib.closing(_play_over_workers(jobs, workers, threads)) as finished_chunks:
                 for res, c, (pid, n) in finished_chunks:
+                    if on_chunk is not None:
+                        on_chunk(res, c)
                     results.extend(res)
                     cpu += c
                     threads_seen[pid] = n
                     bar.update(len(res))
     finally:
         bar.close()
+        if workers == 1:
+            _close_tables()           # the agents played here: outside programs end with the match
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
                        time.perf_counter() - start, cpu, workers, env_options, threads_seen)

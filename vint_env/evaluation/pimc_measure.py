@@ -5,8 +5,8 @@
     python -m vint_env.evaluation.pimc_measure --log results/pimc/vint_pimc_rule.jsonl --summary
 
 Plays ``vint-eval``'s duplicate match (:func:`~vint_env.evaluation.match.run_match`,
-one process) a few boards at a time and appends each board's result to a
-JSON-lines log, so a long measurement on a busy machine can be stopped and
+one process) logged board by board (:mod:`~vint_env.evaluation.board_log`, as
+``vint-eval ladder`` does), so a long measurement on a busy machine can be stopped and
 resumed, and summarised at any point (the same figures and Markdown as
 ``vint-eval match``, on the boards played so far).  Board ``i`` of a match
 depends only on the seeds and ``i``, so the boards played in pieces are the
@@ -23,92 +23,51 @@ from pathlib import Path
 
 from .. import games
 from . import match as match_mod
+from .board_log import load_log, play_logged
 from .deals import generate_boards
-from .match import BoardResult, MatchResult, TableResult, run_match
 from .report import summarize, summary_markdown
 
+_COUNTERS = ("decisions", "sampled", "samples", "seconds", "cpu_seconds")
 
-STAT_KEYS = ("decisions", "seconds", "cpu_seconds")
 
-
-def _team_stats() -> dict:
-    """Each team's agents' counters (``agent.stats``: card decisions, the wall and CPU seconds spent on them,
-    and the agent's own counts), summed over its seats."""
-    out = {}
+def _pimc_totals() -> dict:
+    """PIMC's counters summed over the agents of this process's table (they count from the match's start)."""
+    out = dict.fromkeys(_COUNTERS, 0)
     for table in match_mod._WORKER_TABLE.values():
-        for team, agents in table.agents.items():
-            totals = out.setdefault(team, {})
+        for agents in table.agents.values():
             for agent in agents:
                 for k, v in getattr(agent, "stats", {}).items():
-                    totals[k] = totals.get(k, 0) + v
-    return out
-
-
-def _pimc_stats() -> dict:
-    """Every agent's counters summed (the logs' ``pimc`` entry)."""
-    out = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0}
-    for totals in _team_stats().values():
-        for k, v in totals.items():
-            out[k] = out.get(k, 0) + v
+                    out[k] = out.get(k, 0) + v
     return out
 
 
 def play(args) -> None:
-    log = Path(args.log)
-    log.parent.mkdir(parents=True, exist_ok=True)
-    done = {json.loads(line)["board"] for line in log.read_text().splitlines()
-            if line.startswith('{"board"')} if log.exists() else set()
-    boards = [b for b in generate_boards(args.boards, seed=args.deal_seed) if b.number not in done]
-    for i in range(0, len(boards), args.piece):
-        piece = boards[i:i + args.piece]
-        start = time.perf_counter()
-        result = run_match(args.game, args.a, args.b, piece, seed=args.seed, workers=1,
-                           analysis=not args.no_dd)
-        stats = _pimc_stats()
-        teams = _team_stats()
-        with log.open("a") as f:
-            for b in result.boards:
-                f.write(json.dumps({"board": b.number, "score": b.score, "game": args.game, "a": args.a,
-                                    "b": args.b, "seed": args.seed,
-                                    "tables": [{"seats": t.seats, "points": t.points, "details": t.details}
-                                               for t in b.tables]}, default=_plain) + "\n")
-            f.write(json.dumps({"piece": [b.number for b in piece], "seconds": time.perf_counter() - start,
-                                "cpu_seconds": result.cpu_seconds, "pimc": stats, "teams": teams}) + "\n")
-        print(f"{len(done) + i + len(piece)}/{args.boards} boards, piece {time.perf_counter() - start:.0f} s, "
-              f"pimc {stats}", flush=True)
+    boards = generate_boards(args.boards, seed=args.deal_seed)
+    before = [_pimc_totals()]
+    start = time.perf_counter()
+
+    def piece_info() -> dict:
+        """The chunk's own PIMC counters (the agents' counters since the last chunk)."""
+        now = _pimc_totals()
+        delta = {k: now.get(k, 0) - before[0].get(k, 0) for k in now}
+        before[0] = now
+        print(f"{time.perf_counter() - start:.0f} s, pimc {delta}", flush=True)
+        return {"pimc": delta}
+
+    logged = play_logged(args.log, args.game, args.a, args.b, boards, seed=args.seed, workers=1,
+                         analysis=not args.no_dd, chunk_size=args.piece, progress=True,
+                         header_extra={"deal_seed": args.deal_seed}, piece_info=piece_info)
+    print(f"{len(logged.entries)}/{args.boards} boards in {args.log}", flush=True)
 
 
-def _plain(o):
-    if hasattr(o, "item"):
-        return o.item()
-    raise TypeError(type(o).__name__)
-
-
-def load(log) -> tuple[MatchResult, dict]:
-    boards, wall, cpu = [], 0.0, 0.0
-    stats = {"decisions": 0, "sampled": 0, "samples": 0, "seconds": 0.0, "cpu_seconds": 0.0, "teams": {}}
-    head = None
-    for line in Path(log).read_text().splitlines():
-        row = json.loads(line)
-        if "board" in row:
-            head = row
-            outcome = games.get(row["game"]).outcome      # the table's outcome, read back from its details
-            tables = [TableResult(t["seats"], t["points"], t["details"], outcome=outcome.from_details(t["details"]))
-                      for t in row["tables"]]
-            boards.append(BoardResult(row["board"], row["score"], tables))
-        else:
-            wall += row["seconds"]
-            cpu += row["cpu_seconds"]
-            for k, v in row["pimc"].items():
-                stats[k] = stats.get(k, 0) + v
-            for team, counts in row.get("teams", {}).items():
-                mine = stats["teams"].setdefault(team, {})
-                for k, v in counts.items():
-                    mine[k] = mine.get(k, 0) + v
-    if head is None:
-        raise ValueError(f"{log}: no boards yet")
-    boards.sort(key=lambda b: b.number)
-    return MatchResult(head["game"], head["a"], head["b"], "deal", head["seed"], boards, wall, cpu, 1), stats
+def load(log):
+    """The logged match (the harness's MatchResult) and PIMC's counters summed over its pieces."""
+    logged = load_log(log)
+    stats = dict.fromkeys(_COUNTERS, 0)
+    for piece in logged.pieces:
+        for k, v in piece.get("info", {}).get("pimc", {}).items():
+            stats[k] = stats.get(k, 0) + v
+    return logged.result, stats
 
 
 def summary(args) -> None:
@@ -122,13 +81,6 @@ def summary(args) -> None:
                  + (f", {stats['decisions'] / stats['cpu_seconds']:.2f} decisions per CPU-second, "
                     f"{stats['sampled'] / stats['cpu_seconds']:.2f} sampled decisions per CPU-second"
                     if stats.get("cpu_seconds") else "") + "\n")
-    for team in sorted(stats["teams"]):
-        t = stats["teams"][team]
-        if t.get("decisions") and t.get("cpu_seconds"):
-            spec = result.agent_a if team == "A" else result.agent_b
-            text += (f"- {team} (`{spec}`): {t['decisions']} card decisions, "
-                     f"{t['cpu_seconds'] / t['decisions']:.4f} CPU seconds a decision "
-                     f"({t['seconds'] / t['decisions']:.4f} s wall)\n")
     print(text)
 
 

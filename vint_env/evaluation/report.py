@@ -7,6 +7,7 @@ import json
 import math
 from pathlib import Path
 
+from ..atomic import atomic_write
 from ..games import DealOutcome
 from ..points import ci_parts, format_ci, format_points
 from .match import MatchResult
@@ -38,11 +39,31 @@ def summarize(match: MatchResult) -> dict:
         "torch_threads": [n for _, n in sorted(getattr(match, "torch_threads", {}).items()) if n is not None],
         "seconds_per_1000_boards": 1000 * match.seconds / n,
         "cpu_seconds_per_1000_boards": 1000 * match.cpu_seconds / n,
+        **decision_cost(match),
     }
     if match.episode == "rubber":
         out["rubbers"] = _rubber_summary(match)
     out.update(match.record.summary_sections(match))
     return out
+
+
+def decision_cost(match: MatchResult) -> dict:
+    """Each side's decisions and its agent's wall seconds per decision (time inside ``act``, summed over
+    every seat the side held at every table, divided by its decisions): ``{"decisions": {"a": N, "b": M},
+    "seconds_per_decision": {"a": x, "b": y}}``; None for a side whose decisions were not timed."""
+    decisions = {"a": 0, "b": 0}
+    seconds = {"a": 0.0, "b": 0.0}
+    timed = {"a": False, "b": False}
+    for board in match.boards:
+        for t in board.tables:
+            for team, n, sec in zip(t.seats, t.decisions, t.think_seconds):
+                side = team.lower()
+                decisions[side] += n
+                seconds[side] += sec
+                timed[side] = True
+    return {"decisions": decisions,
+            "seconds_per_decision": {k: seconds[k] / decisions[k] if timed[k] and decisions[k] else None
+                                     for k in ("a", "b")}}
 
 
 def vint_contract_sections(match: MatchResult) -> dict:
@@ -136,6 +157,13 @@ def _vint_team_summary(match: MatchResult, team: str) -> dict:
     return out
 
 
+def format_seconds(x) -> str:
+    """Seconds for people: ``0.42 ms``, ``12.3 ms``, ``1.25 s``; ``n/a`` for None."""
+    if not isinstance(x, (int, float)) or not math.isfinite(x):
+        return "n/a"
+    return f"{x * 1e6:.3g} µs" if x < 1e-3 else f"{x * 1000:.3g} ms" if x < 1 else f"{x:.3g} s"
+
+
 def _num(x, spec: str) -> str:
     """``x`` formatted, or ``n/a`` where there is no number (None in strict JSON, NaN in memory)."""
     return format(x, spec) if isinstance(x, (int, float)) and math.isfinite(x) else "n/a"
@@ -168,6 +196,11 @@ def summary_markdown(s: dict, command: str | None = None) -> str:
         "per 1,000 boards" + (f"; torch threads per process: {', '.join(map(str, s['torch_threads']))}"
                               if s.get("torch_threads") else "") + ")",
     ]
+    if s.get("seconds_per_decision"):
+        per, n = s["seconds_per_decision"], s.get("decisions", {})
+        lines.append("- thinking time per decision (wall, inside the agent): "
+                     + ", ".join(f"{team} ({s['agent_' + k]}) {format_seconds(per.get(k))} over "
+                                 f"{n.get(k, 0):,} decisions" for team, k in (("A", "a"), ("B", "b"))))
     if command:
         lines.insert(2, f"- command: `{command}`")
     if "rubbers" in s:
@@ -205,22 +238,28 @@ def match_json(match: MatchResult, summary: dict) -> dict:
     """The results file of a match: its summary, and per board the score and each table's seats,
     points, details and replay (every deal's hands and actions: what the HTML viewer shows)."""
     text = match.record.action_text
-    return {
-        "summary": summary,
-        "boards": [{"board": b.number, "score": b.score,
-                    "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details,
-                                "replay": replay_json(t.replay, text)} for t in b.tables]}
-                   for b in match.boards],
-    }
+    return {"summary": summary, "boards": [board_entry(b, text) for b in match.boards]}
+
+
+#: The keys of a table's entry in a results file besides its deal's details.
+TABLE_KEYS = ("seats", "points", "replay", "decisions", "think_seconds")
+
+
+def board_entry(board, action_text) -> dict:
+    """A board of a results file: its number, score and each table's seats, points, details, replay and
+    decisions with their seconds (what the viewer shows and :mod:`~vint_env.evaluation.board_log` keeps)."""
+    return {"board": board.number, "score": board.score,
+            "tables": [{"seats": "".join(t.seats), "points": t.points, **t.details,
+                        "replay": replay_json(t.replay, action_text),
+                        "decisions": t.decisions, "think_seconds": t.think_seconds} for t in board.tables]}
 
 
 def write_text(path, text: str) -> Path:
-    """Write a text file atomically (temporary file, then rename), creating its folder."""
+    """Write a text file atomically (:func:`vint_env.atomic.atomic_write`: a temporary file made safely
+    in its folder, never one a link points at, then renamed), creating its folder."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    with atomic_write(path, "w", encoding="utf-8", shared=True) as f:
+        f.write(text)
     return path
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..atomic import atomic_write
 from .. import games
 from ..agents.registry import load_agent
 from ..envs.picture import save_gif
@@ -67,7 +68,6 @@ def write_video(path: Path, frames: list, fps: float, frame: int | None = None) 
     """``frames`` to ``path``: a GIF (Pillow, no ffmpeg), or frame number ``frame`` (1-based,
     default the last) as a PNG."""
     path = check_output(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     if path.suffix.lower() == ".gif":
         save_gif(frames, path, fps=fps)
         return
@@ -75,4 +75,5 @@ def write_video(path: Path, frames: list, fps: float, frame: int | None = None) 
     k = len(frames) if frame is None else frame
     if not 1 <= k <= len(frames):
         raise ValueError(f"--frame {k}: this board has frames 1..{len(frames)}")
-    Image.fromarray(frames[k - 1]).save(path)
+    with atomic_write(path, shared=True) as f:
+        Image.fromarray(frames[k - 1]).save(f, format="PNG")

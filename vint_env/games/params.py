@@ -24,13 +24,16 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from dataclasses import dataclass
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
-__all__ = ["OptionError", "Parameter", "check_options", "parse_options", "MAX_POINTS", "MAX_REWARD_SCALE"]
+from ..inputs import excerpt
+
+__all__ = ["OptionError", "Parameter", "check_options", "parse_options", "unknown_name", "MAX_POINTS", "MAX_REWARD_SCALE"]
 
 #: A bound on the raw points of any deal or rubber of any game (Vint's biggest rubbers are below 10**8).
 MAX_POINTS = 1e12
@@ -69,9 +72,9 @@ class Parameter:
         else:
             text = _TYPE_NAMES[self.type]
             if self.minimum is not None:
-                text += f" {'>' if self.exclusive_minimum else '>='} {self.minimum:g}"
+                text += f" {'>' if self.exclusive_minimum else '>='} {_number(self.minimum)}"
         if self.maximum is not None:
-            text += f" (at most {self.maximum:g})"
+            text += f" (at most {_number(self.maximum)})"
         if self.optional:
             text += " or None"
         return text
@@ -91,7 +94,7 @@ class Parameter:
         if not ok:
             kind = "" if converted is not None or self.allowed is None else \
                 f" ({_TYPE_NAMES[self.type]}, not {type(value).__name__})"
-            raise OptionError(f"{self.name} must be {self.describe()}, got {value!r}{kind}")
+            raise OptionError(f"{self.name} must be {self.describe()}, got {excerpt(value)}{kind}")
         return converted
 
     def parse(self, text: str):
@@ -102,7 +105,7 @@ class Parameter:
         if self.type is bool:
             value = {"true": True, "false": False, "1": True, "0": False}.get(t.lower(), t)
         elif self.type is int:
-            value = int(t) if t.lstrip("+-").isdigit() else t
+            value = int(t) if _INTEGER.fullmatch(t) else t
         elif self.type is float:
             try:
                 value = float(t)
@@ -111,6 +114,15 @@ class Parameter:
         else:
             value = t
         return self.check(value)
+
+
+#: An integer as text: ASCII digits (``int`` also reads "٣"), few enough that ``int`` reads them at once.
+_INTEGER = re.compile(r"[+-]?[0-9]{1,60}")
+
+
+def _number(x) -> str:
+    """A bound as the docs write it: integers whole (``4294967295``), other numbers short (``1e+12``)."""
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e16 else f"{x:g}"
 
 
 def _convert(kind: type, value):
@@ -128,10 +140,12 @@ def _convert(kind: type, value):
     return value if isinstance(value, kind) else None
 
 
-def _unknown(owner: str, name, known) -> OptionError:
-    near = difflib.get_close_matches(str(name), list(known), n=1)
+def unknown_name(owner: str, name, known, what: str = "env option", listing: str = "its options") -> OptionError:
+    """The error for a name ``owner`` does not know, naming the nearest known one and all of them."""
+    near = difflib.get_close_matches(str(name)[:100], list(known), n=1)
     hint = f" (did you mean {near[0]!r}?)" if near else ""
-    return OptionError(f"{owner}: unknown env option {name!r}{hint}; its options: {', '.join(known)}")
+    options = ", ".join(known) if known else "none"
+    return OptionError(f"{owner}: unknown {what} {excerpt(name)}{hint}; {listing}: {options}")
 
 
 def check_options(owner: str, parameters, options: dict, defaults: bool = True) -> dict:
@@ -142,7 +156,7 @@ def check_options(owner: str, parameters, options: dict, defaults: bool = True) 
     declared = {p.name: p for p in parameters}
     for name in options:
         if name not in declared:
-            raise _unknown(owner, name, declared)
+            raise unknown_name(owner, name, declared)
     out = {}
     for name, p in declared.items():
         if name in options:
@@ -160,9 +174,12 @@ def parse_options(owner: str, parameters, items) -> dict:
         key, sep, value = item.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise OptionError(f"option {item!r}: expected KEY=VALUE, e.g. reward_scale=0.01")
+            raise OptionError(f"option {excerpt(item)}: expected KEY=VALUE, e.g. reward_scale=0.01")
         if key not in declared:
-            raise _unknown(owner, key, declared)
+            raise unknown_name(owner, key, declared)
+        if key in out:
+            raise OptionError(f"{owner}: option {key} is given twice ({key}={out[key]!r} and "
+                              f"{excerpt(item)}); give it once")
         out[key] = declared[key].parse(value)
     return out
 

@@ -44,7 +44,7 @@ class Game:
     """One game of the package (see the module docstring)."""
 
     name: str                                   #: ``"vint"``, ``"whist"``, ``"solo_whist"``
-    title: str                                  #: for people: ``"Vint"``
+    title: str                                  #: for people: ``"Vint"``, ``"Two-player Vint"``
     format: str                                 #: :data:`PARTNERSHIP` or :data:`SOLO`
     episodes: tuple[str, ...]                   #: episode kinds of the env (``"deal"``, ``"rubber"``)
     num_actions: int                            #: ``Discrete(num_actions)``: cards 0..51, then the calls
@@ -68,7 +68,7 @@ class Game:
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game)`` (the record)
-    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, options, seed)``
+    pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, spec, seed)``
     pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
     search: str | None = None                   #: ``"module:PLAN"``: the search agent's blueprint, model and replay
     version: int = 0                            #: the env's version suffix (``_v0``)
@@ -83,9 +83,14 @@ class Game:
         return f"{self.name}_v{self.version}"
 
     @property
+    def class_name(self) -> str:
+        """The name for identifiers, in CamelCase: ``"SoloWhist"``, ``"Vint2p"``."""
+        return "".join(part.capitalize() for part in self.name.split("_"))
+
+    @property
     def gym_id(self) -> str:
         """The Gymnasium id of its single-agent env, ``"vint_env/SoloWhist-v0"``."""
-        return f"vint_env/{self.title.replace(' ', '')}-v{self.version}"
+        return f"vint_env/{self.class_name}-v{self.version}"
 
     @property
     def env_module_name(self) -> str:

@@ -366,7 +366,7 @@ def check_option_combination(options: dict) -> None:
 
 
 GAME = Game(
-    name="vint2p", title="Vint2p", format=TWO_PLAYER, episodes=EPISODES,
+    name="vint2p", title="Two-player Vint", format=TWO_PLAYER, episodes=EPISODES,
     num_actions=NUM_ACTIONS, action_text=action_text, parse_action=parse_action,
     layout=VINT2P_LAYOUT, state_layout=STATE_LAYOUT,
     encode_observation=encode_observation, encode_state=encode_state,

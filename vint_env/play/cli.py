@@ -23,7 +23,7 @@ import sys
 from ..agents.learned.threads import limit_torch_threads
 from ..agents.registry import load_agent
 from .. import games
-from ..cli_args import positive_int
+from ..cli_args import add_version, positive_int
 from .session import PlaySession, seat_number
 from .table import seat_bots
 
@@ -38,6 +38,7 @@ def _seat(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-play", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(p)
     games.add_game_option(p, default="vint")
     p.add_argument("--seat", type=_seat, default=None, help="your seat: N, E, S or W (default S)")
     p.add_argument("--player", type=int, choices=(0, 1), default=None,

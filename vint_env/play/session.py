@@ -13,7 +13,6 @@ cleanly.
 
 from __future__ import annotations
 
-import warnings
 import textwrap
 from typing import Callable
 
@@ -28,15 +27,6 @@ from .actions import action_codec
 from .table import Seating, TableDriver
 
 COMMANDS = ("help", "hint", "hand", "legal", "quit")
-
-def __getattr__(name):
-    """``CALL_HELP`` (deprecated, for one release): each game's record says it, ``games.get(name).calls_help``."""
-    if name == "CALL_HELP":
-        warnings.warn("vint_env.play.session.CALL_HELP is now each game record's calls_help; the old name is "
-                      "deprecated and goes in the next release", DeprecationWarning, stacklevel=2)
-        return {g.name: g.calls_help for g in games.all_games()}
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
 
 def help_text(game: games.Game | str) -> str:
     """What ``help`` prints at the prompt (``game``: its record or its name)."""

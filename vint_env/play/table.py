@@ -21,9 +21,15 @@ from typing import Callable
 from .. import games
 from ..agents.base import Agent
 from ..agents.registry import load_agent, short_spec
+from ..agents.spec import AgentSpec, parse_spec
+from ..inputs import excerpt
 from ..evaluation.deals import generate_board
 from ..evaluation.games import make_env, reset_options
 from ..evaluation.replay import DealReplay, TableRecorder
+
+
+class TableStopped(RuntimeError):
+    """The table was stopped (:meth:`TableDriver.stop`) while its bots were playing."""
 
 
 @dataclass
@@ -48,28 +54,30 @@ def seat_bots(game, human: int, partner: str | None = None, opponents: str = "ru
     players = 2 if record.format == games.TWO_PLAYER else 4
     if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < players:
         raise ValueError(f"{record.name}: seat must be one of 0..{players - 1}, got {human!r}")
-    if not isinstance(opponents, str):
-        raise ValueError(f"opponents must be an agent spec string, got {opponents!r}")
-    if partner is not None and not isinstance(partner, str):
-        raise ValueError(f"partner must be an agent spec string, got {partner!r}")
+    if not isinstance(opponents, (str, AgentSpec)):
+        raise ValueError(f"opponents must be an agent spec string, got {excerpt(opponents)}")
+    if partner is not None and not isinstance(partner, (str, AgentSpec)):
+        raise ValueError(f"partner must be an agent spec string, got {excerpt(partner)}")
+    if partner is not None and not record.partnership:
+        raise ValueError(f"{record.name} has no fixed partner: the opponents play every other seat")
+    opponents = parse_spec(opponents)
+    partner = parse_spec(partner or "rule")
+    for spec in (opponents, partner):
+        if spec.kind == "human":
+            raise ValueError("agent spec 'human' reads a terminal: one person plays a table, "
+                             "the other seats are bots")
     specs = {}
     if record.partnership:
-        specs[(human + 2) % players] = partner or "rule"
-    elif partner is not None:
-        raise ValueError(f"{record.name} has no fixed partner: the opponents play every other seat")
+        specs[(human + 2) % players] = partner
     for s in range(players):
         if s != human and s not in specs:
             specs[s] = opponents
-    for spec in specs.values():
-        if spec.strip() == "human":
-            raise ValueError("agent spec 'human' reads a terminal: one person plays a table, "
-                             "the other seats are bots")
     bots = {s: load_agent(spec, game=record) for s, spec in specs.items()}
     labels = {human: "you"}
     for s, spec in specs.items():
         label = short_spec(spec)        # a checkpoint by its run and file name, not its whole path
         labels[s] = f"partner, {label}" if record.partnership and s == (human + 2) % players else label
-    return Seating(human, bots, labels, specs)
+    return Seating(human, bots, labels, {s: str(spec) for s, spec in specs.items()})
 
 
 class TableDriver:
@@ -109,6 +117,12 @@ class TableDriver:
         self.suggestion: int | None = None    # the hint agent's action for the person's turn now
         self._steps = 0
         self._hinted_at = -1
+        self.stopped = False                 # set by stop(): no bot acts any more
+
+    def stop(self) -> None:
+        """Let no bot act any more (from any thread): the decision being made is the last, then
+        :class:`TableStopped` ends the work of the call that asked for it."""
+        self.stopped = True
 
     # ------------------------------------------------------------------ episodes
     def board(self, number: int):
@@ -194,6 +208,8 @@ class TableDriver:
                 self._announce()
                 self._hint()
                 return
+            if self.stopped:
+                raise TableStopped("this table was stopped")
             bot = self.seating.bots[seat]
             self._step(seat, bot.act(env.observe(name), env if bot.needs_env else None, name))
             if self.deal_ended:

@@ -13,26 +13,32 @@
 ==========================================  ==================================================
 
 A bad request gets a 4xx status and ``{"error": "what was wrong"}``; an error
-inside the server a 500 with the same shape and no traceback (that goes to the
-server's log).
+inside the server a 500 with the same shape and no details (they go to the
+server's log).  Every request passes :mod:`.guard` first (its Host and Origin,
+a POST body's type, size and depth); the agents a table may seat are those
+:class:`~vint_env.serve.agents.ServedAgents` allows, every decision bounded in time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..evaluation.viewer import DOM_JS
+from ..inputs import excerpt
+from ..play.table import TableStopped
+from .agents import ServedAgents
+from .guard import MAX_BODY, Refused, allowed_hosts, check_content_type, check_host, check_origin, parse_body
 from .tables import RequestError, TableRegistry, game_catalogue, one_torch_thread
 from .view import deal_result
 
@@ -44,29 +50,72 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+#: Seconds a request waits for a table another request is playing before it is told the table is busy.
+BUSY_WAIT = 30.0
+
+
 async def _body(request: Request):
-    raw = await request.body()
-    if not raw.strip():
-        return {}
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise RequestError(400, f"the request body is not JSON: {exc}") from None
+    """The JSON body of a POST: declared application/json, at most MAX_BODY bytes, nested at most
+    MAX_DEPTH deep (guard.Refused otherwise, checked before the JSON is parsed)."""
+    check_content_type(request.headers.get("content-type"))
+    length = request.headers.get("content-length")
+    if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        raise Refused(413, f"the request body may be at most {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused(413, f"the request body may be at most {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return parse_body(b"".join(chunks))
 
 
-def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -> Starlette:
-    """The app; ``idle_timeout``: seconds after which an untouched table is dropped (``clock``: the
-    registry's clock, default ``time.monotonic``)."""
-    tables = TableRegistry(idle_timeout, max_tables, **({"clock": clock} if clock else {}))
+class Guard:
+    """ASGI middleware: every HTTP request's Host and Origin checked (:mod:`.guard`) before the app sees it."""
+
+    def __init__(self, app, allowed: frozenset):
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+            try:
+                check_host(headers.get("host"), self.allowed)
+                check_origin(headers.get("origin"), self.allowed)
+            except Refused as exc:
+                await _error(exc.status, exc.message)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, host: str = "127.0.0.1",
+               port: int = 8000, agents_dirs=(), decision_seconds: float | None = None,
+               allowed_host_names=()) -> Starlette:
+    """The app, for a server listening on ``host``:``port`` (requests must be addressed to it: its Host
+    and Origin are checked); ``idle_timeout``: seconds after which an untouched table is dropped
+    (``clock``: the registry's clock, default ``time.monotonic``); ``agents_dirs``: the folders a request's
+    checkpoints may come from; ``decision_seconds``: the time a bot's decision may take;
+    ``allowed_host_names``: more names the server may be addressed by."""
+    served = ServedAgents(agents_dirs, **({"decision_seconds": decision_seconds} if decision_seconds else {}))
+    tables = TableRegistry(idle_timeout, max_tables, served=served, **({"clock": clock} if clock else {}))
 
     def locked(table, job):
         # (torch's thread count is per thread: set it in the thread the agents act in)
         one_torch_thread()
-        with table.lock:
+        if not table.lock.acquire(timeout=BUSY_WAIT):
+            raise RequestError(503, "the bots at this table are still playing: ask again in a moment")
+        try:
+            if table.driver.stopped:
+                raise RequestError(410, f"table {table.id} was left or cleaned up")
             return job(table)
+        except TableStopped:
+            raise RequestError(410, f"table {table.id} was left or cleaned up while its bots played") from None
+        finally:
+            table.lock.release()
 
     async def games(request: Request):
-        return JSONResponse(game_catalogue())
+        return JSONResponse(game_catalogue(served))
 
     async def create(request: Request):
         body = await _body(request)
@@ -88,6 +137,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -
 
     async def next_deal(request: Request):
         table = tables.get(request.path_params["table"])
+        await _body(request)                # a POST like the others: JSON, bounded (its content is not used)
 
         def job(t):
             t.next()
@@ -98,8 +148,8 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -
         table = tables.get(request.path_params["table"])
         text = request.path_params["number"]
         finished = table.driver.finished
-        if not text.isdigit() or not 1 <= int(text) <= len(finished):
-            raise RequestError(404, f"no finished deal {text!r} at this table; finished: {len(finished)}")
+        if not (text.isascii() and text.isdigit() and len(text) <= 9) or not 1 <= int(text) <= len(finished):
+            raise RequestError(404, f"no finished deal {excerpt(text, 20)} at this table; finished: {len(finished)}")
         return JSONResponse(await asyncio.to_thread(locked, table, lambda t: deal_result(t.driver, int(text) - 1)))
 
     async def viewer(request: Request):
@@ -119,14 +169,18 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -
     async def request_error(request: Request, exc: RequestError):
         return _error(exc.status, exc.message)
 
+    async def refused(request: Request, exc: Refused):
+        return _error(exc.status, exc.message)
+
     async def http_error(request: Request, exc: HTTPException):
-        message = {404: f"no such page or API route: {request.method} {request.url.path}",
-                   405: f"{request.method} is not allowed on {request.url.path}"}.get(exc.status_code, exc.detail)
+        path = excerpt(request.url.path, 80)
+        message = {404: f"no such page or API route: {request.method} {path}",
+                   405: f"{request.method} is not allowed on {path}"}.get(exc.status_code, exc.detail)
         return _error(exc.status_code, message)
 
     async def server_error(request: Request, exc: Exception):
         log.exception("error serving %s %s", request.method, request.url.path)
-        return _error(500, f"internal error ({type(exc).__name__}): {exc}; the server's log has the details")
+        return _error(500, "internal error; the server's log has the details")
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -139,6 +193,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -
             yield
         finally:
             task.cancel()
+            tables.stop_all()           # shutting down: no bot starts another decision
 
     routes = [
         Route("/", index),
@@ -154,8 +209,10 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None) -
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    exception_handlers={RequestError: request_error, HTTPException: http_error,
+                    middleware=[Middleware(Guard, allowed=allowed_hosts(host, port, allowed_host_names))],
+                    exception_handlers={RequestError: request_error, Refused: refused, HTTPException: http_error,
                                         Exception: server_error})
     app.state.tables = tables
+    app.state.served = served
     return app
 

@@ -4,11 +4,15 @@ Examples::
 
     vint-serve                          # http://127.0.0.1:8000, open it in a browser
     vint-serve --port 8080 --idle-timeout 600
+    vint-serve --agents-dir runs/whist/checkpoints    # your own checkpoints: ppo:runs/whist/checkpoints/latest.pt
 
 The page picks the game, your seat, your partner and the opponents (agent
-specs of `vint-eval`: rule, random, pimc, baseline, ppo:PATH ...).  It
-listens on 127.0.0.1 only unless --host says otherwise: a table runs the
-agents you name, so do not expose it to a network you do not trust.
+specs of `vint-eval`: rule, random, pimc, baseline, and ppo:PATH ... of a
+file inside an --agents-dir).  A request may name no other code or file: no
+py: spec, no path outside the --agents-dir folders; every bot's decision is
+bounded by --decision-seconds; requests must be addressed to this server's
+own address, from its own page.  It listens on 127.0.0.1 only unless --host
+says otherwise.
 """
 
 from __future__ import annotations
@@ -17,17 +21,31 @@ import argparse
 import sys
 
 from ..agents.learned.threads import limit_torch_threads
-from ..cli_args import positive
+from ..cli_args import add_version, positive
+from .agents import DEFAULT_DECISION_SECONDS
+
+#: Seconds requests under way get to finish when the server is asked to stop.
+GRACE = 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="vint-serve", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version(p)
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     p.add_argument("--idle-timeout", type=positive(float), default=1800.0,
                    help="seconds after which a table nobody plays is cleaned up (default 1800)")
     p.add_argument("--max-tables", type=positive(int), default=32, help="tables at once (default 32)")
+    p.add_argument("--agents-dir", action="append", default=[], metavar="DIR",
+                   help="a folder whose checkpoints a table may seat (ppo:PATH, bidder:PATH, baseline:DIR inside "
+                        "it); repeatable; without it, only the built-in bots and the shipped baselines")
+    p.add_argument("--decision-seconds", type=positive(float), default=DEFAULT_DECISION_SECONDS,
+                   help=f"seconds a bot's decision may take (pimc's time option is capped to it; default "
+                        f"{DEFAULT_DECISION_SECONDS:g})")
+    p.add_argument("--allowed-host", action="append", default=[], metavar="NAME[:PORT]",
+                   help="another name requests may address this server by (with --host 0.0.0.0: the "
+                        "machine's name or address on your network); repeatable")
     return p
 
 
@@ -40,9 +58,22 @@ def main(argv=None) -> int:
     except ImportError as exc:
         print(f"vint-serve: error: {exc}; install the serve extra: pip install \"vint-env[serve]\"", file=sys.stderr)
         return 2
-    app = create_app(idle_timeout=args.idle_timeout, max_tables=args.max_tables)
-    print(f"vint-serve: open http://{args.host}:{args.port}/ in a browser (Ctrl-C stops the server)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    if not args.decision_seconds < float("inf"):
+        print("vint-serve: error: --decision-seconds must be finite", file=sys.stderr)
+        return 2
+    try:
+        app = create_app(idle_timeout=args.idle_timeout, max_tables=args.max_tables, host=args.host, port=args.port,
+                         agents_dirs=args.agents_dir, decision_seconds=args.decision_seconds,
+                         allowed_host_names=args.allowed_host)
+    except ValueError as exc:
+        print(f"vint-serve: error: {exc}", file=sys.stderr)
+        return 2
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else shown
+    print(f"vint-serve: open http://{shown}:{args.port}/ in a browser (Ctrl-C stops the server)")
+    # On SIGTERM or Ctrl-C: requests get GRACE seconds, then the tables are stopped (no bot starts another
+    # decision) and the process ends once the decisions under way are made (each at most --decision-seconds).
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", timeout_graceful_shutdown=GRACE)
     return 0
 
 

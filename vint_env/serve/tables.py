@@ -3,7 +3,11 @@
 Each table is a :class:`~vint_env.play.table.TableDriver` (one env, the
 bots at the other seats) behind a lock; the registry drops a table nobody
 has asked about for ``idle_timeout`` seconds, and refuses a new one beyond
-``max_tables``.  Everything a request can get wrong is a
+``max_tables`` (a slot is reserved under the registry's lock before the
+table is built, so concurrent requests cannot exceed it).  A table's bots
+are the agents :class:`~vint_env.serve.agents.ServedAgents` allows, each
+decision bounded in time; a table that is left or dropped is stopped, so
+no bot acts for it afterwards.  Everything a request can get wrong is a
 :class:`RequestError` with an HTTP status and a message naming it.
 """
 
@@ -16,16 +20,21 @@ import threading
 import time
 
 from .. import games
-from ..agents.registry import SPECS, load_agent
+from ..agents.registry import load_agent
+from ..agents.spec import AgentSpecError
 from ..evaluation.match import BoardResult, MatchResult, TableResult
 from ..evaluation.report import match_json, summarize
 from ..evaluation.viewer import viewer_html
 from ..games import TWO_PLAYER
 from ..play.session import seat_number
+from ..inputs import excerpt
 from ..play.table import TableDriver, seat_bots
+from .agents import ServedAgents, SpecRefused
 from .view import deal_result, deal_view
 
 CREATE_FIELDS = ("game", "seat", "partner", "opponents", "episode", "seed", "options")
+#: The largest seed a table takes.
+MAX_SEED = 2**63 - 1
 #: Env options a table sets itself (points as rewards, the person's view, the episode kind).
 RESERVED_OPTIONS = ("reward_scale", "viewer", "render_mode", "episode")
 
@@ -69,13 +78,14 @@ def parse_seat(record, value) -> int:
     raise _bad(f"{record.name}: seat must be one of {', '.join(names)} (or 0..{len(names) - 1}), got {value!r}")
 
 
-def game_catalogue() -> dict:
-    """`GET /api/games`: every game with its seats and episode kinds, and the agent specs."""
+def game_catalogue(served: ServedAgents | None = None) -> dict:
+    """`GET /api/games`: every game with its seats and episode kinds, and the agent specs a request may name."""
+    served = served or ServedAgents()
     return {"games": [{"name": g.name, "title": g.title, "format": g.format, "partnership": g.partnership,
                        "players": players_of(g), "seats": seat_names(g), "episodes": list(g.episodes),
                        "default_seat": seat_names(g)[0 if g.format == TWO_PLAYER else 2]}
                       for g in games.all_games()],
-            "agents": [s for s in SPECS if s != "human"]}       # the person is you: no 'human' bot
+            "agents": served.kinds, "decision_seconds": served.decision_seconds}
 
 
 class ServedTable:
@@ -171,7 +181,8 @@ class ServedTable:
 class TableRegistry:
     """The tables of a server process (thread-safe)."""
 
-    def __init__(self, idle_timeout: float = 1800.0, max_tables: int = 32, clock=time.monotonic):
+    def __init__(self, idle_timeout: float = 1800.0, max_tables: int = 32, clock=time.monotonic,
+                 served: ServedAgents | None = None):
         if not idle_timeout > 0:
             raise ValueError(f"idle_timeout must be positive seconds, got {idle_timeout!r}")
         if not isinstance(max_tables, int) or max_tables < 1:
@@ -179,7 +190,9 @@ class TableRegistry:
         self.idle_timeout = float(idle_timeout)
         self.max_tables = max_tables
         self.clock = clock                  # seconds; a test may pass its own
+        self.served = served or ServedAgents()
         self._tables: dict[str, ServedTable] = {}
+        self._reserved = 0                  # slots taken by tables being built
         self._lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -191,7 +204,7 @@ class TableRegistry:
         with self._lock:
             gone = [k for k, t in self._tables.items() if now - t.last_used > self.idle_timeout]
             for k in gone:
-                del self._tables[k]
+                self._tables.pop(k).driver.stop()
         return gone
 
     def get(self, table_id: str) -> ServedTable:
@@ -199,32 +212,48 @@ class TableRegistry:
         with self._lock:
             table = self._tables.get(table_id)
         if table is None:
-            raise RequestError(404, f"no table {table_id!r} (it may have been cleaned up after "
+            raise RequestError(404, f"no table {excerpt(table_id, 40)} (it may have been cleaned up after "
                                     f"{self.idle_timeout:g} s idle): create one with POST /api/tables")
         table.last_used = self.clock()
         return table
 
     def remove(self, table_id: str) -> None:
+        """Drop the table and stop its bots (a decision being made is their last)."""
         self.get(table_id)
         with self._lock:
-            self._tables.pop(table_id, None)
+            table = self._tables.pop(table_id, None)
+        if table is not None:
+            table.driver.stop()
+
+    def stop_all(self) -> None:
+        """Stop every table's bots (the server is shutting down)."""
+        with self._lock:
+            for table in self._tables.values():
+                table.driver.stop()
 
     def create(self, body) -> ServedTable:
         self.sweep()
-        with self._lock:
-            if len(self._tables) >= self.max_tables:
+        with self._lock:                   # the slot is taken now, before the table is built
+            if len(self._tables) + self._reserved >= self.max_tables:
                 raise RequestError(503, f"this server already has {self.max_tables} tables (its --max-tables); "
                                         "leave one (DELETE /api/tables/ID) or wait for an idle one to be cleaned up")
-        driver, partner, opponents = build_driver(body)
-        table = ServedTable(secrets.token_hex(6), driver, partner, opponents)
-        table.last_used = self.clock()
-        with self._lock:
-            self._tables[table.id] = table
+            self._reserved += 1
+        try:
+            driver, partner, opponents = build_driver(body, self.served)
+            table = ServedTable(secrets.token_hex(6), driver, partner, opponents)
+            table.last_used = self.clock()
+            with self._lock:
+                self._tables[table.id] = table
+        finally:
+            with self._lock:
+                self._reserved -= 1
         return table
 
 
-def build_driver(body) -> tuple[TableDriver, str | None, str]:
-    """A started :class:`TableDriver` from a `POST /api/tables` body (RequestError naming what is wrong)."""
+def build_driver(body, served: ServedAgents | None = None) -> tuple[TableDriver, str | None, str]:
+    """A started :class:`TableDriver` from a `POST /api/tables` body, its agents those ``served`` allows
+    (default: the built-in bots and the shipped baselines; RequestError naming what is wrong)."""
+    served = served or ServedAgents()
     if not isinstance(body, dict):
         raise _bad('a table is a JSON object: {"game": "vint", "seat": "S", "partner": "rule", "opponents": "rule"}')
     unknown = sorted(set(body) - set(CREATE_FIELDS))
@@ -245,22 +274,29 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
     seed = body.get("seed")
     if seed is None:
         seed = random.randrange(1_000_000)
-    elif isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise _bad(f"seed must be a non-negative integer, got {seed!r}")
+    elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise _bad(f"seed must be a non-negative integer (at most {MAX_SEED}), got {excerpt(seed)}")
     options = body.get("options") or {}
     if not isinstance(options, dict):
-        raise _bad(f"options must be an object of env options (two-player Vint: {{\"way\": 1}}), got {options!r}")
+        raise _bad(f"options must be an object of env options (two-player Vint: {{\"way\": 1}}), got {excerpt(options)}")
     reserved = sorted(set(options) & set(RESERVED_OPTIONS))
     if reserved:
         raise _bad(f"option(s) {', '.join(reserved)} are set by the table itself")
     partner, opponents = body.get("partner"), body.get("opponents", "rule")
-    try:
-        seating = seat_bots(record, seat, partner, opponents)
-    except (ValueError, KeyError) as exc:   # a spec that names no agent, a seat that is not there
+    for name, value in (("partner", partner), ("opponents", opponents)):
+        if value is not None and not isinstance(value, str):
+            raise _bad(f"{name} must be an agent spec string, got {excerpt(value)}")
+    try:                                    # only what this server serves, its time per decision capped
+        specs = [None if partner is None else served.check(partner), served.check(opponents)]
+    except SpecRefused as exc:
+        raise RequestError(403, str(exc)) from None
+    except AgentSpecError as exc:
         raise _bad(str(exc)) from None
-    except (TypeError, AttributeError, ImportError, OSError) as exc:   # py: factories, checkpoints, extras
-        raise _bad(f"could not load the agents (partner {partner!r}, opponents {opponents!r}): "
-                   f"{type(exc).__name__}: {exc}") from None
+    try:
+        seating = seat_bots(record, seat, specs[0], specs[1])
+    except Exception as exc:                # a checkpoint refused, an extra missing, a game the bot does not play
+        spec = next((s for s in specs if s is not None and s.paths()), specs[1])
+        raise _bad(served.load_error(spec, exc)) from None
     try:
         driver = TableDriver(record, seating, episode=episode, seed=seed, env_options=options,
                              hint_agent=load_agent("rule", game=record))
@@ -270,7 +306,7 @@ def build_driver(body) -> tuple[TableDriver, str | None, str]:
         raise _bad(str(exc)) from None
     one_torch_thread()
     driver.start(1)
-    return driver, partner, opponents
+    return driver, None if specs[0] is None else str(specs[0]), str(specs[1])
 
 
 def one_torch_thread() -> None:

@@ -17,6 +17,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from ..cli_args import add_version
 from .config import ConfigError, load_config
 from .runner import format_progress, resume_config, run_training  # noqa: F401  (format_progress: public before)
 
@@ -27,6 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Masked PPO with self-play for vint_v0, whist_v0 and solo_whist_v0.",
         epilog="example: vint-train --config configs/smoke.yaml --set num_envs=8 --set opponent_mix.self=0.7 "
                "--set opponent_mix.pool=0.1")
+    add_version(p)
     p.add_argument("--config", help="YAML config file (see configs/)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                    help="override a config key (YAML value; dotted keys for mappings); repeatable")

@@ -32,6 +32,8 @@ from typing import Any
 import yaml
 
 from vint_env import games as _games
+from vint_env.agents.spec import AgentSpecError, parse_spec
+from vint_env.inputs import InputFileError, read_regular
 
 #: The env names a run may train on (from :mod:`vint_env.games`).
 GAMES = _games.env_names()
@@ -165,6 +167,11 @@ class PPOConfig:
         need(known, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
         record = _games.get(self.game)          # resolved once: "whist" is whist_v0, as in every CLI
         self.game = record.env_name
+        from vint_env.evaluation.bench_sets import frozen_set_of
+        frozen = frozen_set_of(self.seed)
+        need(frozen is None, f"seed {self.seed} draws the benchmark's frozen boards ({frozen}: the trainer's "
+                             f"evaluation boards come from the run's seed); training must never use them: "
+                             f"choose another seed")
         if isinstance(self.env_kwargs, dict):
             declared = {p.name: p for p in record.parameters}   # the game's declared options
             for key, value in self.env_kwargs.items():
@@ -249,6 +256,11 @@ class PPOConfig:
              "opponent_mix gives no game to play")
         bad = [o for o in self.eval_opponents if not isinstance(o, str)]
         need(not bad, f"eval_opponents must be agent specs (strings), got {bad!r}")
+        for key, text in agent_spec_texts(self):
+            try:
+                parse_spec(text)
+            except AgentSpecError as e:
+                raise ConfigError(f"{key}: {e}") from None
         need(isinstance(self.network_kwargs, dict), "network_kwargs must be a mapping")
         return self
 
@@ -360,19 +372,24 @@ def _check_type(key: str, value: Any) -> Any:
     return value
 
 
+def agent_spec_texts(cfg: PPOConfig) -> list[tuple[str, str]]:
+    """``(field, spec text)`` of every agent spec ``cfg`` names: its teacher and its evaluation opponents."""
+    return ([("teacher", cfg.teacher)] if cfg.teacher else []) + [("eval_opponents", o) for o in cfg.eval_opponents]
+
+
 def code_specs(cfg: PPOConfig) -> dict[str, str]:
-    """The fields of ``cfg`` that name code to import (``py:MODULE:NAME`` agent specs), by field name.
+    """The fields of ``cfg`` whose agent specs import or run code (kinds that declare ``runs_code``, as
+    ``py:MODULE:NAME``), by field name, decided on the parsed specs (``" py:this:x"`` is one too).
 
     ``vint-train --resume`` reads its config from the checkpoint; those fields
     are used only when the user's own ``--config`` or ``--set`` names them too.
     """
-    found = {}
-    if cfg.teacher.startswith("py:"):
-        found["teacher"] = cfg.teacher
-    named = [o for o in cfg.eval_opponents if o.startswith("py:")]
-    if named:
-        found["eval_opponents"] = ", ".join(named)
-    return found
+    found: dict[str, list[str]] = {}
+    for key, text in agent_spec_texts(cfg):
+        spec = parse_spec(text)
+        if spec.declaration.runs_code:
+            found.setdefault(key, []).append(str(spec))
+    return {key: ", ".join(specs) for key, specs in found.items()}
 
 
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
@@ -438,9 +455,27 @@ MAX_CONFIG_BYTES = 1 << 20
 MAX_CONFIG_DEPTH = 16
 
 
+class _UniqueKeys(yaml.SafeLoader):
+    """YAML's safe loader, refusing a key given twice in one mapping (YAML keeps the last, silently)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            try:
+                if key in seen:
+                    raise ConfigError(f"key {key!r} is given twice (lines {seen[key]} and {line}); give it once")
+                seen[key] = line
+            except TypeError:            # an unhashable key: the base loader names it
+                continue
+        return super().construct_mapping(node, deep)
+
+
 def safe_yaml(text: str, source: str):
     """``yaml.safe_load`` of a config, refusing aliases (``*name``: the billion-laughs bomb), text over
-    ``MAX_CONFIG_BYTES`` and nesting deeper than ``MAX_CONFIG_DEPTH``, all before anything is built."""
+    ``MAX_CONFIG_BYTES`` and nesting deeper than ``MAX_CONFIG_DEPTH``, all before anything is built,
+    and a key given twice in one mapping."""
     if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES} bytes; a config is a page of keys")
     depth = 0
@@ -455,7 +490,9 @@ def safe_yaml(text: str, source: str):
                     raise ConfigError(f"{source}: nested deeper than {MAX_CONFIG_DEPTH} levels")
             elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
                 depth -= 1
-        return yaml.safe_load(text)
+        return yaml.load(text, Loader=_UniqueKeys)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: {e}") from None
     except yaml.YAMLError as e:
         raise ConfigError(f"{source} is not valid YAML: {e}") from None
 
@@ -466,13 +503,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     source = "defaults"
     if path is not None:
         path = Path(path)
-        if not path.is_file():
-            raise ConfigError(f"config file {str(path)!r} does not exist")
-        if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"config file {str(path)!r}: larger than {MAX_CONFIG_BYTES} bytes; "
-                              f"a config is a page of keys")
-        try:
-            text = path.read_text(encoding="utf-8")
+        try:        # a regular file (/dev/zero or a FIFO is refused by name, not read), a page of keys
+            text = read_regular(path, "config file", MAX_CONFIG_BYTES).decode("utf-8")
+        except FileNotFoundError:
+            raise ConfigError(f"config file {str(path)!r} does not exist") from None
+        except InputFileError as e:
+            raise ConfigError(f"{e}; a config is a page of keys") from None
         except (UnicodeDecodeError, OSError) as e:
             raise ConfigError(f"config file {str(path)!r} is not readable UTF-8 text: {e}") from None
         data = safe_yaml(text, f"config file {str(path)!r}") or {}

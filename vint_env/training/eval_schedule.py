@@ -13,6 +13,7 @@ from __future__ import annotations
 from vint_env.agents.learned.policy import save_checkpoint
 from vint_env.points import format_points
 
+from .logs import FINAL_EVALUATION
 from .warm_start import warm_start_checkpoint
 
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
@@ -48,7 +49,7 @@ def run_evaluation(trainer, deals: int, final: bool = False) -> dict:
         scalars.update(trainer.evaluate.against_warm_start(path, before, deals))
     trainer.last_eval = dict(scalars)
     if trainer.logger is not None:
-        trainer.logger.log(st.update, st.global_step, scalars)
+        trainer.logger.log(st.update, st.global_step, {**scalars, FINAL_EVALUATION: 1} if final else scalars)
     st.pending_eval_deals, st.pending_eval_final = 0, False
     if final:
         st.final_eval_update = st.update

@@ -75,6 +75,7 @@ class HarnessEvaluator:
             scalars[f"eval/{opp}/ci_low"] = m["low"]
             scalars[f"eval/{opp}/ci_high"] = m["high"]
             scalars[f"eval/{opp}/share_won"] = s["share_won"]["share"]
+            scalars[f"eval/{opp}/boards"] = s["boards"]
         return scalars
 
     WARM_START = "warm_start"   # the scalars' name (eval/warm_start/...) and the table's row for the clone

@@ -20,6 +20,9 @@ import numpy as np
 from ..atomic import atomic_write, remove_stale_temporaries
 from ..points import format_points
 
+#: In the logged row of a run's final evaluation: 1 (the plot draws that evaluation as the final one).
+FINAL_EVALUATION = "eval/final"
+
 
 class RunLogger:
     """Writes scalars to ``<run_dir>/metrics.csv`` and ``<run_dir>/tb``."""
@@ -170,6 +173,24 @@ def training_minutes(logger: RunLogger) -> tuple[list[int], list[float]] | None:
     return steps, [float(m) for m in minutes]
 
 
+def minute_ticks(steps: list[int], minutes: list[float], axis_steps: float, gap: float = 0.12) -> list[float]:
+    """The ticks of the minutes axis: round minutes within the run's time, each at least ``gap`` of the axis'
+    width (``axis_steps`` env steps) right of the one before.  Minutes pass unevenly over the steps (an
+    evaluation takes minutes and no step), so round minutes close in time can fall on nearly one step.
+
+    >>> minute_ticks([0, 300, 310, 1000], [0.0, 1.0, 4.0, 5.0], axis_steps=1000)   # 2, 3, 4: near step 300
+    [0.0, 1.0, 5.0]
+    """
+    from matplotlib.ticker import MaxNLocator
+    kept: list[float] = []
+    for tick in MaxNLocator(nbins=6).tick_values(minutes[0], minutes[-1]):
+        if not minutes[0] <= tick <= minutes[-1]:                         # no tick past the run's time
+            continue
+        if not kept or np.interp(tick, minutes, steps) - np.interp(kept[-1], minutes, steps) >= gap * axis_steps:
+            kept.append(round(float(tick), 6))
+    return kept
+
+
 def _minutes_axis(ax, logger: RunLogger) -> None:
     """A second x-axis on top of an evaluation panel: the training minutes at which the steps were reached."""
     both = training_minutes(logger)
@@ -178,10 +199,69 @@ def _minutes_axis(ax, logger: RunLogger) -> None:
     steps, minutes = both
     top = ax.secondary_xaxis("top", functions=(lambda x: np.interp(x, steps, minutes),
                                                lambda m: np.interp(m, minutes, steps)))
-    from matplotlib.ticker import MaxNLocator
-    ticks = MaxNLocator(nbins=6).tick_values(minutes[0], minutes[-1])
-    top.set_xticks([t for t in ticks if minutes[0] <= t <= minutes[-1]])     # no tick past the run's time
+    low, high = ax.get_xlim()
+    top.set_xticks(minute_ticks(steps, minutes, high - low))
+    top.xaxis.set_major_formatter("{x:g}")
     top.set_xlabel("training minutes (wall)")
+
+
+def _legend_below(ax) -> None:
+    """The panel's legend under its x-axis, where it hides no curve or interval band."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.17), fontsize="small", frameon=False)
+
+
+def _interval(lo: float, hi: float) -> str:
+    return f"[{format_points(lo)}, {format_points(hi)}]"
+
+
+def _evaluation_panel(ax, logger: RunLogger, opp: str) -> None:
+    """The margin against ``opp`` at each evaluation with its 95% interval: the periodic evaluations as a
+    curve with its band, the final one (``eval/final``, often on more boards) as a point of its own, the
+    untrained network (warm start) at step 0.  The values are written in the legend, not beside the points."""
+    xs, ys = logger.series(f"eval/{opp}/mean")
+    _, lo = logger.series(f"eval/{opp}/ci_low")
+    _, hi = logger.series(f"eval/{opp}/ci_high")
+    boards = dict(zip(*logger.series(f"eval/{opp}/boards")))
+    finals = logger.series(FINAL_EVALUATION)[0]
+    final = bool(finals) and finals[-1] == xs[-1]
+    intervals = len(lo) == len(xs) and len(hi) == len(xs)
+    during = len(xs) - 1 if final else len(xs)          # the periodic evaluations
+
+    def on(i: int) -> str:
+        return f"{boards[xs[i]]:,.0f} boards, " if xs[i] in boards else ""
+
+    if during:
+        label = f"during training ({on(during - 1)}95% CI)" if intervals else "during training"
+        if not final:
+            label += f": last {format_points(ys[during - 1])}"
+        if intervals:
+            ax.errorbar(xs[:during], ys[:during], yerr=[np.subtract(ys, lo)[:during], np.subtract(hi, ys)[:during]],
+                        marker="o", color="C0", capsize=3, label=label)
+            ax.fill_between(xs[:during], lo[:during], hi[:during], alpha=0.15, color="C0")
+        else:
+            ax.plot(xs[:during], ys[:during], marker="o", color="C0", label=label)
+    if final:
+        if during:
+            ax.plot(xs[-2:], ys[-2:], ":", color="C0", lw=1)
+        yerr = [[ys[-1] - lo[-1]], [hi[-1] - ys[-1]]] if intervals else None
+        ax.errorbar(xs[-1:], ys[-1:], yerr=yerr, fmt="D", markersize=7, color="C2", capsize=4,
+                    label=f"final evaluation ({on(len(xs) - 1)}95% CI): {format_points(ys[-1])}"
+                          + (f" {_interval(lo[-1], hi[-1])}" if intervals else ""))
+    _, before = logger.series(f"eval_before_cloning/{opp}/mean")
+    if before:
+        _, blo = logger.series(f"eval_before_cloning/{opp}/ci_low")
+        _, bhi = logger.series(f"eval_before_cloning/{opp}/ci_high")
+        ax.plot([0, xs[0]], [before[-1], ys[0]], "--", color="C3", lw=1)
+        yerr = ([[before[-1] - blo[-1]], [bhi[-1] - before[-1]]] if blo and bhi else None)
+        ax.errorbar([0], [before[-1]], yerr=yerr, fmt="s", color="C3", capsize=3,
+                    label=f"untrained (before cloning): {format_points(before[-1])}")
+        _scale_to_trained(ax, ys, lo, hi, before[-1])
+    ax.axhline(0, color="grey", lw=0.8)
+    ax.set_title(f"vs {opp} (harness, duplicate)")
+    ax.set_xlabel("env steps")
+    _minutes_axis(ax, logger)
+    ax.set_ylabel("margin per board, raw points")
+    _legend_below(ax)
 
 
 def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Path, title: str) -> Path | None:
@@ -210,7 +290,7 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
     cloning = cloning_rows(logger)
     values, updates = "values" in names, "training" in names
     panels = len(names)
-    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 4.2), squeeze=False)
+    fig, axes = plt.subplots(1, panels, figsize=(5 * panels, 5.0), squeeze=False, layout="constrained")
     axes = list(axes[0])
     if values:
         ax = axes.pop(0)
@@ -232,7 +312,7 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
         ax.set_xlabel("cloning epoch (0 = untrained)")
         ax.set_ylabel("points given up per valued decision")
         ax.set_title("held-out deals: points lost against the best action")
-        ax.legend(loc="upper right", fontsize="small")
+        _legend_below(ax)
     if cloning:
         ax = axes.pop(0)
         epochs = [r["epoch"] for r in cloning]
@@ -245,36 +325,9 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
         ax.set_xlabel("cloning epoch (0 = untrained)")
         ax.set_ylabel("agreement with the teacher, % of decisions")
         ax.set_title("behaviour cloning")
-        ax.legend(loc="lower right")
+        _legend_below(ax)
     for ax, opp in zip(axes, evaluated):
-        xs, ys = logger.series(f"eval/{opp}/mean")
-        _, lo = logger.series(f"eval/{opp}/ci_low")
-        _, hi = logger.series(f"eval/{opp}/ci_high")
-        if len(lo) == len(xs) and len(hi) == len(xs):       # each point with its interval, and the band
-            ax.errorbar(xs, ys, yerr=[np.subtract(ys, lo), np.subtract(hi, ys)], marker="o", color="C0",
-                        capsize=3, label="trained agent (95% CI)")
-            ax.fill_between(xs, lo, hi, alpha=0.15, color="C0")
-        else:
-            ax.plot(xs, ys, marker="o", color="C0", label="trained agent")
-        _, before = logger.series(f"eval_before_cloning/{opp}/mean")
-        if before:
-            _, blo = logger.series(f"eval_before_cloning/{opp}/ci_low")
-            _, bhi = logger.series(f"eval_before_cloning/{opp}/ci_high")
-            ax.plot([0, xs[0]], [before[-1], ys[0]], "--", color="C3", lw=1)
-            yerr = ([[before[-1] - blo[-1]], [bhi[-1] - before[-1]]] if blo and bhi else None)
-            ax.errorbar([0], [before[-1]], yerr=yerr, fmt="s", color="C3", capsize=3,
-                        label="untrained (before cloning)")
-            ax.annotate(format_points(before[-1]), (0, before[-1]), textcoords="offset points", xytext=(8, 0),
-                        va="center", color="C3")
-            _scale_to_trained(ax, ys, lo, hi, before[-1])
-        ax.annotate(f"last {format_points(ys[-1])}", (xs[-1], ys[-1]), textcoords="offset points", xytext=(0, -14),
-                    ha="right", color="C0")
-        ax.axhline(0, color="grey", lw=0.8)
-        ax.set_title(f"vs {opp} (harness, duplicate)")
-        ax.set_xlabel("env steps")
-        _minutes_axis(ax, logger)
-        ax.set_ylabel("margin per board, raw points")
-        ax.legend(loc="best")
+        _evaluation_panel(ax, logger, opp)
     if updates:
         ax = axes[-1]
         for i, kind in enumerate(training):
@@ -286,9 +339,8 @@ def plot_learning_curves(logger: RunLogger, opponents: list[str], path: str | Pa
         ax.set_xlabel("env steps")
         ax.set_ylabel("learner reward per deal (env scale)")
         if training:
-            ax.legend(loc="best")
+            _legend_below(ax)
     fig.suptitle(title)
-    fig.tight_layout()
     path = Path(path)
     try:
         with atomic_write(path) as f:

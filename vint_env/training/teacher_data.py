@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from vint_env.atomic import atomic_write
+from vint_env.agents.spec import parse_spec
 
 from .sources import AGENTS
 
@@ -209,9 +210,10 @@ def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, 
     ident = {"format": FORMAT, "game": game, "env_kwargs": env_kwargs or {}, "teacher": teacher,
              "seed": seed, "deals": deals, **({"values": values} if values else {}),
              "layout": [layout.name, [[b.name, list(b.shape)] for b in layout.blocks.values()]]}
-    kind, _, arg = teacher.partition(":")
-    if kind == "ppo" and Path(arg).is_file():
-        ident["checkpoint_sha256"] = hashlib.sha256(Path(arg).read_bytes()).hexdigest()
+    spec = parse_spec(teacher)
+    for label, path, role in spec.paths(defaults=False):     # a checkpoint teacher: its file's content
+        if role == "file" and path.is_file():
+            ident.setdefault("checkpoint_sha256", hashlib.sha256(path.read_bytes()).hexdigest())
     digest = hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", teacher)[:40]
     return f"{game}-{slug}{'-' + values + 'values' if values else ''}-seed{seed}-{deals}deals-{digest}.npz"

@@ -513,7 +513,7 @@ def _binary(v: np.ndarray) -> bool:
 def _register() -> dict[str, type]:
     classes = {}
     for record in games.all_games():
-        name = f"Python{record.title.replace(' ', '')}Game"      # PythonVintGame: a module attribute (pickle)
+        name = f"Python{record.class_name}Game"      # PythonVintGame: a module attribute (pickle)
         cls = type(name, (VintSpielGame,), {"record": record, "__module__": __name__})
         globals()[name] = cls
         pyspiel.register_game(_game_type(record), cls)

@@ -1,4 +1,4 @@
-"""OpenSpiel's bots as agents of the package (agent spec ``openspiel:ismcts[:OPTIONS]``).
+"""OpenSpiel's bots as agents of the package (agent spec ``openspiel:ismcts[,OPTIONS]``).
 
 ``openspiel:ismcts`` is OpenSpiel's information-set MCTS
 (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) with random rollouts
@@ -10,7 +10,8 @@ the bot searches from it: every simulation starts from
 player cannot tell from this one (the package's exact deal sampler), so the
 search uses only what the player knows.
 
-Options (``openspiel:ismcts:sims=100,worlds=0,rollouts=1,uct=2,seed=7``):
+Options (``openspiel:ismcts,sims=100,worlds=0,rollouts=1,uct=2,seed=7``; declared, with their ranges, by
+the kind ``openspiel`` of :mod:`vint_env.agents.spec`):
 
 - ``sims``: simulations per decision (default :data:`DEFAULT_SIMS`);
 - ``worlds``: resampled deals kept per decision and reused, 0 = a new one per
@@ -31,35 +32,16 @@ import numpy as np
 
 from .. import games
 from ..agents.base import Agent
+from ..agents.spec import AgentSpec, kind
 from .openspiel import VintSpielState, deck_order, game_parameters, load_game
 
-DEFAULT_SIMS = 100
-BOTS = ("ismcts",)
-_OPTIONS = {"sims": int, "worlds": int, "rollouts": int, "uct": float, "seed": int}
+DEFAULT_SIMS = kind("openspiel").option("sims").default
+BOTS = kind("openspiel").argument.allowed
 
 
-def parse_options(text: str) -> dict:
-    """``"sims=100,uct=2"`` -> {"sims": 100, "uct": 2.0}; bad input raises, naming it."""
-    out: dict = {}
-    for item in filter(None, (t.strip() for t in (text or "").split(","))):
-        key, eq, value = item.partition("=")
-        if key not in _OPTIONS:
-            raise ValueError(f"unknown openspiel:ismcts option {key!r}; known: {', '.join(_OPTIONS)}")
-        if not eq or not value:
-            raise ValueError(f"openspiel:ismcts option {item!r}: expected KEY=VALUE")
-        try:
-            out[key] = _OPTIONS[key](value)
-        except ValueError:
-            raise ValueError(f"openspiel:ismcts option {key}={value!r}: not a number") from None
-    return out
-
-
-def make_agent(game: str, arg: str, seed: int | None = None) -> Agent:
-    """The agent of spec ``openspiel:ARG`` (``ARG`` = ``ismcts[:OPTIONS]``) for ``game``."""
-    bot, _, options = arg.partition(":")
-    if bot not in BOTS:
-        raise ValueError(f"agent spec 'openspiel:{arg}': unknown OpenSpiel bot {bot!r}; known: {', '.join(BOTS)}")
-    opts = parse_options(options)
+def make_agent(game, spec: AgentSpec, seed: int | None = None) -> Agent:
+    """The agent of spec ``openspiel:BOT[,OPTIONS]`` (parsed: :class:`~vint_env.agents.spec.AgentSpec`) for ``game``."""
+    opts = spec.given
     if seed is None:
         seed = opts.pop("seed", None)
     else:
@@ -74,18 +56,15 @@ class ISMCTSAgent(Agent):
 
     def __init__(self, game: str = "whist", sims: int = DEFAULT_SIMS, worlds: int = 0, rollouts: int = 1,
                  uct: float = 2.0, seed: int | None = None):
-        for key, value in (("sims", sims), ("rollouts", rollouts)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"openspiel:ismcts {key} must be a positive integer, got {value!r}")
-        if isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 0:
-            raise ValueError(f"openspiel:ismcts worlds must be an integer >= 0, got {worlds!r}")
-        if not uct > 0:
-            raise ValueError(f"openspiel:ismcts uct must be positive, got {uct!r}")
+        # the declared options of spec kind 'openspiel': type and range, for a spec and a direct call alike
+        checked = AgentSpec("openspiel", "ismcts", (("sims", sims), ("worlds", worlds), ("rollouts", rollouts),
+                                                    ("uct", uct)))
+        sims, worlds, rollouts, uct = (checked.option(k) for k in ("sims", "worlds", "rollouts", "uct"))
         self.record = games.get(game)
         self.params = game_parameters(self.record)          # the env's options: its defaults until it is seen
         self.game = load_game(self.record)
         self.sims, self.worlds, self.rollouts, self.uct = sims, worlds, rollouts, uct
-        self.name = f"openspiel:ismcts:sims={sims}" + (f",worlds={worlds}" if worlds else "")
+        self.name = f"openspiel:ismcts,sims={sims}" + (f",worlds={worlds}" if worlds else "")
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -171,4 +150,4 @@ def mirror(game, raw) -> VintSpielState:
     return found
 
 
-__all__ = ["BOTS", "DEFAULT_SIMS", "ISMCTSAgent", "make_agent", "mirror", "parse_options"]
+__all__ = ["BOTS", "DEFAULT_SIMS", "ISMCTSAgent", "make_agent", "mirror"]

@@ -28,8 +28,9 @@ from ... import games
 from ...cards import NUM_CARDS   # actions 0..51 are the cards
 from ...rules.vint import BID_BASE, NUM_ACTIONS, NUM_BIDS, PASS
 from ..base import Agent, legal_actions
+from ..spec import AgentSpec, kind
 
-CARD_PLAYERS = ("rule", "network")
+CARD_PLAYERS = kind("bidder").option("cards").allowed
 STRAINS = 5
 
 
@@ -126,37 +127,18 @@ def _card_agent(ckpt: dict, path: str, cards: str, game: str) -> Agent:
     return PPOAgent(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=True, name="cards")
 
 
-SPEC_OPTIONS = ("cards", "margin")
+def make_bidder(game, spec: AgentSpec, seed: int | None = None) -> VintBidderAgent:
+    """The agent of spec ``bidder:PATH[,cards=rule|network][,margin=POINTS]`` (parsed)."""
+    return load_bidder(spec.argument, game=game, cards=spec.option("cards"), margin=spec.option("margin"))
 
 
-def parse_spec(arg: str) -> tuple[str, dict]:
-    """``"PATH[,cards=rule|network][,margin=POINTS]"`` -> (path, options)."""
-    path, *rest = arg.split(",")
-    options: dict = {}
-    for item in rest:
-        key, sep, value = item.partition("=")
-        if not sep or key not in SPEC_OPTIONS:
-            raise ValueError(f"bidder spec {arg!r}: options are {', '.join(k + '=...' for k in SPEC_OPTIONS)}, "
-                             f"got {item!r}")
-        if key == "cards" and value not in CARD_PLAYERS:
-            raise ValueError(f"bidder spec {arg!r}: cards must be one of {CARD_PLAYERS}, got {value!r}")
-        if key == "margin":
-            try:
-                value = float(value)
-            except ValueError:
-                raise ValueError(f"bidder spec {arg!r}: margin must be a number of points, got {value!r}") from None
-            if not value >= 0:
-                raise ValueError(f"bidder spec {arg!r}: margin must be >= 0 points, got {value!r}")
-        options[key] = value
-    return path, options
-
-
-def load_bidder(arg: str, game: str = "vint") -> VintBidderAgent:
-    """The agent of spec ``bidder:ARG`` (see the module docstring); :class:`CheckpointError` names the fault."""
+def load_bidder(path, game: str = "vint", cards: str | None = None, margin: float | None = None) -> VintBidderAgent:
+    """The bidder of checkpoint ``path`` (see the module docstring); ``cards`` and ``margin`` (None: the
+    checkpoint's) are the spec's options, checked by their declarations; :class:`CheckpointError` names the
+    fault of a checkpoint."""
     from .policy import CheckpointError, load_checkpoint, network_from_checkpoint
-    if not arg:
-        raise ValueError("agent spec 'bidder' needs a checkpoint path: 'bidder:path/to/bidder.pt'")
-    path, options = parse_spec(arg)
+    given = AgentSpec("bidder", str(path), (("cards", cards), ("margin", margin)))
+    cards, margin_given = given.option("cards"), given.option("margin")
     ckpt = load_checkpoint(path, game=game)
     meta = ckpt.get("bidder")
     if not isinstance(meta, dict) or not {"cards", "max_jump", "value_unit"} <= set(meta):
@@ -173,11 +155,10 @@ def load_bidder(arg: str, game: str = "vint") -> VintBidderAgent:
     margin = meta.get("margin", 0.0)
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
         raise CheckpointError(f"{path!r}: bidder margin must be a number >= 0 (points), got {margin!r}")
-    cards = options.get("cards", meta["cards"])
-    calls = CallValues(network_from_checkpoint(ckpt, path), unit, options.get("margin", margin))
-    return VintBidderAgent(calls, jump, _card_agent(ckpt, path, cards, game), name=f"bidder:{arg}",
-                           cards_kind=cards)
+    cards = meta["cards"] if cards is None else cards
+    calls = CallValues(network_from_checkpoint(ckpt, path), unit, margin if margin_given is None else margin_given)
+    return VintBidderAgent(calls, jump, _card_agent(ckpt, path, cards, game), name=str(given), cards_kind=cards)
 
 
-__all__ = ["candidate_calls", "best_call", "CallValues", "VintBidderAgent", "load_bidder", "parse_spec",
+__all__ = ["candidate_calls", "best_call", "CallValues", "VintBidderAgent", "load_bidder", "make_bidder",
            "is_auction", "CARD_PLAYERS"]

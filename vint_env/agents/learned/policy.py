@@ -35,6 +35,7 @@ import numpy as np
 import torch
 
 from ...atomic import atomic_write
+from ...inputs import InputFileError, check_regular_file
 from ..base import Agent, legal_actions
 from .networks import MaskedCategorical, build_network
 
@@ -108,8 +109,12 @@ def load_checkpoint(path: str | os.PathLike, game=None) -> dict:
     another game or for another observation / action size than ``game`` has now
     (``game``: its record, or its name as the env, ``"vint_v0"``, or as the harness names it, ``"vint"``)."""
     path = Path(path)
-    if not path.is_file():
-        raise CheckpointError(f"checkpoint {str(path)!r} does not exist")
+    try:                    # a regular file: /dev/zero or a FIFO is refused by name, not read
+        check_regular_file(path, "checkpoint")
+    except FileNotFoundError:
+        raise CheckpointError(f"checkpoint {str(path)!r} does not exist") from None
+    except (InputFileError, OSError) as e:
+        raise CheckpointError(f"{e.strerror if isinstance(e, OSError) and e.strerror else e}") from None
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises several types for damaged files

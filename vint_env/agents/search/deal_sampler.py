@@ -180,7 +180,8 @@ class DealSampler:
             if len(ways):
                 rest = np.asarray(need, dtype=np.int64)[None, :] - table
                 ok = np.flatnonzero((rest >= 0).all(axis=1))
-                below = self._suffix[suit + 1][tuple(rest[ok].T)]
+                # one count per split kept (a 0-d count when no seat is hidden: every card is known)
+                below = np.broadcast_to(self._suffix[suit + 1][tuple(rest[ok].T)], ok.shape)
                 for i, b in zip(ok.tolist(), below.tolist()):
                     w = ways[i] * int(b)
                     if w:

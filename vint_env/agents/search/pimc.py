@@ -69,12 +69,13 @@ import numpy as np
 from ... import games
 from ..._moved import renamed_attributes
 from ..base import Agent, legal_actions
+from ..spec import AgentSpec, kind
 from .dds_batch import solve_one, solve_positions
 from .deal_sampler import DealSampler, ImpossibleKnowledge
 from .position import Position, knowledge
 
-DEFAULT_SAMPLES = 12
-BIDDING = ("rule", "dd")
+DEFAULT_SAMPLES = kind("pimc").option("samples").default
+BIDDING = kind("pimc").option("bid").allowed
 
 
 # ----------------------------------------------------------------- the decision
@@ -173,38 +174,6 @@ def _solve_within(sampler, rng, samples, budget, start, pos):
 # ----------------------------------------------------------------- the agent
 
 
-
-def parse_options(text: str) -> dict:
-    """``"samples=32,time=0.5"`` -> {"samples": 32, "time": 0.5}; bad input raises."""
-    out: dict = {}
-    if not text:
-        return out
-    for item in text.split(","):
-        key, eq, value = item.strip().partition("=")
-        if not eq or not value:
-            raise ValueError(f"pimc option {item!r}: expected KEY=VALUE (samples, time, auction, seed)")
-        try:
-            if key == "samples":
-                out[key] = int(value)
-            elif key == "time":
-                out[key] = float(value)
-            elif key == "auction":
-                out[key] = bool(int(value))
-            elif key == "seed":
-                out[key] = int(value)
-            elif key == "bid":
-                if value not in BIDDING:
-                    raise ValueError(f"unknown pimc option bid={value!r}; known: {', '.join(BIDDING)}")
-                out[key] = value
-            else:
-                raise ValueError(f"unknown pimc option {key!r}; known: samples, time, auction, bid, seed")
-        except ValueError as exc:
-            if "unknown pimc option" in str(exc) or key == "bid":
-                raise
-            raise ValueError(f"pimc option {key}={value!r}: not a number") from exc
-    return out
-
-
 class PIMCAgent(Agent):
     """Perfect Information Monte Carlo play for every game whose record names a PIMC plan (see the module
     docstring): ``game.pimc``, its position builder and the agent of its other decisions."""
@@ -215,12 +184,10 @@ class PIMCAgent(Agent):
                  auction: bool = False, bid: str = "rule", seed: int | None = None):
         record = games.get(game)
         plan = record.pimc_plan()             # ValueError naming the games PIMC plays
-        if not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"pimc samples must be a positive integer, got {samples!r}")
-        if time is not None and not time > 0:
-            raise ValueError(f"pimc time budget must be positive seconds, got {time!r}")
-        if bid not in BIDDING:
-            raise ValueError(f"pimc bid must be one of {BIDDING}, got {bid!r}")
+        # the declared options of spec kind 'pimc': type and range, for a spec and a direct call alike
+        checked = AgentSpec("pimc", None, (("samples", samples), ("time", time), ("auction", auction),
+                                           ("bid", bid), ("seed", seed)))
+        samples, time, auction, bid, seed = (checked.option(k) for k in ("samples", "time", "auction", "bid", "seed"))
         for option, given, default in (("auction", auction, False), ("bid", bid, "rule")):
             if given != default and option not in plan.options:
                 raise ValueError(plan.refused.get(option) or _refused(option, given, record.name))
@@ -276,9 +243,9 @@ def _refused(option: str, value, game: str) -> str:
     return f"pimc option {option}={value} is implemented for {', '.join(having)} only, not {game!r}"
 
 
-def make_pimc(game: str, options: str = "", seed: int | None = None) -> PIMCAgent:
-    """The agent of spec ``pimc[:OPTIONS]``."""
-    opts = parse_options(options)
+def make_pimc(game, spec: AgentSpec, seed: int | None = None) -> PIMCAgent:
+    """The agent of spec ``pimc[:OPTIONS]`` (parsed: :class:`~vint_env.agents.spec.AgentSpec`)."""
+    opts = spec.given
     if seed is not None and "seed" not in opts:
         opts["seed"] = seed
     return PIMCAgent(game, **opts)
@@ -293,5 +260,4 @@ __getattr__ = renamed_attributes(__name__, {
     "GAMES": "vint_env.agents.search.pimc_games.PIMC_GAMES",
 })
 
-__all__ = ["PIMCAgent", "make_pimc", "decide", "knowledge", "card_classes", "Position", "parse_options",
-           "DEFAULT_SAMPLES"]
+__all__ = ["PIMCAgent", "make_pimc", "decide", "knowledge", "card_classes", "Position", "DEFAULT_SAMPLES"]

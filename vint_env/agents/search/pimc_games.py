@@ -7,6 +7,7 @@ in :mod:`.pimc_vint2p`.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -82,7 +83,8 @@ def whist_position(k: WhistKnowledge) -> Position:
 
 # ----------------------------------------------------------------- Vint bidding (option bid=dd)
 
-def sampled_dd_call(k: VintKnowledge, rule_call: int, rng: np.random.Generator, samples: int) -> int:
+def sampled_dd_call(k: VintKnowledge, rule_call: int, rng: np.random.Generator, samples: int,
+                    budget: float | None = None) -> int:
     """The rule bot's call, or a higher bid in a strain the rule bot or our
     side named, whichever has the best mean score over sampled deals if the
     auction ended with it (contracts scored by the rules engine with the
@@ -92,6 +94,9 @@ def sampled_dd_call(k: VintKnowledge, rule_call: int, rng: np.random.Generator, 
     cards long in that player's hand (dropped if impossible).  Only the call
     the rule bot would make and raises over it are considered: the rule
     bot's judgement decides whether the side enters the auction at all.
+
+    ``budget``: seconds the decision may take; deals are then solved a few at a time until it is spent
+    (at least one batch).
     """
     from ...cards import NO_TRUMP as NT
     from ...rules.vint import BID_BASE, PASS, bid_action
@@ -122,9 +127,16 @@ def sampled_dd_call(k: VintKnowledge, rule_call: int, rng: np.random.Generator, 
         sampler = DealSampler(k)
     except ImpossibleKnowledge:
         sampler = DealSampler(Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13]))
-    deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
     exclude = [_ep_denom(s) for s in range(5) if s not in strains]
-    tables = calc_all_tables([EPDeal(_pbn(h)) for h in deals], exclude=exclude)
+    start = time.perf_counter()
+    deals, tables = [], []
+    batch = samples if budget is None else 4
+    while len(deals) < samples:
+        more = [tuple(sampler.draw(rng)) for _ in range(min(batch, samples - len(deals)))]
+        tables += list(calc_all_tables([EPDeal(_pbn(h)) for h in more], exclude=exclude))
+        deals += more
+        if budget is not None and time.perf_counter() - start >= budget:
+            break
     totals = {c: 0.0 for c in candidates}
     for hands, table in zip(deals, tables):
         tricks = table.to_list()
@@ -170,7 +182,7 @@ class VintCaller(RuleCaller):
         call = self.rule.act(observation, agent=agent)
         if self.pimc.bid == "dd":
             k = self.pimc.record.decode(observation["observation"])
-            call = sampled_dd_call(k, call, self.pimc.rng, self.pimc.samples)
+            call = sampled_dd_call(k, call, self.pimc.rng, self.pimc.samples, self.pimc.budget)
             if not observation["action_mask"][call]:
                 raise RuntimeError(f"pimc bid {call}, not legal ({np.flatnonzero(observation['action_mask'])})")
         return call

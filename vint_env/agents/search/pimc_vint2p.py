@@ -42,6 +42,8 @@ over sampled widows (:func:`dd_widow`), each give-away with every card seen
 
 from __future__ import annotations
 
+import time
+
 from ...cards import FULL_DECK
 from ...games.vint2p import OPP_DUMMY, OPPONENT, OWN_DUMMY, OWN_HAND, PILE, PLAY, Vint2pKnowledge  # noqa: F401
 from ...rules.vint import Contract
@@ -147,13 +149,14 @@ def _give_rest(hands: list[int], giver: int, recipients: list[int]) -> list[int]
     return hands
 
 
-def dd_widow(k: Vint2pKnowledge, rng, samples: int) -> int | None:
+def dd_widow(k: Vint2pKnowledge, rng, samples: int, budget: float | None = None) -> int | None:
     """Way 5's widow destination where the dealer declares: the widow (unseen)
     and the opponent's hand are sampled (:class:`DealSampler`, every split of
     the 16 unseen cards equally likely); for each destination the three
     give-aways are made as the rule bot makes them and the best final contract
     is scored double-dummy; the better mean wins, the rule bot's own-hand
-    choice on ties.  ``None`` where the sides sit side by side."""
+    choice on ties.  ``None`` where the sides sit side by side.  ``budget``: seconds the choice may
+    take (at least one sample)."""
     from ...rules.vint2p import WIDOW_TO_DUMMY, WIDOW_TO_HAND
     from .deal_sampler import DealSampler, Knowledge
     seats = _way5_seats(k)
@@ -168,7 +171,10 @@ def dd_widow(k: Vint2pKnowledge, rng, samples: int) -> int | None:
                                     high=[[13] * 4 for _ in range(5)]))
     lowest_bid = k.winning_bid
     totals = {WIDOW_TO_HAND: 0.0, WIDOW_TO_DUMMY: 0.0}
-    for _ in range(samples):
+    start = time.perf_counter()
+    for i in range(samples):
+        if budget is not None and i and time.perf_counter() - start >= budget:
+            break
         deal = sampler.draw(rng)
         for action, to in ((WIDOW_TO_HAND, own), (WIDOW_TO_DUMMY, dummy)):
             hands = deal[:4]
@@ -230,7 +236,7 @@ class Vint2pCaller(RuleCaller):
         if k.phase in (WIDOW, GIVE, FINAL):           # way 5's widow, give-aways, final contract
             legal = [int(a) for a in observation["action_mask"].nonzero()[0]]
             if k.phase == WIDOW:
-                call = dd_widow(k, self.pimc.rng, self.pimc.samples)
+                call = dd_widow(k, self.pimc.rng, self.pimc.samples, self.pimc.budget)
             elif k.phase == GIVE:
                 call = dd_give_away(k, legal)
             else:

@@ -27,8 +27,8 @@ import time as _time
 import numpy as np
 
 from ... import games
-from ...games.params import OptionError, Parameter, check_options
 from ..base import Agent, legal_actions
+from ..spec import KINDS, AgentSpec, AgentSpecError
 from .beliefs import Belief, NetworkPlayModel, log_likelihood, normalise, resample
 from .deal_sampler import DealSampler
 from .history import SeatHistories
@@ -38,46 +38,15 @@ from .replay import WorldReplay
 from .rollouts import rollout_values
 from .search_games import network_of
 
-__all__ = ["OPTIONS", "SearchAgent", "make_search", "parse_spec_options", "BELIEFS", "EVALUATIONS"]
+__all__ = ["OPTIONS", "SearchAgent", "make_search", "BELIEFS", "EVALUATIONS"]
 
-BELIEFS = ("weighted", "uniform")
-EVALUATIONS = ("dd", "rollout")
-
-#: The options of agent spec ``search`` (``search:samples=16,beliefs=uniform``), one table: name, type,
-#: default, meaning and range.  ``None`` defaults are the game's (its search plan).
-OPTIONS = (
-    Parameter("samples", int, 12, "deals solved double-dummy per decision (drawn from the beliefs)",
-              minimum=1, maximum=1000),
-    Parameter("first_samples", int, 8, "deals solved per decision in the first trick, where double-dummy "
-                                       "solving costs the most (13 cards a hand) and the others' play has said "
-                                       "least", minimum=1, maximum=1000),
-    Parameter("candidates", int, None, "deals drawn uniformly and weighted by the others' play per decision "
-                                       "(beliefs=weighted; default: the game's)", minimum=1, maximum=5000,
-              optional=True),
-    Parameter("beliefs", str, "weighted", "weighted: deals weighted by how likely the others' actions were "
-                                          "in them; uniform: every consistent deal alike (PIMC's)",
-              allowed=BELIEFS),
-    Parameter("model", str, None, "the shipped agent whose network models the others' play "
-                                  "(default: the game's first)", optional=True),
-    Parameter("temperature", float, None, "the model's logits are divided by it before the softmax "
-                                          "(default: the game's)", minimum=0.0, exclusive_minimum=True,
-              optional=True),
-    Parameter("floor", float, 0.1, "each action's modelled probability is mixed with the uniform choice "
-                                   "among the seat's legal actions by this share", minimum=0.0, maximum=1.0),
-    Parameter("tau", float, 0.5, "the likelihood is raised to this power (1: the model trusted fully)",
-              minimum=0.0, maximum=1.0),
-    Parameter("eval", str, "dd", "how a card is valued in a deal: dd, all four then play double-dummy; "
-                                 "rollout, all four then play as the blueprint's network plays",
-              allowed=EVALUATIONS),
-    Parameter("margin", float, None, "points a deal by which the search's best card must beat the "
-                                     "blueprint's to be played (default: the game's)", minimum=0.0,
-              optional=True),
-    Parameter("time", float, None, "a budget in seconds per decision: deals are solved in turn until it is "
-                                   "spent (at least one); the play then depends on the machine's speed",
-              minimum=0.0, exclusive_minimum=True, optional=True),
-    Parameter("seed", int, None, "the sampling seed when nobody gives one (the harness reseeds every "
-                                 "table)", optional=True),
-)
+#: The options of agent spec ``search``, declared once with their types and ranges in
+#: :data:`vint_env.agents.spec.KINDS` (``None`` defaults are the game's: its search plan).
+OPTIONS = KINDS["search"].options
+BELIEFS = KINDS["search"].option("beliefs").allowed
+EVALUATIONS = KINDS["search"].option("eval").allowed
+#: Deals rolled out together between two looks at the clock (``eval=rollout`` with a time budget).
+ROLLOUT_CHUNK = 4
 
 
 class SearchAgent(Agent):
@@ -88,10 +57,12 @@ class SearchAgent(Agent):
     def __init__(self, game="whist", **options):
         record = games.get(game)
         plan = record.search_plan()          # ValueError naming the games it plays
-        opts = check_options("search", OPTIONS, options)
+        # the declared options of spec kind 'search': type and range, for a spec and a direct call alike
+        spec = AgentSpec("search", None, tuple(options.items()))
+        opts = {o.name: spec.option(o.name) for o in OPTIONS}
         model = opts["model"] or plan.models[0]
         if model not in plan.models:
-            raise OptionError(f"search: model must be one of {plan.models} in {record.title}, got {model!r}")
+            raise AgentSpecError(f"search option model must be one of {plan.models} in {record.title}, got {model!r}")
         self.record, self.plan, self.pimc = record, plan, record.pimc_plan()
         self.options = opts
         self.samples = opts["samples"]
@@ -194,7 +165,7 @@ class SearchAgent(Agent):
         won = pos.side_tricks[0]
         reps = [cls[0] for cls in classes]
         if self.evaluation == "rollout":
-            values = self._rollouts(k, pos, deals, reps, plays)
+            values = self._rollouts(k, pos, deals, reps, plays, start)
         else:
             value = {t: pos.points(t) for t in range(won, 14)}
             results = self._solve(pos, deals, start)
@@ -228,8 +199,9 @@ class SearchAgent(Agent):
                 break
         return results
 
-    def _rollouts(self, k, pos: Position, deals, reps: list[int], plays) -> np.ndarray:
-        """Points of each card in each deal by rollouts of the blueprint's network (:mod:`.rollouts`)."""
+    def _rollouts(self, k, pos: Position, deals, reps: list[int], plays, start: float) -> np.ndarray:
+        """Points of each card in each deal by rollouts of the blueprint's network (:mod:`.rollouts`), in the
+        order given; with a time budget, a few deals at a time until it is spent (at least one)."""
         if plays is None:
             raise RuntimeError("search eval=rollout needs the deal's history: the agent must be asked at "
                                "every one of its turns")
@@ -241,8 +213,18 @@ class SearchAgent(Agent):
             import torch
             with torch.no_grad():
                 return policy(torch.as_tensor(obs)).numpy()
-        return rollout_values(self._replay(k), dealt, self.plan.dealer(k), self.plan.turned(k),
-                              self.plan.calls(k) + plays, reps, logits)
+
+        def values(rows):
+            return rollout_values(self._replay(k), rows, self.plan.dealer(k), self.plan.turned(k),
+                                  self.plan.calls(k) + plays, reps, logits)
+        if self.budget is None:
+            return values(dealt)
+        parts = []
+        for i in range(0, len(dealt), ROLLOUT_CHUNK):
+            parts.append(values(dealt[i:i + ROLLOUT_CHUNK]))
+            if _time.perf_counter() - start >= self.budget:
+                break
+        return np.concatenate(parts)
 
     def _replay(self, k) -> WorldReplay:
         options = self.plan.engine_options(k)
@@ -263,30 +245,9 @@ def _counted(deals, weights, candidates, weighted, effective) -> Belief:
     return Belief(list(merged), np.array([w / total for w in merged.values()]), candidates, weighted, effective)
 
 
-def parse_spec_options(text: str) -> dict:
-    """``"samples=16,beliefs=uniform"`` -> ``{"samples": 16, "beliefs": "uniform"}``, each value parsed and
-    checked by its declaration in :data:`OPTIONS`; an OptionError naming the option otherwise."""
-    import difflib
-    declared = {p.name: p for p in OPTIONS}
-    out = {}
-    for item in (text.split(",") if text else []):
-        key, sep, value = item.strip().partition("=")
-        if not sep or not key:
-            raise OptionError(f"search option {item.strip()!r}: expected KEY=VALUE (options: {', '.join(declared)})")
-        if key not in declared:
-            near = difflib.get_close_matches(key, list(declared), n=1)
-            hint = f" (did you mean {near[0]!r}?)" if near else ""
-            raise OptionError(f"unknown search option {key!r}{hint}; options: {', '.join(declared)}")
-        try:
-            out[key] = declared[key].parse(value)
-        except OptionError as e:
-            raise OptionError(f"search option {e}") from None
-    return out
-
-
-def make_search(game, options: str = "", seed: int | None = None) -> SearchAgent:
-    """The agent of spec ``search[:OPTIONS]`` (``OPTIONS``: ``key=value`` pairs, comma-separated; :data:`OPTIONS`)."""
-    opts = parse_spec_options(options)
-    if seed is not None and opts.get("seed") is None:
+def make_search(game, spec: AgentSpec, seed: int | None = None) -> SearchAgent:
+    """The agent of spec ``search[:OPTIONS]`` (parsed: :class:`~vint_env.agents.spec.AgentSpec`)."""
+    opts = spec.given
+    if seed is not None and "seed" not in opts:
         opts["seed"] = seed
     return SearchAgent(game, **opts)
