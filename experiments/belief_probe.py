@@ -1,6 +1,6 @@
 """How well weighted beliefs place the hidden cards: a grid of the search agent's belief options on the same positions.
 
-    python -m vint_env.evaluation.belief_probe --game whist --deals 20 --seed 1001 --out results/search/beliefs_whist.json
+    python experiments/belief_probe.py --game whist --deals 20 --seed 1001 --out results/search/beliefs_whist.json
 
 A table of ``--table`` agents (default ``pimc`` everywhere) plays ``--deals`` deals.  At every card decision
 of seats 0 and 2 with a choice, ``--candidates`` deals of the hidden cards are drawn uniformly among the
@@ -23,18 +23,18 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import games
-from ..agents.registry import load_agent
-from ..agents.search.beliefs import NetworkPlayModel, action_probabilities, log_likelihood, normalise
-from ..agents.search.deal_sampler import DealSampler
-from ..agents.search.history import DealHistory
-from ..agents.search.position import knowledge
-from ..agents.search.replay import WorldReplay
-from ..agents.search.search_games import network_of
-from ..atomic import atomic_write
-from .deals import generate_boards
-from .games import make_env, reset_options
-from .match import derive_seed
+from vint_env import games
+from vint_env.agents.registry import load_agent
+from vint_env.agents.search.beliefs import NetworkPlayModel, action_probabilities, log_likelihood, normalise
+from vint_env.agents.search.deal_sampler import DealSampler
+from vint_env.agents.search.history import DealHistory
+from vint_env.agents.search.position import knowledge
+from vint_env.agents.search.replay import WorldReplay
+from vint_env.agents.search.search_games import network_of
+from vint_env.atomic import atomic_write
+from vint_env.evaluation.deals import generate_boards
+from vint_env.evaluation.games import make_env, reset_options
+from vint_env.evaluation.match import derive_seed
 
 TEMPERATURES = (0.5, 1.0, 2.0, 4.0)
 FLOORS = (0.0, 0.02, 0.1, 0.3)

@@ -1,6 +1,6 @@
 """Card decisions of several agents on the same positions, scored by double-dummy on the real deal.
 
-    python -m vint_env.evaluation.search_probe --game whist --deals 40 --seed 1001 \\
+    python experiments/search_probe.py --game whist --deals 40 --seed 1001 \\
         --probe pimc --probe search --probe search:beliefs=uniform --log results/search/probe_whist.jsonl
 
 A cheap, paired measure for tuning a card player that reads its observations (PIMC, the search
@@ -29,12 +29,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import games
-from ..agents.registry import load_agent
-from ..atomic import atomic_write
-from .deals import generate_boards
-from .games import make_env, reset_options
-from .match import derive_seed
+from vint_env import games
+from vint_env.agents.registry import load_agent
+from vint_env.atomic import atomic_write
+from vint_env.evaluation.deals import generate_boards
+from vint_env.evaluation.games import make_env, reset_options
+from vint_env.evaluation.match import derive_seed
 
 
 def true_hands(raw, seat: int) -> list[int]:
@@ -45,7 +45,7 @@ def true_hands(raw, seat: int) -> list[int]:
 
 def probe_deal(record, table_specs, probe_specs, board, seed: int, probes=None) -> dict:
     """One deal: the table plays, every probed agent chooses at each decision of seats 0 and 2."""
-    from ..agents.search.pimc import solve_deals
+    from vint_env.agents.search.pimc import solve_deals
     env = make_env(record, "deal")
     table = [load_agent(s, game=record) for s in table_specs]
     if probes is None:
