@@ -331,6 +331,51 @@ def test_weights_are_the_posterior_worked_out_by_hand():
         assert weights[holds].sum() == pytest.approx(posterior, rel=1e-9)
 
 
+class _CertainModel(_StubModel):
+    """The seat on the left leads a suit only when it holds its ace: a deal where it led without it is impossible."""
+
+    def probabilities(self, observation, mask, action):
+        return np.where(super().probabilities(observation, mask, action) > 0.5, 1.0, 0.0)
+
+
+def test_deals_the_model_rules_out_get_no_weight_and_are_never_solved():
+    """With no softening (floor 0, tau 1), a candidate in which an action seen has probability 0 weighs exactly
+    0, and the deals drawn from the beliefs are all ones where the leader holds the ace of the suit it led."""
+    record = games.get("whist")
+    for seat, obs, k, raw, log in play_turns("whist", deals=12, seed=21):
+        pos = record.pimc_plan().position(k)
+        lead = k.trick[0][1] if k.trick else None
+        seen = pos.hand | sum(pos.known.values())
+        if seat == 0 and k.cards_played == 1 and not seen >> (lead // 13 * 13 + 12) & 1 and lead % 13 != 12:
+            break
+    else:
+        raise AssertionError("no deal where the observer plays second and the ace of the suit led is unseen")
+    agent = SearchAgent("whist", candidates=200, samples=50, floor=0.0, tau=1.0, seed=4)
+    agent.model = _CertainModel(record.layout)
+    h = DealHistory()
+    h.update(k)
+    plays = h.plays(k)
+    (leader, lead), = plays
+    ace = lead // 13 * 13 + 12
+    cands, weights = agent.candidate_weights(k, pos, plays)
+    holds = np.array([bool(c[leader] >> ace & 1) for c in cands])
+    assert holds.any() and (~holds).any()
+    assert (weights[~holds] == 0).all()
+    np.testing.assert_allclose(weights[holds], 1 / holds.sum(), rtol=1e-12)
+    agent.rng = np.random.default_rng(4)
+    belief = agent.belief(k, pos, plays)
+    assert belief.deals and all(d[leader] >> ace & 1 for d in belief.deals)
+    assert belief.weights.sum() == pytest.approx(1.0) and (belief.weights > 0).all()
+    # resampling never draws a zero weight, wherever it sits
+    rng = np.random.default_rng(0)
+    for w in ([0.0, 0.5, 0.0, 0.5], [0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 1.0, 0.0]):
+        for _ in range(200):
+            counts = resample(np.array(w), 7, rng)
+            assert counts.sum() == 7 and (counts[np.array(w) == 0] == 0).all()
+    # every candidate ruled out: nothing to go on, so every candidate alike (not a division by zero)
+    assert normalise(np.array([-np.inf, -np.inf])).tolist() == [0.5, 0.5]
+
+
 def test_resampling_draws_in_proportion_to_the_weights():
     rng = np.random.default_rng(0)
     w = np.array([0.5, 0.25, 0.125, 0.125])
