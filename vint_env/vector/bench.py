@@ -217,31 +217,36 @@ def rlcard_runner():
 
 # ---------------------------------------------------------------- where the time goes
 
-def profile_engine(batch: int, obs_dtype, calls: int = 300) -> None:
+def profile_engine(batch: int, obs_dtype, calls: int = 300, game: str = "vint") -> None:
     """CPU time per game-step of each part of a batched step (single thread)."""
-    from .engine import VintEngine
-    engine = VintEngine(obs_dtype=obs_dtype)
+    from .state import admit
+    engine = games.get(game).engine_class()(obs_dtype=obs_dtype)
     impl = engine._impl
     state = engine.init(seed=0, batch_size=batch)
     rng = np.random.default_rng(0)
-    parts = {"random action choice": 0.0, "legality check of the actions": 0.0,
-             "step kernel (act, deal, observation, mask)": 0.0, "  of which observation + mask alone": 0.0}
+    parts = {"random action choice": 0.0, "admission of the arrays, action ids (Python)": 0.0,
+             "step kernel (checks, act, deal, observation, mask)": 0.0,
+             "  of which the row and legality checks alone": 0.0, "  of which observation + mask alone": 0.0}
     for _ in range(calls):
         c0 = time.process_time()
         actions = engine.random_actions(state, rng)
         c1 = time.process_time()
-        acts = engine._check_actions(state, actions)
+        admit(state, engine.layout)
+        acts, _ = engine._action_ids(state, actions)
         c2 = time.process_time()
-        impl.step(state, acts, engine.spec, True, False)
+        impl.first_refused(state, acts, engine.spec)
         c3 = time.process_time()
-        impl.write_views(state, engine.spec, False)
+        impl.step(state, acts, engine.spec, True, False)
         c4 = time.process_time()
-        for k, dt in zip(parts, (c1 - c0, c2 - c1, c3 - c2, c4 - c3)):
+        impl._views_serial(state.small, state.words, state.observer, state.observation, state.legal_action_mask,
+                           True, engine.spec.game)
+        c5 = time.process_time()
+        for k, dt in zip(parts, (c1 - c0, c2 - c1, c4 - c3, c3 - c2, c5 - c4)):
             parts[k] += dt
     total = sum(v for k, v in parts.items() if not k.startswith(" "))
-    print(f"# where the time goes: numba kernel, B={batch}, CPU ns per game-step")
+    print(f"# where the time goes: {type(engine).__name__}, numba kernel, B={batch}, CPU ns per game-step")
     for k, v in parts.items():
-        print(f"#   {k:<46} {v / (calls * batch) * 1e9:8.0f} ns  ({v / total:5.1%})")
+        print(f"#   {k:<52} {v / (calls * batch) * 1e9:8.0f} ns  ({v / total:5.1%})")
 
 
 def profile_aec(seconds: float) -> None:
@@ -294,6 +299,10 @@ def compare_aec_with_openspiel(args, rows: list) -> list[str]:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if any(a == "--against" or a.startswith("--against=") for a in argv):
+        from . import ratio_bench        # the engine against a pinned commit, by ratio (its own options)
+        return ratio_bench.main(argv)
     p = argparse.ArgumentParser(prog="python -m vint_env.vector.bench", description=__doc__.split("\n\n")[0])
     p.add_argument("--batch-sizes", default="1,64,1024,4096,16384",
                    help="comma-separated batch sizes of the batched engine (default %(default)s)")
@@ -307,6 +316,9 @@ def main(argv=None) -> int:
     p.add_argument("--quick", action="store_true", help="3 repeats of 0.3 s, fewer batch sizes (a smoke run)")
     p.add_argument("--profile", action="store_true",
                    help="also print where the time goes (batched step parts; cProfile of the AEC loop)")
+    p.add_argument("--against", nargs="?", metavar="REF",
+                   help="instead: the engines against a pinned commit (or REF) side by side, by ratio; exit 1 "
+                        "below 0.95x (python -m vint_env.vector.bench --against --help: its options)")
     args = p.parse_args(argv)
     if args.quick:
         args.repeats, args.seconds = 3, 0.3
@@ -339,14 +351,11 @@ def main(argv=None) -> int:
         configs += [(b, True, f"numba, {threads} threads") for b in sizes if b >= 256]
         configs += [(b, False, "numba, 1 thread") for b in sizes]
     best = 0.0
-    floor_row = None
     for b, parallel, label in configs:
         run, _, _ = engine_runner(b, parallel, args.obs_dtype)
         mem = engine_peak_memory(b, parallel, args.obs_dtype) / 2**20
         rate = report(f"VintEngine {label}, B={b}", run, f"{mem:.1f}")
         best = max(best, rate)
-        if not parallel and b == 1024:
-            floor_row = rate
 
     if not args.no_whist and not args.no_engine:
         for game in games.engine_games()[1:]:            # the engine's other games, after Vint
@@ -370,9 +379,6 @@ def main(argv=None) -> int:
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if best:
         print(f"# best batched engine: {best:,.0f} steps/s")
-    if floor_row is not None:
-        print(f"# batched engine, numba, 1 thread, B=1024, {args.obs_dtype}: {floor_row:,.0f} steps/s "
-              f"(must stay >= 1,500,000 on an idle machine with float32)")
     for line in ratios:
         print(line)
     return 0

@@ -37,6 +37,11 @@ already belong to the new deal (as PGX's ``auto_reset``).  With
 until :meth:`VintEngine.reset` restarts it: use that with ``deals=`` to
 replay exact deals for evaluation.
 
+Checks: every method refuses a state this engine did not make, or whose
+values no engine makes, before any kernel runs, and a refused ``step`` writes
+nothing (:mod:`vint_env.vector.state`, "How a state is checked", says how
+this costs a step almost nothing).
+
 Randomness: game ``b``'s deals depend only on its key (from ``seed``) and on
 how many deals it has played, so same seeds give the same games, and a game
 is the same whatever the batch size.
@@ -49,10 +54,9 @@ import numpy as np
 from .. import games
 from ..rules.tricks import IllegalActionError, MalformedActionError
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from ..rules.vint import check_variants
 from . import numba_backend
 from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
-from .state import COL, EngineStateError, KernelOptions, VintBatchState, check_layout
+from .state import COL, KernelOptions, StateLayout, VintBatchState, admit
 
 #: The engine's one implementation: the numba kernel (the NumPy backend was removed, see docs/architecture.md).
 BACKENDS = ("numba",)
@@ -95,6 +99,8 @@ class BatchEngine:
         self.obs_dtype = np.dtype(obs_dtype)
         self.auto_reset = bool(auto_reset)
         self.parallel = parallel
+        self.layout = StateLayout(type(self).__name__, self.game.observation_size, self.game.num_actions,
+                                  self.obs_dtype)
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(reward_scale={self.reward_scale}, backend={self.backend!r}, "
@@ -124,6 +130,7 @@ class BatchEngine:
         state.key[:] = keys
         self._start(state, np.arange(keys.size), deals, dealers, **deal_options)
         self._write_views(state)
+        admit(state, self.layout)
         return state
 
     def reset(self, state: VintBatchState, games=None, deals=None, dealers=None, **deal_options) -> VintBatchState:
@@ -148,10 +155,17 @@ class BatchEngine:
         return state
 
     def step(self, state: VintBatchState, actions) -> VintBatchState:
-        """Apply one action per game (ignored for a finished game when ``auto_reset=False``)."""
-        self.check_state(state)
-        acts = self._check_actions(state, actions)
-        self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel)
+        """Apply one action per game (ignored for a finished game when ``auto_reset=False``).
+
+        Nothing is written unless every game's state passes the row check and
+        its action is legal: else :class:`~vint_env.vector.state.EngineStateError`
+        or :class:`~vint_env.rules.tricks.IllegalActionError` names the game.
+        """
+        admit(state, self.layout)
+        acts, given = self._action_ids(state, actions)
+        refused = self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel)
+        if refused >= 0:
+            self._refuse(state, acts, given)
         return state
 
     def observe(self, state: VintBatchState, seats) -> np.ndarray:
@@ -182,20 +196,23 @@ class BatchEngine:
         return out
 
     def random_actions(self, state: VintBatchState, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action for every game; -1 where a deal is over."""
-        self.check_state(state)
-        return self._impl.sample_legal(state.legal_action_mask, rng.random(state.batch_size))
+        """A uniformly random legal action for every game, judged from the state (as ``step`` judges it, whatever
+        its mask array holds); -1 where a deal is over.  Game ``b`` takes the ``floor(u * n)``-th of its ``n``
+        legal actions, ``u`` its number of ``rng.random(batch_size)``."""
+        admit(state, self.layout)
+        return self._impl.random_legal(state, rng.random(state.batch_size), self.spec)
 
     def check_state(self, state) -> None:
         """Raise :class:`~vint_env.vector.state.EngineStateError` unless ``state`` is one this engine makes.
 
-        Its type, arrays, dtypes and shapes (this game's observation and
-        action sizes, one batch size), then every game's values (seats,
-        phases, cards, counts in range and consistent): what the compiled
-        kernels index by.  Called by every method that takes a state, before
-        any kernel runs.
+        Its type and arrays (this game's dtypes and shapes, one batch size,
+        C-contiguous, writeable, none sharing memory with another), then every
+        game's values (seats, phases, cards, counts in range and consistent):
+        what the compiled kernels index by.  Every method that takes a state
+        checks it before any kernel runs (the module docstring of
+        :mod:`vint_env.vector.state` says how it stays cheap).
         """
-        check_layout(state, type(self).__name__, self.observation_size, self.num_actions, self.obs_dtype)
+        admit(state, self.layout)
         self._impl.check_rows(state, self.spec)
 
     # ------------------------------------------------------------ internals
@@ -215,7 +232,8 @@ class BatchEngine:
     def _write_views(self, state, games=None):
         self._impl.write_views(state, self.spec, self.parallel, games)
 
-    def _check_actions(self, state, actions) -> np.ndarray:
+    def _action_ids(self, state, actions) -> tuple[np.ndarray, np.ndarray]:
+        """``actions`` as int64 action ids, one per game (and as given, for messages); their legality is the kernel's."""
         acts = np.asarray(actions)
         b = state.batch_size
         if acts.shape != (b,):
@@ -229,25 +247,27 @@ class BatchEngine:
         given = acts               # uint64 2**63 must be reported as itself, not as the int64 it casts to
         if acts.dtype.kind == "u":
             acts = np.minimum(acts, np.iinfo(np.int64).max)
-        acts = acts.astype(np.int64, copy=False)
+        return acts.astype(np.int64, copy=False), given
+
+    def _refuse(self, state, acts: np.ndarray, given: np.ndarray) -> None:
+        """Raise the error that names why the step kernel refused: a state's values, else the illegal actions."""
+        self._impl.check_rows(state, self.spec)
         bad = self._impl.illegal_games(state, acts, self.spec)
-        if bad.size:
-            outside = [int(g) for g in bad if not 0 <= acts[g] < self.num_actions]
-            if outside:
-                raise MalformedActionError(
-                    f"actions out of range (action ids are 0..{self.num_actions - 1}): "
-                    + ", ".join(f"game {g}: {int(given[g])}" for g in outside[:5])
-                    + (f" (and {len(outside) - 5} more games)" if len(outside) > 5 else ""))
-            lines = []
-            for g in bad[:5]:
-                a = int(acts[g])
-                legal = np.flatnonzero(state.legal_action_mask[g])
-                lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action "
-                             f"{a} ({self.game.action_name(a)}); legal: "
-                             + " ".join(f"{x} ({self.game.action_text(int(x))})" for x in legal))
-            more = f" (and {bad.size - 5} more games)" if bad.size > 5 else ""
-            raise IllegalActionError("illegal actions" + more + ":\n" + "\n".join(lines))
-        return acts
+        outside = [int(g) for g in bad if not 0 <= acts[g] < self.num_actions]
+        if outside:
+            raise MalformedActionError(
+                f"actions out of range (action ids are 0..{self.num_actions - 1}): "
+                + ", ".join(f"game {g}: {int(given[g])}" for g in outside[:5])
+                + (f" (and {len(outside) - 5} more games)" if len(outside) > 5 else ""))
+        lines = []
+        for g in bad[:5]:
+            a = int(acts[g])
+            legal = self._impl.legal_actions(state, int(g), self.spec, self.num_actions)
+            lines.append(f"game {g}: seat {int(state.small[g, COL['current_player']])} may not take action "
+                         f"{a} ({self.game.action_name(a)}); legal: "
+                         + " ".join(f"{x} ({self.game.action_text(int(x))})" for x in legal))
+        more = f" (and {bad.size - 5} more games)" if bad.size > 5 else ""
+        raise IllegalActionError(f"illegal actions in {self.game.title}" + more + ":\n" + "\n".join(lines))
 
 
 class VintEngine(BatchEngine):

@@ -11,22 +11,22 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import intrinsic
 
-from ..rules.tricks import IllegalActionError
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, SOLO_WHIST, TRICK, TRUMP,
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, OVER, PLAY, SOLO_WHIST, TRICK, TRUMP, VINT,
                     VOIDS, WHIST, WON, EngineStateError, KernelOptions, VintBatchState)
-from .tables import (BID_BASE, HIGHEST_13, NUM_ACTIONS, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
+from .tables import (BID_BASE, HIGHEST_13, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
                      O_LAST_TRICK, O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRACK, O_TRICK,
-                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, OBS_SIZE, PASS, POPCOUNT_13, RUN_FROM_ACE, S_CALLS,
+                     O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, S_CALLS,
                      S_DEALER, S_DECLARING, S_EXPOSED, S_EXPOSED_SEAT, S_HAND, S_HIGHEST, S_LAST_TRICK, S_MUST_RAISE,
                      S_PASSED, S_PHASE, S_PLAYED, S_TO_MOVE, S_TRACK, S_TRICK, S_TRICK_LEADER, S_TRICKS_TAKEN,
                      S_TRUMP, S_TURNED_CARD, S_TURNED_HOLDER, S_WITH_ME, SOLO_ABONDANCE, SOLO_ACCEPT, SOLO_BID_INDEX,
-                     SOLO_CALL_BASE, SOLO_DECLAREE, SOLO_MISERE, SOLO_NUM_ACTIONS, SOLO_OBS_SIZE, SOLO_OPEN_MISERE,
+                     SOLO_CALL_BASE, SOLO_DECLAREE, SOLO_MISERE, SOLO_OPEN_MISERE,
                      SOLO_PASS, SOLO_PROPOSAL, SOLO_TERMS, SOLO_TRUMP_ABONDANCE, SOLO_TRUMP_BASE, TOP_FIVE, W_DEALER,
                      W_HAND, W_LAST_TRICK, W_PHASE, W_PLAYED, W_TO_MOVE, W_TRACK, W_TRICK, W_TRICK_LEADER,
-                     W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET, WHIST_NUM_ACTIONS,
-                     WHIST_OBS_SIZE, WHIST_SLAM_12, WHIST_SLAM_13, WHIST_TRICK_POINTS)
+                     W_TRICKS_TAKEN, W_TRUMP, W_TURNED_CARD, W_TURNED_HOLDER, WHIST_CORONET,
+                     WHIST_SLAM_12, WHIST_SLAM_13, WHIST_TRICK_POINTS)
 
 _PHASE, _CUR, _ACTOR, _DEALER = COL["phase"], COL["current_player"], COL["actor"], COL["dealer"]
 _HIGHEST, _BIDDER, _PASSES, _PASSED_OUT = COL["highest"], COL["highest_bidder"], COL["passes"], COL["passed_out"]
@@ -480,35 +480,41 @@ def _solo_may_call(small, b, s, eldest):
 
 
 @njit(cache=True, inline="always")
-def _solo_call_legal(small, b, a):
-    """Whether call ``a`` (52..64) is legal for the player to move (rules.solo_whist.SoloWhistDeal._legal_calls):
-    the trump suits after an abondance; else pass, acceptance of a standing proposal, or a higher bid."""
+def _solo_legal_calls(small, b):
+    """The calls the player to move may make, as bits ``action - SOLO_PASS`` (rules.solo_whist.SoloWhistDeal.
+    _legal_calls): the four trump suits after an abondance; else pass, acceptance of a standing proposal, or a
+    higher bid (trump abondance only over abondance; after an unaccepted proposal, any bid but it)."""
+    one = np.uint64(1)
     phase = small[b, _PHASE]
     if phase == TRUMP:
-        return a >= SOLO_TRUMP_BASE
-    if phase != AUCTION or a >= SOLO_TRUMP_BASE:
-        return False
-    if a == SOLO_PASS:
-        return True
-    if small[b, _MUST_RAISE] == 1:          # an unaccepted proposal: bid higher (no trump abondance) or pass
-        return a > SOLO_ACCEPT and a != SOLO_TRUMP_ABONDANCE
+        return np.uint64(15) << np.uint64(SOLO_TRUMP_BASE - SOLO_PASS)
+    if phase != AUCTION:
+        return np.uint64(0)
+    calls = one                                          # pass
+    if small[b, _MUST_RAISE] == 1:                       # an unaccepted proposal: bid higher or pass
+        for a in range(SOLO_ACCEPT + 1, SOLO_TRUMP_BASE):
+            if a != SOLO_TRUMP_ABONDANCE:
+                calls |= one << np.uint64(a - SOLO_PASS)
+        return calls
     seat = np.int64(small[b, _CUR])
-    if (np.int64(small[b, _PASSED]) >> seat) & 1:      # eldest hand after passing: accept or pass
-        return a == SOLO_ACCEPT
-    if a == SOLO_ACCEPT:
-        return _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]
+    accept = one << np.uint64(SOLO_ACCEPT - SOLO_PASS)
+    if (np.int64(small[b, _PASSED]) >> seat) & 1:        # eldest hand after passing: accept or pass
+        return calls | accept
+    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
+        calls |= accept
     h = np.int64(small[b, _HIGHEST])
-    if h >= 0 and SOLO_BID_INDEX[a - SOLO_CALL_BASE] <= SOLO_BID_INDEX[h - SOLO_CALL_BASE]:
-        return False
-    return a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE    # not without the lower game first
+    above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] if h >= 0 else -1
+    for a in range(SOLO_CALL_BASE, SOLO_TRUMP_BASE):
+        if a != SOLO_ACCEPT and SOLO_BID_INDEX[a - SOLO_CALL_BASE] > above \
+                and (a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE):
+            calls |= one << np.uint64(a - SOLO_PASS)
+    return calls
 
 
 @njit(cache=True, inline="always")
 def _legal_solo_calls(small, b, out):
     """The calls of the player to move (auction), or the four trump suits (an abondance's trump choice)."""
-    for a in range(SOLO_PASS, SOLO_TRUMP_BASE + 4):
-        if _solo_call_legal(small, b, a):
-            out[b, a] = 1
+    _bits(out, b, SOLO_PASS, _solo_legal_calls(small, b))
 
 
 @njit(cache=True)
@@ -804,25 +810,51 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
     _legal_one(small, words, b, mask, game)
 
 
-# One loop on one thread, one over numba's threads (distinct functions, so their disk caches differ).
+@njit(cache=True)
+def _first_refused(small, words, actions, game):
+    """The first game whose row fails the row check or whose action is not legal; -1 if none."""
+    if game == SOLO_WHIST:        # one loop per kind of game: the other games' loop holds no Solo Whist code
+        return _first_refused_of(small, words, actions, game, True)
+    return _first_refused_of(small, words, actions, game, False)
+
+
+@njit(cache=True, inline="always")
+def _first_refused_of(small, words, actions, game, solo):
+    for b in range(small.shape[0]):
+        if not (_row_ok(small, words, b, game, solo) & _is_legal(small, words, b, actions[b], solo)):
+            return b
+    return -1
+
+
+# One kernel on one thread, one over numba's threads (distinct functions, so their disk caches differ).  Each
+# first checks every game (its row, the legality of its action) and writes nothing unless all pass: it returns
+# the first game refused, or -1 once every game has stepped.
 @njit(cache=True)
 def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
                  honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                  top_tab, pop_tab, coronet_tab, terms):
+    refused = _first_refused(small, words, actions, game)
+    if refused >= 0:
+        return refused
     for b in range(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                    top_tab, pop_tab, coronet_tab, terms)
+    return -1
 
 
 @njit(cache=True, parallel=True)
 def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                    top_tab, pop_tab, coronet_tab, terms):
+    refused = _first_refused(small, words, actions, game)    # on one thread: a parallel pass of its own
+    if refused >= 0:                                          # would make the threads meet twice a step
+        return refused
     for b in prange(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
                    top_tab, pop_tab, coronet_tab, terms)
+    return -1
 
 
 @njit(cache=True)
@@ -853,233 +885,297 @@ def _views_subset(small, words, games, observer, obs, mask, game):
         _legal_one(small, words, b, mask, game)
 
 
-#: What the row check found wrong, by its code (``_row_fault``'s return value - 1).
-ROW_FAULTS = (
-    "phase must be 0 (auction), 1 (play), 2 (over) or, in Solo Whist, 3 (the abondance trump choice)",
-    "current_player must be -1..3",
-    "actor must be -1..3",
-    "dealer must be 0..3",
-    "highest must be -1..34 (a bid index; in Solo Whist -1 or a bid action 53, 55..60)",
-    "highest_bidder must be -1..3",
-    "passes must be 0..4",
-    "passed_out must be 0 or 1",
-    "trump must be -1..4",
-    "declarer must be -1..3",
-    "leader must be -1..3",
-    "trick_len must be 0..3",
-    "last_leader must be -1..3",
-    "tricks_played must be 0..13",
-    "turned must be -1..51",
-    "tricks won must be 0..13 each and add up to tricks_played",
-    "trick and last-trick cards must be -1..51",
-    "hands must be cards of the 52-card deck, each held as dealt",
-    "bids must be bid indices 0..34",
-    "voids must be 16 bits (4 seats x 4 suits)",
-    "an auction needs a seat to move 0..3 and at most 3 passes (and only Vint has one)",
-    "play needs a seat to move 0..3, a leader 0..3, a trump 0..4 and at most 12 tricks played",
-    "Vint play needs a contract (highest 0..34, declarer 0..3) unless passed out",
-    "Whist needs a trump 0..4",
-    "the trick in progress needs a leader 0..3 and a card 0..51 from each seat that played to it",
-    "Solo Whist: partner must be -1..3, passed 0..15 (a bit per seat), may_accept and must_raise 0 or 1",
-    "Solo Whist: turned must be a card 0..51 of the dealer's hand as dealt",
-    "Solo Whist: calls must be 8 bits (bit action - 53) per seat",
-    "Solo Whist: a bid needs its bidder 0..3, the trump choice an abondance, its declarer and a seat to move",
+# ---------------------------------------------------------------- the row check
+# Every index a kernel computes from a state's values is bounded by this check, so no kernel writes outside its
+# arrays whatever a caller put in them.  It runs before any kernel reads a state: inside the step kernels' own
+# call (a first pass over the games, with the legality of their actions, before the pass that steps them), and
+# as one pass of its own (check_rows) before the other kernels.  It is branch-free on valid rows: the games of a
+# batch are in different phases, and a branch on each would be mispredicted half the time.
+
+#: What the row check finds wrong: (name, message); ``_row_fault`` returns the position + 1 of the first broken.
+_FAULTS = (
+    ("phase", "phase must be 0 (auction), 1 (play), 2 (over) or, in Solo Whist, 3 (the abondance trump choice)"),
+    ("current_player", "current_player must be -1..3"),
+    ("actor", "actor must be -1..3"),
+    ("dealer", "dealer must be 0..3"),
+    ("highest", "highest must be -1..34 (a bid index; in Solo Whist -1 or a bid action 53, 55..60)"),
+    ("highest_bidder", "highest_bidder must be -1..3"),
+    ("passes", "passes must be 0..4"),
+    ("passed_out", "passed_out must be 0 or 1"),
+    ("trump", "trump must be -1..4"),
+    ("declarer", "declarer must be -1..3"),
+    ("leader", "leader must be -1..3"),
+    ("trick_len", "trick_len must be 0..3"),
+    ("last_leader", "last_leader must be -1..3"),
+    ("tricks_played", "tricks_played must be 0..13"),
+    ("turned", "turned must be -1..51"),
+    ("won", "tricks won must be 0..13 each and add up to tricks_played"),
+    ("cards", "trick and last-trick cards must be -1..51"),
+    ("hands", "hands must be cards of the 52-card deck, each held as dealt"),
+    ("deal", "the hands as dealt must be four hands of 13 cards, no card in two of them"),
+    ("bids", "bids must be bid indices 0..34"),
+    ("voids", "voids must be 16 bits (4 seats x 4 suits)"),
+    ("auction", "an auction needs a seat to move 0..3 and at most 3 passes (and only Vint has one)"),
+    ("play", "play needs a seat to move 0..3, a leader 0..3, a trump 0..4 and at most 12 tricks played"),
+    ("contract", "Vint play needs a contract (highest 0..34, declarer 0..3) unless passed out"),
+    ("whist_trump", "Whist needs a trump 0..4"),
+    ("trick", "the trick in progress needs a leader 0..3 and a card 0..51 from each seat that played to it"),
+    ("solo_auction", "Solo Whist: partner must be -1..3, passed 0..15 (a bit per seat), may_accept and must_raise "
+                     "0 or 1"),
+    ("solo_turned", "Solo Whist: turned must be a card 0..51 of the dealer's hand as dealt"),
+    ("solo_calls", "Solo Whist: calls must be 8 bits (bit action - 53) per seat"),
+    ("solo_bid", "Solo Whist: a bid needs its bidder 0..3, the trump choice an abondance, its declarer and a seat "
+                 "to move"),
+    ("other_game", "the columns only another game's rules write must hold their start values (the turned card in "
+                   "Vint; the auction and contract in Whist; Solo Whist's auction in the others): a state of "
+                   "another game's engine?"),
 )
+ROW_FAULTS = tuple(message for _, message in _FAULTS)
+_NUM_FAULTS = len(_FAULTS)
+_CODE = {name: i + 1 for i, (name, _) in enumerate(_FAULTS)}
+(_F_HIGHEST, _F_WON, _F_HANDS, _F_DEAL, _F_BIDS, _F_VOIDS, _F_AUCTION, _F_PLAY, _F_CONTRACT, _F_WHIST_TRUMP,
+ _F_TRICK, _F_SOLO_TURNED, _F_SOLO_CALLS, _F_SOLO_BID) = (
+    _CODE[n] for n in ("highest", "won", "hands", "deal", "bids", "voids", "auction", "play", "contract",
+                       "whist_trump", "trick", "solo_turned", "solo_calls", "solo_bid"))
+
+
+def _column_bounds():
+    """Per game (by kernel number) and column of ``small``: its lowest value, its span (highest - lowest, as
+    uint8) and the fault code of a value outside."""
+    games = max(VINT, WHIST, SOLO_WHIST) + 1
+    low = np.full((games, NUM_SMALL), -128, dtype=np.int8)
+    high = np.full((games, NUM_SMALL), 127, dtype=np.int16)
+    code = np.zeros((games, NUM_SMALL), dtype=np.int8)
+    seat = (-1, 3)
+    bounds = {"phase": (0, 2), "current_player": seat, "actor": seat, "dealer": (0, 3), "highest": (-1, NUM_BIDS - 1),
+              "highest_bidder": seat, "passes": (0, 4), "passed_out": (0, 1), "trump": (-1, 4), "declarer": seat,
+              "leader": seat, "trick_len": (0, 3), "last_leader": seat, "tricks_played": (0, 13), "turned": (-1, 51)}
+    for g in range(games):
+        rows = dict(bounds)
+        if g == SOLO_WHIST:       # highest: a bid action, refined by the relational check (not 0..52, not 54)
+            rows.update(phase=(0, 3), highest=(-1, SOLO_DECLAREE))
+        columns = [(name, name, lo_hi) for name, lo_hi in rows.items()]
+        for s in range(4):
+            columns += [(f"won{s}", "won", (0, 13)), (f"trick{s}", "cards", (-1, 51)), (f"last{s}", "cards", (-1, 51))]
+        if g == SOLO_WHIST:
+            columns += [("partner", "solo_auction", seat), ("passed", "solo_auction", (0, 15)),
+                        ("may_accept", "solo_auction", (0, 1)), ("must_raise", "solo_auction", (0, 1))]
+        else:                     # what only another game's rules write stays -1
+            columns += [(name, "other_game", (-1, -1)) for name in ("partner", "passed", "may_accept", "must_raise")]
+            if g == VINT:
+                columns += [("turned", "other_game", (-1, -1))]
+        if g == WHIST:            # no auction, no contract
+            columns += [("highest", "other_game", (-1, -1)), ("highest_bidder", "other_game", (-1, -1)),
+                        ("declarer", "other_game", (-1, -1)), ("passes", "other_game", (0, 0)),
+                        ("passed_out", "other_game", (0, 0))]
+        for column, fault, (lo, hi) in columns:
+            low[g, COL[column]], high[g, COL[column]], code[g, COL[column]] = lo, hi, _CODE[fault]
+    return low, (high - low).astype(np.uint8), code
+
+
+_LOW, _SPAN, _COLUMN_FAULT = _column_bounds()
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of a uint64 (one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return types.uint64(types.uint64), codegen
 
 
 @njit(cache=True, inline="always")
-def _within(x, lo, hi):
-    return lo <= x <= hi
+def _fault_bit(broken, code):
+    return np.uint64(1 if broken else 0) << np.uint64(code - 1)
+
+
+@njit(cache=True, inline="always")
+def _relation_faults(small, words, b, game, solo):
+    """The faults beyond one column's range, as bits (bit ``code - 1``); no branch, every index masked in range.
+    ``solo``: ``game == SOLO_WHIST``, a constant where the caller's loop is compiled for one kind of game (a
+    branch on the game inside the loop, never taken, still made the loop 3 times slower)."""
+    zero = np.uint64(0)
+    phase = small[b, _PHASE]
+    cur = small[b, _CUR]
+    h = np.int64(small[b, _HIGHEST])
+    won = np.int64(small[b, WON]) + small[b, WON + 1] + small[b, WON + 2] + small[b, WON + 3]
+    faults = _fault_bit(won != small[b, _TRICKS_PLAYED], _F_WON)
+    deck = np.uint64((1 << 52) - 1)
+    outside = zero
+    dealt_all = zero
+    size_off = zero
+    bids = zero
+    for s in range(4):
+        dealt = words[b, DEALT + s]
+        outside |= (dealt & ~deck) | (words[b, HAND + s] & ~dealt)
+        size_off |= _popcount(dealt) ^ np.uint64(13)
+        dealt_all |= dealt
+        bids |= words[b, BIDS + s]
+    faults |= _fault_bit(outside != zero, _F_HANDS)
+    faults |= _fault_bit((size_off != zero) | (dealt_all != deck), _F_DEAL)
+    faults |= _fault_bit((bids >> np.uint64(NUM_BIDS)) != zero, _F_BIDS)
+    faults |= _fault_bit((words[b, VOIDS] >> np.uint64(16)) != zero, _F_VOIDS)
+    faults |= _fault_bit((phase == AUCTION) & ((game == WHIST) | (cur < 0) | (small[b, _PASSES] > 3)), _F_AUCTION)
+    faults |= _fault_bit((phase == PLAY) & ((cur < 0) | (small[b, _LEADER] < 0) | (small[b, _TRUMP] < 0)
+                                            | (small[b, _TRICKS_PLAYED] > 12)), _F_PLAY)
+    faults |= _fault_bit((phase == PLAY) & (game != WHIST) & (small[b, _PASSED_OUT] == 0)
+                         & ((h < 0) | (small[b, _DECLARER] < 0)), _F_CONTRACT)
+    faults |= _fault_bit((game == WHIST) & (small[b, _TRUMP] < 0), _F_WHIST_TRUMP)
+    n = np.int64(small[b, _TRICK_LEN])
+    leader = np.int64(small[b, _LEADER])
+    missing = (n > 0) & (leader < 0)
+    for i in range(3):
+        missing |= (i < n) & (small[b, TRICK + ((leader + i) & 3)] < 0)
+    faults |= _fault_bit(missing, _F_TRICK)
+    if solo:
+        turned = np.int64(small[b, _TURNED])
+        dealer_hand = words[b, DEALT + (small[b, _DEALER] & 3)]
+        faults |= _fault_bit((h != -1) & ((h < SOLO_CALL_BASE) | (h == SOLO_ACCEPT)), _F_HIGHEST)
+        faults |= _fault_bit((turned < 0) | (((dealer_hand >> np.uint64(turned & 63)) & np.uint64(1)) == zero),
+                             _F_SOLO_TURNED)
+        faults |= _fault_bit((bids >> np.uint64(8)) != zero, _F_SOLO_CALLS)
+        faults |= _fault_bit(((h >= 0) & (small[b, _BIDDER] < 0))
+                             | ((phase == TRUMP) & ((h != SOLO_ABONDANCE) | (small[b, _DECLARER] < 0) | (cur < 0))),
+                             _F_SOLO_BID)
+    return faults
+
+
+@njit(cache=True, inline="always")
+def _row_ok(small, words, b, game, solo):
+    """Game ``b``'s row holds values the kernels can index by (no branch: the fast path of every kernel)."""
+    low = _LOW[game]
+    span = _SPAN[game]
+    out = np.uint8(0)
+    for c in range(NUM_SMALL):            # v in lo..hi  <=>  (v - lo) mod 256 <= hi - lo
+        out |= np.uint8(np.uint8(small[b, c] - low[c]) > span[c])
+    return (out == 0) & (_relation_faults(small, words, b, game, solo) == np.uint64(0))
 
 
 @njit(cache=True)
 def _row_fault(small, words, b, game):
-    """0 if game ``b``'s row holds values the kernels can index by, else a ``ROW_FAULTS`` code + 1.
-
-    Every index a kernel computes from the state is bounded by these checks,
-    so no kernel writes outside its arrays whatever a caller put in them.
-    """
-    phase = small[b, _PHASE]
-    cur = small[b, _CUR]
-    solo = game == SOLO_WHIST
-    h = small[b, _HIGHEST]
-    if solo:
-        highest_ok = h == -1 or (h != SOLO_ACCEPT and _within(h, SOLO_CALL_BASE, SOLO_DECLAREE))
-    else:
-        highest_ok = _within(h, -1, NUM_BIDS - 1)
-    checks = (_within(phase, 0, 3 if solo else 2), _within(cur, -1, 3), _within(small[b, _ACTOR], -1, 3),
-              _within(small[b, _DEALER], 0, 3), highest_ok,
-              _within(small[b, _BIDDER], -1, 3), _within(small[b, _PASSES], 0, 4),
-              _within(small[b, _PASSED_OUT], 0, 1), _within(small[b, _TRUMP], -1, 4),
-              _within(small[b, _DECLARER], -1, 3), _within(small[b, _LEADER], -1, 3),
-              _within(small[b, _TRICK_LEN], 0, 3), _within(small[b, _LAST_LEADER], -1, 3),
-              _within(small[b, _TRICKS_PLAYED], 0, 13), _within(small[b, _TURNED], -1, 51))
-    for i in range(len(checks)):
-        if not checks[i]:
+    """0 if game ``b``'s row passes the row check, else the code (``ROW_FAULTS`` position + 1) of the first fault."""
+    low = _LOW[game]
+    span = _SPAN[game]
+    code = 0
+    for c in range(NUM_SMALL):
+        if np.uint8(small[b, c] - low[c]) > span[c] and (code == 0 or _COLUMN_FAULT[game, c] < code):
+            code = np.int64(_COLUMN_FAULT[game, c])
+    faults = _relation_faults(small, words, b, game, game == SOLO_WHIST)
+    for i in range(_NUM_FAULTS):
+        if (faults >> np.uint64(i)) & np.uint64(1) and (code == 0 or i + 1 < code):
             return i + 1
-    won = 0
-    for s in range(4):
-        w = np.int64(small[b, WON + s])
-        if not _within(w, 0, 13):
-            return 16
-        won += w
-    if won != small[b, _TRICKS_PLAYED]:
-        return 16
-    for s in range(4):
-        if not (_within(small[b, TRICK + s], -1, 51) and _within(small[b, LAST + s], -1, 51)):
-            return 17
-    deck = np.uint64((1 << 52) - 1)
-    for s in range(4):
-        dealt = words[b, DEALT + s]
-        hand = words[b, HAND + s]
-        if (dealt & ~deck) != np.uint64(0) or (hand & ~dealt) != np.uint64(0):
-            return 18
-        if (words[b, BIDS + s] >> np.uint64(NUM_BIDS)) != np.uint64(0):
-            return 19
-    if (words[b, VOIDS] >> np.uint64(16)) != np.uint64(0):
-        return 20
-    if phase == AUCTION and (game == WHIST or cur < 0 or small[b, _PASSES] > 3):
-        return 21
-    if phase == PLAY and (cur < 0 or small[b, _LEADER] < 0 or small[b, _TRUMP] < 0
-                          or small[b, _TRICKS_PLAYED] > 12):
-        return 22
-    if (phase == PLAY and game != WHIST and small[b, _PASSED_OUT] == 0
-            and (small[b, _HIGHEST] < 0 or small[b, _DECLARER] < 0)):
-        return 23
-    if game == WHIST and small[b, _TRUMP] < 0:
-        return 24
-    n = np.int64(small[b, _TRICK_LEN])
-    if n > 0:
-        leader = np.int64(small[b, _LEADER])
-        if leader < 0:
-            return 25
-        for i in range(n):
-            if small[b, TRICK + ((leader + i) & 3)] < 0:
-                return 25
-    if solo:
-        return _solo_row_fault(small, words, b)
-    return 0
-
-
-@njit(cache=True, inline="always")
-def _solo_row_fault(small, words, b):
-    """Solo Whist's own columns (its auction, the turned card, the calls), as ``_row_fault``."""
-    if not (_within(small[b, _PARTNER], -1, 3) and _within(small[b, _PASSED], 0, 15)
-            and _within(small[b, _MAY_ACCEPT], 0, 1) and _within(small[b, _MUST_RAISE], 0, 1)):
-        return 26
-    turned = np.int64(small[b, _TURNED])
-    if turned < 0 or not (words[b, DEALT + small[b, _DEALER]] >> np.uint64(turned)) & np.uint64(1):
-        return 27
-    for s in range(4):
-        if (words[b, BIDS + s] >> np.uint64(8)) != np.uint64(0):
-            return 28
-    phase = small[b, _PHASE]
-    if small[b, _HIGHEST] >= 0 and small[b, _BIDDER] < 0:
-        return 29
-    if phase == TRUMP and (small[b, _HIGHEST] != SOLO_ABONDANCE or small[b, _DECLARER] < 0 or small[b, _CUR] < 0):
-        return 29
-    return 0
+    return code
 
 
 @njit(cache=True)
 def _first_fault(small, words, game, out):
     for b in range(small.shape[0]):
-        code = _row_fault(small, words, b, game)
-        if code:
+        if not _row_ok(small, words, b, game, game == SOLO_WHIST):
             out[0] = b
-            out[1] = code
+            out[1] = _row_fault(small, words, b, game)
             return
 
 
+_ALL_BIDS = np.uint64((1 << NUM_BIDS) - 1)
+
+
 @njit(cache=True, inline="always")
-def _is_legal(small, words, b, a, num_actions):
-    """Whether action ``a`` is legal in game ``b``, from the state itself (never from the mask array)."""
-    if a < 0 or a >= num_actions:
-        return False
+def _legal_set(small, words, b, solo):
+    """The legal actions of the player to move in game ``b`` as ``(bits, base)``: action ``base + i`` for each
+    set bit ``i`` (none in a finished deal).  The rules ``_legal_one`` writes into the mask, as bits: the mask
+    writer fills the auction's bids as a run, this serves the step's legality check and the random choice.
+    No branch outside Solo Whist's calls (``solo``: a constant of the caller's loop), and every index masked in
+    range, so any values give some set and never a read outside the row."""
     phase = small[b, _PHASE]
-    if num_actions == SOLO_NUM_ACTIONS and phase != PLAY:        # Solo Whist's calls and trump choice
-        return a >= SOLO_PASS and _solo_call_legal(small, b, a)
-    if phase == AUCTION:
-        return a == PASS or BID_BASE + small[b, _HIGHEST] + 1 <= a < BID_BASE + NUM_BIDS
-    if phase != PLAY or a >= 52:
-        return False
-    hand = words[b, HAND + small[b, _CUR]]
-    if not (hand >> np.uint64(a)) & np.uint64(1):
-        return False
-    if small[b, _TRICK_LEN] == 0:
-        return True
-    led = np.int64(small[b, TRICK + small[b, _LEADER]]) // 13
-    return a // 13 == led or (hand & (np.uint64(0x1FFF) << np.uint64(13 * led))) == np.uint64(0)
+    if solo and phase != PLAY:                                    # Solo Whist's calls and trump choice
+        return _solo_legal_calls(small, b), np.int64(SOLO_PASS)
+    hand = words[b, HAND + (small[b, _CUR] & 3)]
+    led = np.int64(small[b, TRICK + (small[b, _LEADER] & 3)]) // 13
+    follow = hand & (np.uint64(0x1FFF) << np.uint64((13 * led) & 63))
+    cards = follow if (small[b, _TRICK_LEN] > 0) & (follow != np.uint64(0)) else hand
+    above = np.uint64((np.int64(small[b, _HIGHEST]) + 1) & 63)   # Vint: pass, or a bid above the highest
+    calls = np.uint64(1) | (((_ALL_BIDS >> above) << above) << np.uint64(1))
+    bits = cards if phase == PLAY else (calls if phase == AUCTION else np.uint64(0))
+    return bits, np.int64(0 if phase == PLAY else PASS)
+
+
+@njit(cache=True, inline="always")
+def _is_legal(small, words, b, a, solo):
+    """Whether action ``a`` is legal in game ``b``, from the state itself (never from its mask array); any action
+    is taken (and ignored) in a finished deal."""
+    bits, base = _legal_set(small, words, b, solo)
+    i = a - base
+    return (small[b, _PHASE] == OVER) | ((i >= 0) & (i < 64) & (((bits >> np.uint64(i & 63)) & np.uint64(1)) != 0))
 
 
 @njit(cache=True)
-def _illegal(small, words, actions, num_actions, bad):
+def _random_legal(small, words, u, out, game):
+    """Action ``floor(u[b] * n_legal)``-th legal action of each game (-1 in a finished deal), from the state;
+    returns the first game whose row fails the row check (then ``out`` is not complete), or -1."""
+    if game == SOLO_WHIST:
+        return _random_legal_of(small, words, u, out, game, True)
+    return _random_legal_of(small, words, u, out, game, False)
+
+
+@njit(cache=True, inline="always")
+def _random_legal_of(small, words, u, out, game, solo):
+    for b in range(small.shape[0]):
+        if not _row_ok(small, words, b, game, solo):
+            return b
+        bits, base = _legal_set(small, words, b, solo)
+        k = np.int64(u[b] * np.int64(_popcount(bits)))
+        for _ in range(k):                                       # drop the k lowest legal actions
+            bits &= bits - np.uint64(1)
+        low = bits & (~bits + np.uint64(1))
+        out[b] = base + _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)] if bits != np.uint64(0) else -1
+    return -1
+
+
+@njit(cache=True)
+def _illegal(small, words, actions, game, bad):
     n = 0
     for b in range(small.shape[0]):
-        if small[b, _PHASE] == OVER:
-            continue
-        if not _is_legal(small, words, b, actions[b], num_actions):     # the game's own action count
+        if not _is_legal(small, words, b, actions[b], game == SOLO_WHIST):
             bad[n] = b
             n += 1
     return n
 
 
 # ---------------------------------------------------------------- the backend interface
-# Every function here checks the state first (check_rows): the kernels above index by its values.
+# Each function takes a state its engine admitted (state.admit: its arrays are the engine's) and runs the row
+# check before any kernel that indexes by the state's values: inside the step kernels' own call, as a pass of
+# its own (check_rows) before the others.
 
 def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
     """Raise :class:`EngineStateError` naming the first game whose values a kernel could not index by."""
     found = np.zeros(2, dtype=np.int64)
-    small, words = state.small, state.words
-    if small.ndim != 2 or small.shape[1] != NUM_SMALL or small.dtype != np.int8 or words.dtype != np.uint64 \
-            or words.shape != (small.shape[0], NUM_WORDS):
-        raise EngineStateError(f"state.small must be int8[B, {NUM_SMALL}] and state.words uint64[B, {NUM_WORDS}]")
-    _first_fault(small, words, spec.game, found)
+    _first_fault(state.small, state.words, spec.game, found)
     if found[1]:
         b = int(found[0])
         raise EngineStateError(f"game {b} of the state holds values no engine makes: {ROW_FAULTS[found[1] - 1]} "
                                f"(small row {state.small[b].tolist()})")
 
 
-def _sizes(spec: KernelOptions) -> tuple[int, int]:
-    """The game's observation size and action count."""
-    if spec.game == WHIST:
-        return WHIST_OBS_SIZE, WHIST_NUM_ACTIONS
-    if spec.game == SOLO_WHIST:
-        return SOLO_OBS_SIZE, SOLO_NUM_ACTIONS
-    return OBS_SIZE, NUM_ACTIONS
-
-
-def _check_outputs(state: VintBatchState, obs: np.ndarray, mask: np.ndarray, spec: KernelOptions) -> None:
-    check_rows(state, spec)
-    b = state.batch_size
-    obs_size, num_actions = _sizes(spec)
-    if obs.shape != (b, obs_size) or mask.shape != (b, num_actions):
-        raise EngineStateError(f"observation [{b}, {obs_size}] and mask [{b}, {num_actions}] expected, "
-                               f"got {list(obs.shape)} and {list(mask.shape)}")
-    for name in ("key", "deal_index", "rewards", "points", "terminated", "observer"):
-        if getattr(state, name).shape[0] != b:
-            raise EngineStateError(f"state.{name} has {getattr(state, name).shape[0]} rows, the batch has {b}")
-
-
 def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
-         parallel: bool = False) -> None:
-    """One engine step in place (actions already checked legal)."""
-    _check_outputs(state, state.observation, state.legal_action_mask, spec)
-    if actions.shape != (state.batch_size,) or illegal_games(state, actions, spec).size:
-        raise IllegalActionError("numba_backend.step takes one legal action per game (see BatchEngine.step)")
+         parallel: bool = False) -> int:
+    """One engine step in place; -1 once done.  Unless every game's row passes the row check and its action is
+    legal, nothing is written and the first game that fails is returned (``illegal_games`` / ``check_rows`` name
+    what failed)."""
+    acts = np.array(actions, dtype=np.int64)      # its own memory: no array of the state changes it under the kernel
+    if acts.shape != (state.batch_size,):
+        raise ValueError(f"step takes one action per game: shape ({state.batch_size},), got {acts.shape}")
     kernel = _step_parallel if parallel else _step_serial
-    kernel(state.small, state.words, state.key, state.deal_index, actions, spec.game, spec.passout_play,
-           spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.payments_literal, spec.reward_scale, auto_reset,
-           state.points, state.rewards, state.terminated, state.observer, state.observation,
-           state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET, SOLO_TERMS)
+    return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.game, spec.passout_play,
+                  spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.payments_literal, spec.reward_scale,
+                  auto_reset, state.points, state.rewards, state.terminated, state.observer, state.observation,
+                  state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET, SOLO_TERMS)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
     """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
-    _check_outputs(state, state.observation, state.legal_action_mask, spec)
+    check_rows(state, spec)
     if games is not None:
-        games = np.asarray(games, dtype=np.int64)
+        games = np.array(games, dtype=np.int64)
         if games.size and (games.min() < 0 or games.max() >= state.batch_size):
             raise EngineStateError(f"game indices must be in 0..{state.batch_size - 1}")
         _views_subset(state.small, state.words, games, state.observer,
@@ -1093,20 +1189,49 @@ def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = Fal
 
 def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: KernelOptions,
                       parallel: bool = False) -> np.ndarray:
-    _check_outputs(state, out, state.legal_action_mask, spec)
+    """The observation of ``seats[b]`` in each game into ``out`` (a new ``[B, D]`` array of the state's dtype)."""
+    check_rows(state, spec)
     if seats.shape != (state.batch_size,) or ((seats < 0) | (seats > 3)).any():
         raise EngineStateError(f"seats must be {state.batch_size} seats 0..3")
+    if out.shape != state.observation.shape or out.dtype != state.observation.dtype or not out.flags.c_contiguous:
+        raise EngineStateError(f"out must be a C-contiguous {state.observation.dtype}{list(state.observation.shape)}")
     kernel = _views_parallel if parallel else _views_serial
-    kernel(state.small, state.words, seats, out, state.legal_action_mask, False, spec.game)
+    kernel(state.small, state.words, np.array(seats, dtype=np.int8), out, state.legal_action_mask, False, spec.game)
     return out
+
+
+def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions) -> np.ndarray:
+    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over)."""
+    out = np.empty(state.batch_size, dtype=np.int64)
+    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.game) >= 0:
+        check_rows(state, spec)
+    return out
+
+
+def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> int:
+    """The step kernels' first pass alone: the first game ``step`` would refuse, -1 if none."""
+    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.game)
+
+
+@njit(cache=True)
+def _legal_into(small, words, out, game):
+    _legal_one(small, words, 0, out, game)
+
+
+def legal_actions(state: VintBatchState, game: int, spec: KernelOptions, num_actions: int) -> np.ndarray:
+    """The legal actions of the player to move in game ``game`` of the state, from its values (not its mask)."""
+    check_rows(state, spec)
+    out = np.zeros((1, num_actions), dtype=np.int8)
+    _legal_into(state.small[game:game + 1].copy(), state.words[game:game + 1].copy(), out, spec.game)
+    return np.flatnonzero(out[0])
 
 
 def illegal_games(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> np.ndarray:
     """Indices of the live games whose action is not legal (judged from the state, not from its mask array)."""
     check_rows(state, spec)
-    num_actions = _sizes(spec)[1]
+    acts = np.array(actions, dtype=np.int64)
     bad = np.empty(state.batch_size, dtype=np.int64)
-    n = _illegal(state.small, state.words, actions, num_actions, bad)
+    n = _illegal(state.small, state.words, acts, spec.game, bad)
     return bad[:n]
 
 

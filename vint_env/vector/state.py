@@ -20,10 +20,41 @@ The columns are also readable by name as attributes, PGX-style
 tables, so writing through them changes the state.  Seats are absolute
 (0..3, N E S W); bids are bid indices 0..34 (action - 53) in Vint, bid actions
 53..60 in Solo Whist; trump is 0..3 or 4 for no-trump; -1 means "none".
+
+How a state is checked
+----------------------
+The compiled kernels index arrays by a state's values and trust its arrays'
+shapes, so every engine method that takes a state checks it before any kernel
+runs, in two parts, each in one place for every engine and kernel:
+
+- **Its arrays** (:func:`admit`, with the engine's :class:`StateLayout`): the
+  first time an engine sees a state, :func:`check_layout` checks every array
+  (the engine's dtypes and shapes, one batch size, C order, writeable, no two
+  sharing memory) and the state is recorded as admitted with its arrays.
+  Later calls compare each array with the recorded one by identity, shape,
+  dtype and flags: O(1), about a microsecond.  An array replaced, or changed
+  in place (shape, dtype, strides, read-only), sends the state through the
+  whole check again.
+- **Its values** (``numba_backend``'s row check: each column of ``small`` in
+  its game's range, hands, bids, voids and phases consistent): they may be
+  written in place at any time, so they are checked at every call, inside the
+  kernels' own call.  A step kernel first checks every game's row and the
+  legality of its action (from the state, not from the mask array), and
+  writes nothing unless all pass; the engine then names the first game
+  refused.  ``random_actions`` checks each game's row as it draws from the
+  legal actions of the state (not of its mask array).  The other kernels
+  (views, observe, reset) run the row check as a pass of their own first.
+  The check has no branch on a valid row (each kernel loop is compiled for
+  one kind of game, so Solo Whist's own checks cost the others nothing).
+
+A new kernel takes states through :func:`admit` and runs the row check
+(``_row_ok`` in its own loop, or ``check_rows`` before it); a new game adds
+its columns' ranges and its relations to the row check.
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -185,8 +216,8 @@ for _name, _i in COL.items():
         setattr(VintBatchState, _name, _column_property(_i, _name))
 
 
-#: The arrays of a state: name -> (dtype, trailing shape; ``None`` = the engine's observation/action size).
-_ARRAYS = {
+#: The arrays of a state: name -> (dtype, trailing shape; ``"observation"``/``"actions"`` = the engine's sizes).
+ARRAYS = {
     "small": (np.int8, (NUM_SMALL,)),
     "words": (np.uint64, (NUM_WORDS,)),
     "key": (np.uint64, ()),
@@ -200,23 +231,72 @@ _ARRAYS = {
 }
 
 
-def check_layout(state, engine: str, obs_size: int, num_actions: int, obs_dtype) -> None:
-    """Refuse a state whose arrays are not the ones ``engine`` makes (type, dtypes, shapes, one batch size).
+class StateLayout(NamedTuple):
+    """The arrays one engine makes: who makes them (for messages), the observation and action sizes, the obs dtype."""
 
-    The values inside are checked by the kernels' own row check
-    (``numba_backend.check_rows``); this is the part NumPy can see.
+    engine: str
+    obs_size: int
+    num_actions: int
+    obs_dtype: np.dtype
+
+    def shape_and_dtype(self, name: str, batch_size: int) -> tuple[tuple, np.dtype]:
+        dtype, tail = ARRAYS[name]
+        sizes = {"observation": self.obs_size, "actions": self.num_actions}
+        return (batch_size,) + tuple(sizes.get(t, t) for t in tail), np.dtype(self.obs_dtype if dtype is None else dtype)
+
+
+# id(state) -> (layout, ((name, array, shape, dtype, flags), ...)): the states whose arrays passed check_layout,
+# with what they were then.  An entry holds its arrays (so no other array can take their ids) and goes
+# with its state (weakref.finalize).
+_ADMITTED: dict[int, tuple] = {}
+
+
+def admit(state, layout: StateLayout) -> None:
+    """Refuse ``state`` unless its arrays are ones ``layout``'s engine makes; O(1) for a state admitted before.
+
+    A state whose arrays are the very objects :func:`check_layout` passed,
+    with the same shape, dtype and flags (C order, writeable), is admitted
+    by that identity alone; any array replaced or changed in place (shape,
+    dtype, strides, read-only flag) sends the state through the whole check
+    again.  The values inside are not this function's concern: the kernels
+    check every game's row before they run (``numba_backend``).
     """
+    entry = _ADMITTED.get(id(state))
+    if entry is not None and entry[0] == layout:
+        arrays = state.__dict__
+        for name, arr, shape, dtype, flags in entry[1]:
+            a = arrays.get(name)
+            if a is not arr or a.shape != shape or a.dtype is not dtype or a.flags.num != flags:
+                break
+        else:
+            return
+    check_layout(state, layout)
+    if id(state) not in _ADMITTED:
+        weakref.finalize(state, _ADMITTED.pop, id(state), None)
+    _ADMITTED[id(state)] = (layout, tuple((name, a, a.shape, a.dtype, a.flags.num)
+                                          for name, a in ((n, getattr(state, n)) for n in ARRAYS)))
+
+
+def check_layout(state, layout: StateLayout) -> None:
+    """Refuse a state whose arrays are not the ones ``layout.engine`` makes.
+
+    Its type; each array a NumPy array of the engine's dtype and shape (one
+    batch size), C-contiguous and writeable; no two arrays sharing memory
+    (an array that is a view into another would change under the kernel
+    after its values were checked).  The values inside are checked by the
+    kernels' row check (``numba_backend``); this is the part NumPy can see.
+    """
+    engine = layout.engine
     if not isinstance(state, VintBatchState):
         raise EngineStateError(f"{engine} steps a VintBatchState made by its init(), got {type(state).__name__}")
-    sizes = {"observation": obs_size, "actions": num_actions}
     small = state.small
     if not isinstance(small, np.ndarray) or small.ndim != 2:
         raise EngineStateError(f"state.small must be a [B, {NUM_SMALL}] int8 array, got {small!r:.80}")
     b = small.shape[0]
-    for name, (dtype, tail) in _ARRAYS.items():
+    spans = []
+    for name in ARRAYS:
         arr = getattr(state, name)
-        want_dtype = np.dtype(obs_dtype if dtype is None else dtype)
-        want_shape = (b,) + tuple(sizes.get(t, t) for t in tail)
+        want_shape, want_dtype = layout.shape_and_dtype(name, b)
         if not isinstance(arr, np.ndarray):
             raise EngineStateError(f"state.{name} must be a NumPy array, got {type(arr).__name__}")
         if arr.shape != want_shape or arr.dtype != want_dtype:
@@ -227,3 +307,13 @@ def check_layout(state, engine: str, obs_size: int, num_actions: int, obs_dtype)
                                    f"{engine} makes {want_dtype}{list(want_shape)}{hint}")
         if not arr.flags.writeable:
             raise EngineStateError(f"state.{name} is read-only; the engine updates states in place")
+        if not (arr.flags.c_contiguous and arr.flags.aligned):
+            raise EngineStateError(f"state.{name} must be a C-contiguous array (its own memory, as {engine} makes it), "
+                                   f"got strides {arr.strides}")
+        start = arr.__array_interface__["data"][0]
+        spans.append((start, start + arr.nbytes, name))
+    spans.sort()
+    for (_, end, first), (start, _, second) in zip(spans, spans[1:]):
+        if start < end:
+            raise EngineStateError(f"state.{first} and state.{second} share memory; each array of a state must be "
+                                   f"its own (a view of another array would change under the kernel)")
