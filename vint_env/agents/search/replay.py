@@ -66,7 +66,9 @@ class WorldReplay:
 
     def step(self, state: VintBatchState, action: int) -> None:
         """Every world takes ``action`` (legal in each: the caller checked it)."""
-        numba_backend.step(state, np.full(state.batch_size, action, dtype=np.int64), self.engine.spec, False)
+        failed = numba_backend.step(state, np.full(state.batch_size, action, dtype=np.int64), self.engine.spec, False)
+        if failed >= 0:             # the engine refused a row and wrote nothing
+            raise RuntimeError(f"replay: action {action} refused in world {failed}")
 
     def run(self, dealt: np.ndarray, dealer: int, turned: int | None, actions, asked) -> tuple[object, Decisions]:
         """Play ``actions`` (``(relative seat, action)`` in order) in every world of ``dealt``; returns the
