@@ -132,3 +132,16 @@ def test_a_changed_agent_is_never_resumed_into_its_old_log(tmp_path):
     bot.write_text(bot.read_text() + "\n# changed\n")
     with pytest.raises(MatchLogError, match="another match .it differs in files"):
         run_ladder("whist", spec, **kw)
+
+
+def test_the_search_agent_plays_from_its_games_shipped_networks(tmp_path):
+    """``search`` names no file, but plays from the shipped networks of its plan: the ladder's log keeps
+    their hashes, and the agent plays a ladder like any other."""
+    pytest.importorskip("torch")
+    whist = agent_files("baseline", "whist")
+    assert whist and agent_files("search", "whist") == whist
+    assert agent_files("search:model=residual", "whist") == {**whist, **agent_files("residual", "whist")}
+    assert agent_files("search", "vint") == agent_files("residual", "vint") != {}
+    lad = run_ladder("whist", "search:samples=2,first_samples=1,candidates=4", split="dev", boards=1,
+                     out_dir=tmp_path, only_rungs=["random"], bootstrap=10, say=lambda _: None)
+    assert [(m.agent_a, m.agent_b) for m in lad.matches][-1][0].startswith("search")

@@ -306,6 +306,39 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                   Option("bid", str, "rule", "Vint auction: the rule bot's calls, or raises chosen by sampled "
                          "double-dummy scores", allowed=("rule", "dd")),
                   _seed())),
+    AgentKind("search", "PIMC's sampled deals weighted by how likely the others' calls and cards were in them under "
+              "a shipped network, solved double-dummy (or rolled out by the network); the shipped agent's card kept "
+              "unless the search finds a better one by a margin", "vint_env.agents.search.search:make_search",
+              extra="train", games="Whist, Vint", time_option="time", options=(
+                  Option("samples", int, 12, "deals solved per decision (drawn from the beliefs)",
+                         minimum=1, maximum=1000),
+                  Option("first_samples", int, 8, "deals solved per decision in the first trick, where solving "
+                         "costs most and the others' play has said least", minimum=1, maximum=1000),
+                  Option("candidates", int, None, "deals drawn uniformly and weighted by the others' play per "
+                         "decision (beliefs=weighted; default: the game's, 40 in Whist, 24 in Vint)",
+                         minimum=1, maximum=5000, optional=True),
+                  Option("beliefs", str, "weighted", "weighted: deals weighted by how likely the others' actions "
+                         "were in them; uniform: every consistent deal alike (PIMC's)", allowed=("weighted", "uniform")),
+                  Option("model", str, None, "the shipped agent whose network models the others' play (default: "
+                         "the game's first: baseline in Whist, residual in Vint)", allowed=("baseline", "residual"),
+                         optional=True),
+                  Option("temperature", float, None, "the model's logits are divided by it before the softmax "
+                         "(default: the game's, 1)", minimum=0.0, exclusive_minimum=True, maximum=1000.0,
+                         optional=True),
+                  Option("floor", float, 0.1, "each modelled probability is mixed with the uniform choice among "
+                         "the seat's legal actions by this share", minimum=0.0, maximum=1.0),
+                  Option("tau", float, 0.5, "the likelihood is raised to this power (1: the model trusted fully)",
+                         minimum=0.0, maximum=1.0),
+                  Option("eval", str, "dd", "how a card is valued in a deal: dd, all four then play "
+                         "double-dummy; rollout, all four then play as the blueprint's network plays",
+                         allowed=("dd", "rollout")),
+                  Option("margin", float, None, "points a deal by which the search's best card must beat the "
+                         "shipped agent's to be played (default: the game's, 0)", minimum=0.0, maximum=MAX_POINTS,
+                         optional=True),
+                  Option("time", float, None, "seconds a decision may take: deals are valued in turn until they "
+                         "are spent (at least one)", minimum=0.0, exclusive_minimum=True, maximum=600.0,
+                         optional=True),
+                  _seed())),
     AgentKind("ppo", "a trained PPO checkpoint", f"{_REGISTRY}:make_ppo", extra="train",
               argument=Argument("PATH", "the checkpoint file", path="file")),
     AgentKind("baseline", "the trained agent shipped for the game (or DIR's)", f"{_REGISTRY}:make_baseline",

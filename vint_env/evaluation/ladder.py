@@ -32,6 +32,7 @@ from pathlib import Path
 from .. import games
 from ..agents.learned.baseline import RESIDUAL_SUFFIX, checkpoint_path, file_sha256, shipped
 from ..agents.registry import load_agent
+from ..agents.spec import parse_spec
 from ..games import SOLO, Game
 from ..points import format_ci
 from .bench_sets import SPLITS, VERSION, bench_boards, set_name, sha256_of
@@ -181,6 +182,10 @@ def agent_files(spec: str, game: Game | str) -> dict[str, str]:
         paths = [checkpoint_path(record, arg)]
     elif kind == "residual":
         paths = [checkpoint_path(record, arg, RESIDUAL_SUFFIX), checkpoint_path(record, arg)]
+    elif kind == "search":                       # it plays from its game's shipped networks
+        plan = record.search_plan()
+        model = parse_spec(spec).option("model") or plan.models[0]
+        return {**agent_files(plan.blueprint, record), **agent_files(model, record)}
     else:
         paths = [Path(arg)] if arg else []
     for item in rest.split(",")[1:]:             # a program's arguments may name its script

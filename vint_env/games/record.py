@@ -70,6 +70,7 @@ class Game:
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game)`` (the record)
     pimc_agent: str | None = None               #: ``"module:factory"`` of the PIMC agent, ``factory(game, spec, seed)``
     pimc: str | None = None                     #: ``"module:PLAN"``: PIMC's position builder and bidder for this game
+    search: str | None = None                   #: ``"module:PLAN"``: the search agent's blueprint, model and replay
     version: int = 0                            #: the env's version suffix (``_v0``)
     parameters: tuple[Parameter, ...] = ()      #: the env's options, declared (:mod:`vint_env.games.params`)
     check_combination: Callable[[dict], None] | None = None   #: OptionError for options invalid together
@@ -178,6 +179,14 @@ class Game:
             raise ValueError(f"the PIMC agent does not play {self.name!r}; it plays "
                              f"{', '.join(g.name for g in _games_with('pimc'))}")
         return _load(self.pimc)
+
+    def search_plan(self):
+        """The game's plan for the search agent (``vint_env.agents.search.search_games.SearchPlan``); ValueError
+        naming the games that have one."""
+        if self.search is None:
+            raise ValueError(f"the search agent does not play {self.name!r}; it plays "
+                             f"{', '.join(g.name for g in _games_with('search'))}")
+        return _load(self.search)
 
     def summary_sections(self, match) -> dict:
         """The game's own sections of a match summary (contracts declared and made ...), or {}."""

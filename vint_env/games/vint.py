@@ -232,6 +232,7 @@ GAME = Game(
     summary="vint_env.evaluation.report:vint_contract_sections",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:VINT",
+    search="vint_env.agents.search.search_games:VINT",
     engine="vint_env.vector.engine:VintEngine", engine_code=0,
     analysis="vint_env.evaluation.vint_analysis:add_dd_analysis",
     calls_help="pass (or p); bids 1S 1C 1D 1H 1NT .. 7NT (level and strain S C D H NT)",

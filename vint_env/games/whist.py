@@ -144,6 +144,7 @@ GAME = Game(
     decoder=WhistKnowledge, rule_bot="vint_env.agents.rule.whist:WhistRuleAgent",
     dd_agent="vint_env.agents.search.double_dummy:DoubleDummyAgent",
     pimc_agent="vint_env.agents.search.pimc:make_pimc", pimc="vint_env.agents.search.pimc_games:WHIST",
+    search="vint_env.agents.search.search_games:WHIST",
     engine="vint_env.vector.engine:WhistEngine", engine_code=1,
     calls_help="none: Whist has no auction, you only play cards",
     parameters=(

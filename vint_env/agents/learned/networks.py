@@ -59,6 +59,19 @@ class MLPActorCritic(nn.Module):
         hv = h if self.critic_torso is None else self.critic_torso(obs)
         return self.policy_head(h), self.value_head(hv).squeeze(-1)
 
+    def policy_logits(self, obs: torch.Tensor) -> torch.Tensor:
+        """The action logits alone (``forward(obs)[0]``, without computing the value), the first layer read
+        as a sum of the weight rows of the observation's non-zero entries (the observations are almost
+        empty: a tenth of the multiply-adds of the dense product, the same function)."""
+        first = self.actor_torso[0]
+        if obs.dim() != 2 or obs.shape[0] == 0 or torch.is_grad_enabled():
+            return self.policy_head(self.actor_torso(obs))
+        from .sparse import active_entries
+        index, weight = active_entries(obs.detach().float().numpy())
+        h = nn.functional.embedding_bag(torch.from_numpy(index).long(), first.weight.t().contiguous(),
+                                        per_sample_weights=torch.from_numpy(weight), mode="sum") + first.bias
+        return self.policy_head(self.actor_torso[1:](h))
+
 
 def _init(layer: nn.Linear, gain: float = math.sqrt(2)) -> nn.Linear:
     nn.init.orthogonal_(layer.weight, gain)
@@ -305,6 +318,13 @@ class SparseActorCritic(nn.Module):
             h0 = self.hidden_sizes[0]
             h, hv = self.trunk(first[:, :h0]), self.value_trunk(first[:, h0:])
         return self.policy_head(h), self.value_head(hv).squeeze(-1)
+
+    def policy_logits(self, obs) -> torch.Tensor:
+        """The action logits alone (``forward(obs)[0]``, without the value trunk)."""
+        if not isinstance(obs, SparseObs):
+            obs = SparseObs.from_dense(self._dense(obs))
+        first = self.first_activation(self.first(obs))
+        return self.policy_head(self.trunk(first if self.shared else first[:, :self.hidden_sizes[0]]))
 
     @staticmethod
     def upgrade_weights(state_dict: dict, prefix: str = "") -> dict:

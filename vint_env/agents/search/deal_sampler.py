@@ -12,7 +12,8 @@ consistent with that knowledge, exactly (no rejection, no approximation):
 1. a dynamic program over the suits counts, for every way of splitting each
    suit's unknown cards between the hidden seats (within the bounds, adding
    up to each seat's number of unknown cards), the deals it stands for
-   (the product of the multinomial coefficients);
+   (the product of the multinomial coefficients), as arrays over the cards
+   each hidden seat still needs (NumPy, one shifted sum a split);
 2. a draw picks the split of each suit in turn with probability
    proportional to those counts, then deals the suit's cards to the seats
    by a random permutation.
@@ -132,7 +133,8 @@ class DealSampler:
         self.need = tuple(knowledge.size[s] - knowledge.known[s].bit_count() for s in self.seats)
         self._memo: dict = {}
         self.splits = [self._suit_splits(suit) for suit in range(4)]
-        self.total = self._count(0, self.need)
+        self._suffix = self._suffix_counts()
+        self.total = int(self._suffix[0][self.need])
         if self.total == 0:
             raise ImpossibleKnowledge("no deal is consistent with the knowledge (bounds too tight)")
 
@@ -143,38 +145,60 @@ class DealSampler:
         highs = [self.k.high[s][suit] for s in self.seats]
         return {split: _ways(n, split) for split in _splits(n, lows, highs, [13] * len(self.seats))}
 
-    def _count(self, suit: int, need) -> int:
-        """Deals of suits ``suit``..3 that give each hidden seat ``need`` cards."""
-        if suit == 3:
-            return self.splits[3].get(need, 0)
-        key = (suit, need)
-        found = self._memo.get(key)
-        if found is not None:
-            return found
-        total = 0
-        for split, ways in self.splits[suit].items():
-            rest = tuple(a - b for a, b in zip(need, split))
-            if min(rest, default=0) >= 0:
-                sub = self._count(suit + 1, rest)
-                if sub:
-                    total += ways * sub
-        self._memo[key] = total
-        return total
+    def _suffix_counts(self) -> list[np.ndarray]:
+        """``counts[suit][need]``: the deals of suits ``suit``..3 that give each hidden seat ``need`` cards,
+        for every ``need`` up to :attr:`need` (an array with one axis per hidden seat), suit 4 the empty
+        deal.  Each suit's array is the previous one shifted by each of the suit's splits and added,
+        times the split's ways: the dynamic program over the suits, one NumPy sum a split.  Exact:
+        int64 while the number of all deals of the unknown cards fits it, Python integers beyond."""
+        shape = tuple(n + 1 for n in self.need)
+        exact_int64 = _ways(sum(self.need), self.need) < 2 ** 62
+        dtype = np.int64 if exact_int64 else object
+        counts = [None] * 5
+        counts[4] = np.zeros(shape, dtype=dtype)
+        counts[4][(0,) * len(shape)] = 1
+        for suit in range(3, -1, -1):
+            acc = np.zeros(shape, dtype=dtype)
+            below = counts[suit + 1]
+            for split, ways in self.splits[suit].items():
+                if any(a > n for a, n in zip(split, self.need)):
+                    continue
+                into = tuple(slice(a, None) for a in split)
+                src = tuple(slice(0, n + 1 - a) for a, n in zip(split, self.need))
+                acc[into] += ways * below[src]
+            counts[suit] = acc
+        return counts
 
     def _choices(self, suit: int, need):
+        """The splits of ``suit`` open to a draw whose hidden seats still need ``need`` cards, with the
+        cards each then needs and the deals each stands for (memoised)."""
         key = ("choices", suit, need)
         found = self._memo.get(key)
         if found is None:
+            table, ways = self._split_table(suit)
             options, weights = [], []
-            for split, ways in self.splits[suit].items():
-                rest = tuple(a - b for a, b in zip(need, split))
-                if min(rest, default=0) < 0:
-                    continue
-                w = ways * (self._count(suit + 1, rest) if suit < 3 else (not any(rest)))
-                if w:
-                    options.append((split, rest))
-                    weights.append(w)
+            if len(ways):
+                rest = np.asarray(need, dtype=np.int64)[None, :] - table
+                ok = np.flatnonzero((rest >= 0).all(axis=1))
+                # one count per split kept (a 0-d count when no seat is hidden: every card is known)
+                below = np.broadcast_to(self._suffix[suit + 1][tuple(rest[ok].T)], ok.shape)
+                for i, b in zip(ok.tolist(), below.tolist()):
+                    w = ways[i] * int(b)
+                    if w:
+                        options.append((tuple(table[i].tolist()), tuple(rest[i].tolist())))
+                        weights.append(w)
             found = self._memo[key] = (options, weights, sum(weights))
+        return found
+
+    def _split_table(self, suit: int):
+        """The suit's splits as an array ``[K, seats]`` and their ways (Python integers), in the order of
+        :attr:`splits`."""
+        key = ("table", suit)
+        found = self._memo.get(key)
+        if found is None:
+            splits = self.splits[suit]
+            table = np.array(list(splits), dtype=np.int64).reshape(len(splits), len(self.seats))
+            found = self._memo[key] = (table, list(splits.values()))
         return found
 
     def draw(self, rng: np.random.Generator) -> list[int]:
@@ -197,6 +221,40 @@ class DealSampler:
                     hands[seat] |= 1 << cards[j]
                 i += k
             need = rest
+        return hands
+
+    def draw_many(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        """``n`` deals at once, ``[n, seats]`` card masks (int64), each drawn as :meth:`draw` draws one
+        (every consistent deal equally likely, up to the rounding of the counts to float64), with NumPy
+        over the draws instead of one at a time: a suit's split by one uniform number a draw, then the
+        suit's cards by a random permutation a draw.  Not the same draws as :meth:`draw` for a seed."""
+        hands = np.tile(np.array(self.k.known, dtype=np.int64), (n, 1))
+        if not self.seats:
+            return hands
+        need = np.tile(np.array(self.need, dtype=np.int64), (n, 1))
+        h = len(self.seats)
+        for suit in range(4):
+            table, ways = self._split_table(suit)
+            rest = need[:, None, :] - table[None, :, :]                     # [n, K, h]
+            ok = (rest >= 0).all(axis=2)
+            below = self._suffix[suit + 1][tuple(np.where(ok[..., None], rest, 0).transpose(2, 0, 1))]
+            weight = np.where(ok, np.asarray(ways, dtype=np.float64)[None, :] * below.astype(np.float64), 0.0)
+            cumulative = np.cumsum(weight, axis=1)
+            u = rng.random(n) * cumulative[:, -1]
+            pick = np.minimum((cumulative <= u[:, None]).sum(axis=1), len(ways) - 1)
+            splits = table[pick]
+            need = need - splits
+            cards = self.suit_cards[suit]
+            m = len(cards)
+            if m == 0:
+                continue
+            bits = np.array([1 << c for c in cards], dtype=np.int64)
+            order = rng.permuted(np.tile(np.arange(m), (n, 1)), axis=1)
+            dealt = bits[order]                                            # [n, m] the suit shuffled
+            ends = np.cumsum(splits, axis=1)                               # [n, h]
+            place = (np.arange(m)[None, :, None] >= ends[:, None, :]).sum(axis=2)   # seat index per position
+            for j, seat in enumerate(self.seats):
+                hands[:, seat] |= np.where(place == j, dealt, 0).sum(axis=1)
         return hands
 
 
