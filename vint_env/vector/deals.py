@@ -33,13 +33,19 @@ def splitmix64(x: np.ndarray) -> np.ndarray:
     return z ^ (z >> np.uint64(31))
 
 
+#: The largest batch an engine makes: about 4.6 GB of float32 observations at Vint's width, far above any
+#: batch that fits a cache; larger ones are refused with a named error rather than a failed allocation.
+MAX_BATCH_SIZE = 1 << 20
+
+
 def seed_keys(seed, batch_size: int | None = None) -> np.ndarray:
     """Per-game keys from one integer seed (and a batch size) or from one seed per game."""
     if np.ndim(seed) == 0:
         if batch_size is None:
             raise ValueError("give batch_size with a single integer seed, or one seed per game")
-        if not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
-            raise ValueError(f"batch_size must be a positive integer, got {batch_size!r}")
+        if isinstance(batch_size, (bool, np.bool_)) or not isinstance(batch_size, (int, np.integer)) \
+                or not 1 <= batch_size <= MAX_BATCH_SIZE:
+            raise ValueError(f"batch_size must be an integer in 1..{MAX_BATCH_SIZE:,}, got {batch_size!r:.80}")
         s = check_seed(seed, allow_none=False)
         base = splitmix64(np.array([s & 0xFFFFFFFFFFFFFFFF], dtype=np.uint64))[0]
         return splitmix64(base + np.arange(batch_size, dtype=np.uint64) * _M1)
@@ -98,6 +104,9 @@ def as_hand_array(deals, count: int) -> np.ndarray:
         raise ValueError(f"expected {count} deals, got {len(rows)}")
     out = np.zeros((count, 4), dtype=np.uint64)
     for i, d in enumerate(rows):
+        if not isinstance(d, (str, tuple, list, np.ndarray)):
+            raise DeckError(f"deal {i}: expected a PBN string or a 4-tuple of hand masks, got "
+                            f"{type(d).__name__} {d!r:.60}")
         try:
             hands = parse_pbn(d) if isinstance(d, str) else validate_deal(tuple(d))
         except DeckError as e:
@@ -108,7 +117,7 @@ def as_hand_array(deals, count: int) -> np.ndarray:
 
 def as_dealers(dealers, count: int) -> np.ndarray:
     arr = np.asarray(dealers)
-    if arr.ndim == 0:
+    if arr.ndim == 0 and arr.dtype.kind in "iu":
         arr = np.full(count, int(arr))
     if arr.shape != (count,) or arr.dtype.kind not in "iu" or ((arr < 0) | (arr > 3)).any():
         raise ValueError(f"dealers must be {count} seats 0..3, got {dealers!r}")
