@@ -177,6 +177,23 @@ def test_solo_whist_has_no_partner_option(capsys):
     assert main(["--opponents", "ppo:/nonexistent.pt"]) == 2
 
 
+@pytest.mark.parametrize("argv, line", [
+    (["--game", "vint", "--seed", "5"], "Dealer S (you)."),                       # the person deals
+    (["--game", "vint", "--seed", "0"], "Dealer W (rule). You are S."),
+    (["--game", "whist", "--seed", "2", "--seat", "E"], "Dealer E (you). Turned card: S8."),
+    (["--game", "vint2p", "--seed", "0", "--player", "1"], "Dealer player_1 (you)."),
+    (["--game", "vint2p", "--seed", "5", "--player", "1"], "Dealer player_0 (rule). You are player_1."),
+])
+def test_the_deal_is_announced_naming_the_person_once(argv, line):
+    """Dealing, the person was "Dealer S (you). You are S (you).": the seat and "(you)" are said once."""
+    printed: list[str] = []
+    session = make_session(build_parser().parse_args(argv + ["--no-hint"]), input_fn=lambda prompt: "quit",
+                           print_fn=lambda *parts, **_: printed.extend(" ".join(map(str, parts)).split("\n")))
+    assert session.run() == 0
+    [announced] = [x for x in printed if x.startswith("Dealer ")]
+    assert announced == line
+
+
 # ------------------------------------------------------------ the real command in a pseudo-terminal
 
 pexpect = pytest.importorskip("pexpect")

@@ -155,7 +155,9 @@ class PlaySession:
             driver.play(self.ask(driver.observation(), driver.suggestion))
 
     def announce_deal(self, deal) -> None:
-        self.print(f"\nDealer {self.seat_name(deal.dealer)}. You are {self.seat_name(self.seating.human)}."
+        human = self.seating.human
+        you = "" if deal.dealer == human else f" You are {self.name(human)}."     # the dealer's "S (you)" says it
+        self.print(f"\nDealer {self.seat_name(deal.dealer)}.{you}"
                    + (f" Turned card: {self.action_name(deal.turned_card)}."
                       if getattr(deal, "turned_card", None) is not None else ""))
 
