@@ -128,7 +128,7 @@ def check_origin(origin: str | None, allowed: frozenset) -> None:
     if origin is None:
         return
     text = origin.strip().lower()
-    if not (text.startswith("http://") and _addressed(text[len("http://"):], allowed)):
+    if not (origin.isascii() and text.startswith("http://") and _addressed(text[len("http://"):], allowed)):
         raise Refused(403, f"requests from another page ({excerpt(origin, 60)}) are refused: "
                            "only this server's own page may use its API")
 
