@@ -50,7 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds a request's line and headers may take to arrive, else its connection is closed "
                         f"(default {DEFAULT_HEADER_SECONDS:g})")
     p.add_argument("--body-timeout", type=positive(float), default=DEFAULT_BODY_SECONDS, metavar="SECONDS",
-                   help=f"seconds a request's body may take to arrive after its headers (default {DEFAULT_BODY_SECONDS:g})")
+                   help="seconds a request's body may take to arrive after its headers "
+                        f"(default {DEFAULT_BODY_SECONDS:g})")
     p.add_argument("--allowed-host", action="append", default=[], metavar="NAME[:PORT]",
                    help="another name requests may address this server by (with --host 0.0.0.0: the "
                         "machine's name or address on your network); repeatable")

@@ -23,14 +23,14 @@ class Workers:
 
     def __init__(self, limit: int = MAX_WORKERS):
         self.limit = limit
-        self._slots: asyncio.Semaphore | None = None
+        self._slots: tuple | None = None   # (the event loop, its semaphore): a semaphore serves one loop
 
     async def run(self, fn, *args):
         """``fn(*args)`` in a daemon thread: its result, or its exception raised here."""
-        if self._slots is None:
-            self._slots = asyncio.Semaphore(self.limit)
-        async with self._slots:
-            loop = asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
+        if self._slots is None or self._slots[0] is not loop:
+            self._slots = (loop, asyncio.Semaphore(self.limit))
+        async with self._slots[1]:
             future = loop.create_future()
 
             def settle(outcome, failed):
