@@ -127,22 +127,34 @@ def test_every_post_takes_any_bytes_and_any_type(client, table, raw, content_typ
 
 @FUZZ
 @given(host=st.sampled_from(["evil.example:8000", "127.0.0.1:8001", "localhost", "127.0.0.1:8000.evil", "", "[::2]:8000",
-                             "127.0.0.1:08000", "LOCALHOST:8000"]) | st.text(max_size=30),
+                             "127.0.0.1:08000", "LOCALHOST:8000", "localhost:\u00b2", "127.0.0.1:\u00b9\u00b2",
+                             "localhost:8000\u00a0"]) | st.text(max_size=30)
+       | st.text(st.characters(max_codepoint=255), max_size=30),
        origin=st.none() | st.sampled_from(["http://evil.example", "null", "https://127.0.0.1:8000",
-                                           "http://127.0.0.1:8000", "http://localhost:8000", "file://"]),
+                                           "http://127.0.0.1:8000", "http://localhost:8000", "file://",
+                                           "http://localhost:\u00b2", "http://127.0.0.1:8000\u00a0"])
+       | st.text(st.characters(max_codepoint=255), max_size=30).map(lambda t: "http://" + t),
        method=st.sampled_from(["GET", "POST", "DELETE"]),
        path=st.sampled_from(["/", "/api/games", "/api/tables", "/api/tables/{id}", "/api/tables/{id}/moves",
                              "/static/app.js"]))
 def test_requests_for_another_host_or_from_another_page_are_refused(client, table, host, origin, method, path):
-    headers = {**JSON, "host": host}
+    # sent as bytes, as a hostile client sends them (the server reads headers as latin-1: "²" is 0xB2)
+    def raw(text):
+        try:
+            return text.encode("latin-1")
+        except UnicodeEncodeError:
+            return text.encode("utf-8")
+    headers = {**JSON, "host": raw(host)}
     if origin is not None:
-        headers["origin"] = origin
+        headers["origin"] = raw(origin)
     from vint_env.serve.guard import allowed_hosts, split_host
-    try:
-        host_ok = split_host(host, 80) in allowed_hosts("127.0.0.1", 8000)
-    except Exception:
-        host_ok = False
-    origin_ok = origin is None or origin in ("http://127.0.0.1:8000", "http://localhost:8000")
+    def ours(text):
+        try:
+            return text.isascii() and split_host(text, 80) in allowed_hosts("127.0.0.1", 8000)
+        except Exception:
+            return False
+    host_ok = ours(host)
+    origin_ok = origin is None or origin.strip().lower().startswith("http://") and ours(origin.strip()[7:])
     url = path.format(id=table["id"])
     try:
         r = client.request(method, url, headers=headers, content=b'{"action": "pass"}' if method == "POST" else None)

@@ -54,9 +54,11 @@ class AgentSpecError(ValueError, TypeError):
 @dataclass(frozen=True)
 class Option(Parameter):
     """An option of an agent kind (a :class:`~vint_env.games.params.Parameter`); ``path``: ``"file"`` or
-    ``"folder"`` when its value names one the agent reads."""
+    ``"folder"`` when its value names one the agent reads; ``web_maximum``: the largest value a
+    `vint-serve` request may give (a web table's bound on the work it sets a bot, below ``maximum``)."""
 
     path: str | None = None
+    web_maximum: float | None = None
 
 
 @dataclass(frozen=True)
@@ -316,7 +318,7 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                          "costs most and the others' play has said least", minimum=1, maximum=1000),
                   Option("candidates", int, None, "deals drawn uniformly and weighted by the others' play per "
                          "decision (beliefs=weighted; default: the game's, 40 in Whist, 24 in Vint)",
-                         minimum=1, maximum=5000, optional=True),
+                         minimum=1, maximum=5000, optional=True, web_maximum=1000),
                   Option("beliefs", str, "weighted", "weighted: deals weighted by how likely the others' actions "
                          "were in them; uniform: every consistent deal alike (PIMC's)", allowed=("weighted", "uniform")),
                   Option("model", str, None, "the shipped agent whose network models the others' play (default: "

@@ -146,7 +146,7 @@ function renderSummary() {
   const rows = [
     ["game", s.game + ", " + s.episode + " mode"],
     ["A", s.agent_a], ["B", s.agent_b],
-    ["boards", s.boards + " (seed " + s.seed + "), " + s.tables_per_board + " tables each" +
+    ["boards", s.boards + (s.seed === null ? "" : " (seed " + s.seed + ")") + ", " + s.tables_per_board + " tables each" +
                (partnership ? " (duplicate, seats swapped)" : " (A alone against three B, rotated)")],
     [partnership ? "A minus B per board" : "A's points per board",
      ciText(m)],

@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import importlib
 
+from ..inputs import excerpt
 from .layout import Layout
 from .outcome import DealOutcome
 from .record import PARTNERSHIP, SOLO, TWO_PLAYER, DealResult, Game
@@ -74,7 +75,7 @@ def get(name) -> Game:
         for game in registry.values():
             if name == game.env_name:
                 return game
-    raise ValueError(f"unknown game {name!r}; known games: {', '.join(registry)} "
+    raise ValueError(f"unknown game {excerpt(name)}; known games: {', '.join(registry)} "
                      f"(or their env names {', '.join(env_names())})")
 
 

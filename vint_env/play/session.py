@@ -23,6 +23,7 @@ from ..games import TWO_PLAYER
 from ..evaluation.replay import DealReplay
 from ..points import format_points
 from ..seeds import check_seed
+from ..inputs import excerpt
 from .actions import action_codec
 from .table import Seating, TableDriver
 
@@ -52,7 +53,7 @@ def seat_number(text: str) -> int:
         return SEAT_LETTERS.index(t)
     if t in ("0", "1", "2", "3"):
         return int(t)
-    raise ValueError(f"seat must be N, E, S or W (or 0-3), got {text!r}")
+    raise ValueError(f"seat must be N, E, S or W (or 0-3), got {excerpt(text)}")
 
 
 class PlaySession:

@@ -29,7 +29,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -41,12 +41,20 @@ from .agents import ServedAgents
 from .guard import MAX_BODY, Refused, allowed_hosts, check_content_type, check_host, check_origin, parse_body
 from .tables import RequestError, TableRegistry, game_catalogue, one_torch_thread
 from .view import deal_result
+from .workers import Workers
 
 STATIC = Path(__file__).with_name("static")
 log = logging.getLogger("vint_env.serve")
 
 
+#: The longest error message an answer carries: messages quote what a request sent only in excerpts
+#: (:func:`~vint_env.inputs.excerpt`), and every answer passes here, so no message echoes a request whole.
+MAX_ERROR = 2000
+
+
 def _error(status: int, message: str) -> JSONResponse:
+    if len(message) > MAX_ERROR:
+        message = message[:MAX_ERROR] + f"... ({len(message)} characters)"
     return JSONResponse({"error": message}, status_code=status)
 
 
@@ -62,11 +70,14 @@ async def _body(request: Request):
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"the request body may be at most {MAX_BODY} bytes")
     chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise Refused(413, f"the request body may be at most {MAX_BODY} bytes")
-        chunks.append(chunk)
+    try:
+        async for chunk in request.stream():
+            size += len(chunk)
+            if size > MAX_BODY:
+                raise Refused(413, f"the request body may be at most {MAX_BODY} bytes")
+            chunks.append(chunk)
+    except ClientDisconnect:        # the client went, or its body was late (the server's read timeout)
+        raise Refused(408, "the request body did not arrive in time") from None
     return parse_body(b"".join(chunks))
 
 
@@ -99,6 +110,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
     ``allowed_host_names``: more names the server may be addressed by."""
     served = ServedAgents(agents_dirs, **({"decision_seconds": decision_seconds} if decision_seconds else {}))
     tables = TableRegistry(idle_timeout, max_tables, served=served, **({"clock": clock} if clock else {}))
+    workers = Workers()                     # the tables' jobs: daemon threads, never waited for on shutdown
 
     def locked(table, job):
         # (torch's thread count is per thread: set it in the thread the agents act in)
@@ -119,12 +131,12 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
 
     async def create(request: Request):
         body = await _body(request)
-        table = await asyncio.to_thread(tables.create, body)
-        return JSONResponse(await asyncio.to_thread(locked, table, lambda t: t.state()), status_code=201)
+        table = await workers.run(tables.create, body)
+        return JSONResponse(await workers.run(locked, table, lambda t: t.state()), status_code=201)
 
     async def state(request: Request):
         table = tables.get(request.path_params["table"])
-        return JSONResponse(await asyncio.to_thread(locked, table, lambda t: t.state()))
+        return JSONResponse(await workers.run(locked, table, lambda t: t.state()))
 
     async def move(request: Request):
         table = tables.get(request.path_params["table"])
@@ -133,7 +145,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
         def job(t):
             t.move(body)
             return t.state()
-        return JSONResponse(await asyncio.to_thread(locked, table, job))
+        return JSONResponse(await workers.run(locked, table, job))
 
     async def next_deal(request: Request):
         table = tables.get(request.path_params["table"])
@@ -142,7 +154,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
         def job(t):
             t.next()
             return t.state()
-        return JSONResponse(await asyncio.to_thread(locked, table, job))
+        return JSONResponse(await workers.run(locked, table, job))
 
     async def deal(request: Request):
         table = tables.get(request.path_params["table"])
@@ -150,11 +162,11 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
         finished = table.driver.finished
         if not (text.isascii() and text.isdigit() and len(text) <= 9) or not 1 <= int(text) <= len(finished):
             raise RequestError(404, f"no finished deal {excerpt(text, 20)} at this table; finished: {len(finished)}")
-        return JSONResponse(await asyncio.to_thread(locked, table, lambda t: deal_result(t.driver, int(text) - 1)))
+        return JSONResponse(await workers.run(locked, table, lambda t: deal_result(t.driver, int(text) - 1)))
 
     async def viewer(request: Request):
         table = tables.get(request.path_params["table"])
-        return HTMLResponse(await asyncio.to_thread(locked, table, lambda t: t.viewer()))
+        return HTMLResponse(await workers.run(locked, table, lambda t: t.viewer()))
 
     async def leave(request: Request):
         tables.remove(request.path_params["table"])
@@ -162,6 +174,9 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
 
     async def index(request: Request):
         return FileResponse(STATIC / "index.html")
+
+    async def favicon(request: Request):        # what a browser asks for when a page names no icon
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     async def dom_js(request: Request):
         return Response(DOM_JS, media_type="text/javascript")
@@ -205,6 +220,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
         Route("/api/tables/{table}/next", next_deal, methods=["POST"]),
         Route("/api/tables/{table}/deals/{number}", deal),
         Route("/api/tables/{table}/viewer", viewer),
+        Route("/favicon.ico", favicon),
         Route("/static/dom.js", dom_js),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]

@@ -6,7 +6,8 @@ made to resolve to 127.0.0.1 (DNS rebinding) can even read the answers.  So:
 
 - **Host**: a request must be addressed to the server by the name and port it serves (for a loopback
   address also ``localhost``, ``127.0.0.1`` and ``[::1]``, and any ``--allowed-host``), else 403:
-  a rebinding site's requests carry its own name;
+  a rebinding site's requests carry its own name; a Host (or Origin) that does not parse strictly
+  (:func:`split_host`: ASCII only, a port of ASCII digits) is a 403 too, never an error inside;
 - **Origin**: a request a browser marks with an ``Origin`` must come from the server's own page
   (the same names), else 403: no other page drives a table;
 - **POST** bodies must be ``application/json`` (415 otherwise: a cross-origin page cannot send that
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import re
 
 from ..inputs import excerpt
 
@@ -49,24 +51,41 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+class MalformedHost(ValueError):
+    """A host text that is not ``name[:port]``: a name of letters, digits, dots and dashes (ASCII) or a
+    bracketed IPv6 address, and a port of one to five ASCII digits."""
+
+
+_NAME = re.compile(r"[a-z0-9_]([a-z0-9_.-]{0,252})")
+_IPV6 = re.compile(r"\[[0-9a-f:.]{2,45}\]")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
 def split_host(text: str, default_port: int | None = None) -> tuple[str, int | None]:
     """``"name:port"`` (``"[::1]:8000"``) -> ``("name", port)``, lower case; ``default_port`` when none is
-    written; a bare IPv6 address is put in brackets."""
+    written; a bare IPv6 address is put in brackets.  Parsed strictly (:class:`MalformedHost` for anything
+    else: a port of other digits than ASCII's, ``²`` or ``٣``, an empty or odd name, blanks inside)."""
+    if not isinstance(text, str) or not text.isascii():
+        raise MalformedHost(f"a host name and port are ASCII text, got {excerpt(text, 60)}")
     text = text.strip().lower()
     if text.startswith("["):
         name, _, rest = text.partition("]")
         name += "]"
-        port = rest[1:] if rest.startswith(":") else None
+        if rest and not rest.startswith(":"):
+            raise MalformedHost(f"{excerpt(text, 60)}: expected [ADDRESS]:PORT")
+        port = rest[1:] if rest else None
     elif text.count(":") > 1:
         name, port = f"[{text}]", None
     else:
-        name, _, port = text.partition(":")
-        port = port or None
-    if port is not None:
-        if not port.isdigit() or len(port) > 5:
-            return name, -1                       # matches no server
-        return name, int(port)
-    return name, default_port
+        name, colon, port = text.partition(":")
+        port = port if colon else None
+    if not (_NAME.fullmatch(name) or _IPV6.fullmatch(name)):
+        raise MalformedHost(f"{excerpt(text, 60)}: not a host name")
+    if port is None:
+        return name, default_port
+    if not _PORT.fullmatch(port):
+        raise MalformedHost(f"{excerpt(text, 60)}: the port is one to five ASCII digits")
+    return name, int(port)
 
 
 def allowed_hosts(host: str, port: int, extra=()) -> frozenset[tuple[str, int]]:
@@ -87,9 +106,18 @@ def _names(allowed) -> str:
     return ", ".join(sorted(f"{n}:{p}" for n, p in allowed))
 
 
+def _addressed(text: str, allowed: frozenset) -> bool:
+    """``text`` (``name[:port]``, no port meaning 80) is one of ``allowed``; a malformed one is not."""
+    try:
+        return split_host(text, 80) in allowed
+    except MalformedHost:
+        return False
+
+
 def check_host(host_header: str | None, allowed: frozenset) -> None:
-    """403 unless the request's ``Host`` is one of ``allowed`` (no port written means 80)."""
-    if split_host(host_header or "", 80) not in allowed:
+    """403 unless the request's ``Host`` is one of ``allowed`` (no port written means 80; a malformed one
+    never is)."""
+    if not _addressed(host_header or "", allowed):
         raise Refused(403, f"this server answers requests addressed to {_names(allowed)}, not "
                            f"{excerpt(host_header or '', 60)} (start it with --allowed-host NAME to add a name)")
 
@@ -100,7 +128,7 @@ def check_origin(origin: str | None, allowed: frozenset) -> None:
     if origin is None:
         return
     text = origin.strip().lower()
-    if not (text.startswith("http://") and split_host(text[len("http://"):], 80) in allowed):
+    if not (origin.isascii() and text.startswith("http://") and _addressed(text[len("http://"):], allowed)):
         raise Refused(403, f"requests from another page ({excerpt(origin, 60)}) are refused: "
                            "only this server's own page may use its API")
 

@@ -13,7 +13,6 @@ no bot acts for it afterwards.  Everything a request can get wrong is a
 
 from __future__ import annotations
 
-import random
 import secrets
 import sys
 import threading
@@ -35,6 +34,9 @@ from .view import deal_result, deal_view
 CREATE_FIELDS = ("game", "seat", "partner", "opponents", "episode", "seed", "options")
 #: The largest seed a table takes.
 MAX_SEED = 2**63 - 1
+#: Bits of the secret seed a table draws when the request gives none: the deals follow from the seed
+#: (:func:`~vint_env.evaluation.deals.generate_board`), so it must be beyond guessing from one's own cards.
+SECRET_SEED_BITS = 64
 #: Env options a table sets itself (points as rewards, the person's view, the episode kind).
 RESERVED_OPTIONS = ("reward_scale", "viewer", "render_mode", "episode")
 
@@ -65,7 +67,7 @@ def parse_seat(record, value) -> int:
     """A seat of ``record``'s env from a request: 0..3 or N/E/S/W (two-player Vint: 0, 1, player_0, player_1)."""
     names = seat_names(record)
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise _bad(f"seat must be one of {', '.join(names)} (or its number), got {value!r}")
+        raise _bad(f"seat must be one of {', '.join(names)} (or its number), got {excerpt(value)}")
     if isinstance(value, str) and value in names:
         return names.index(value)
     if record.format != TWO_PLAYER and isinstance(value, str):
@@ -75,7 +77,7 @@ def parse_seat(record, value) -> int:
             raise _bad(str(exc)) from None
     if isinstance(value, int) and 0 <= value < len(names) or isinstance(value, str) and value in ("0", "1"):
         return int(value)
-    raise _bad(f"{record.name}: seat must be one of {', '.join(names)} (or 0..{len(names) - 1}), got {value!r}")
+    raise _bad(f"{record.name}: seat must be one of {', '.join(names)} (or 0..{len(names) - 1}), got {excerpt(value)}")
 
 
 def game_catalogue(served: ServedAgents | None = None) -> dict:
@@ -91,9 +93,11 @@ def game_catalogue(served: ServedAgents | None = None) -> dict:
 class ServedTable:
     """One table: its driver, who sits where, and when it was last used."""
 
-    def __init__(self, table_id: str, driver: TableDriver, partner: str | None, opponents: str):
+    def __init__(self, table_id: str, driver: TableDriver, partner: str | None, opponents: str,
+                 seed_shown: bool = False):
         self.id = table_id
         self.driver = driver
+        self.seed_shown = seed_shown        # the request gave the seed (a secret one is never sent)
         self.partner = partner
         self.opponents = opponents
         self.lock = threading.Lock()
@@ -107,7 +111,7 @@ class ServedTable:
         status = "deal_over" if d.deal_ended else "your_turn" if d.human_to_move else "waiting"
         return {
             "id": self.id, "game": record.name, "title": record.title, "format": record.format,
-            "episode": d.episode, "seed": d.seed, "options": d.env_options,
+            "episode": d.episode, "seed": self.shown_seed, "options": d.env_options,
             "seat": me, "seat_name": seat_names(record)[me],
             "labels": [d.seating.labels.get(p, "?") for p in range(players_of(record))],
             "episode_number": d.number, "status": status, "episode_over": d.over,
@@ -119,6 +123,12 @@ class ServedTable:
             "total": sum(deal.points[me] for deal in d.finished),
         }
 
+    @property
+    def shown_seed(self) -> int | None:
+        """The seed as the page may see it: the one the request gave, else None (the deals of a drawn seed
+        follow from it, hidden cards included: it stays on the server)."""
+        return self.driver.seed if self.seed_shown else None
+
     # ------------------------------------------------------------------ moves
     def move(self, body) -> None:
         if not isinstance(body, dict) or set(body) != {"action"}:
@@ -127,7 +137,7 @@ class ServedTable:
         record = d.record
         value = body["action"]
         if isinstance(value, bool) or not isinstance(value, (int, str)):
-            raise _bad(f"action must be a call or card text ('SA', 'pass') or an action id, got {value!r}")
+            raise _bad(f"action must be a call or card text ('SA', 'pass') or an action id, got {excerpt(value)}")
         if isinstance(value, int):
             if not 0 <= value < record.num_actions:
                 raise _bad(f"action id {value} is out of range 0..{record.num_actions - 1} for {record.name}")
@@ -136,7 +146,7 @@ class ServedTable:
             try:
                 action = int(record.parse_action(value.strip()))
             except (ValueError, KeyError):
-                raise _bad(f"{value!r} names no call or card of {record.name}") from None
+                raise _bad(f"{excerpt(value)} names no call or card of {record.name}") from None
         if d.deal_ended:
             raise RequestError(409, f"the deal is over: POST /api/tables/{self.id}/next to go on")
         legal = d.legal()
@@ -169,7 +179,7 @@ class ServedTable:
                               [TableResult(teams, list(deal.points), deal.outcome.details, [deal], deal.outcome)])
                   for i, deal in enumerate(d.finished)]
         you = "you" + (f" + {self.partner or 'rule'}" if record.partnership else "")
-        match = MatchResult(record.name, you, self.opponents, d.episode, d.seed, boards, 0.0, 0.0, 1,
+        match = MatchResult(record.name, you, self.opponents, d.episode, self.shown_seed, boards, 0.0, 0.0, 1,
                             dict(d.env_options))
         return match_json(match, summarize(match))
 
@@ -240,7 +250,8 @@ class TableRegistry:
             self._reserved += 1
         try:
             driver, partner, opponents = build_driver(body, self.served)
-            table = ServedTable(secrets.token_hex(6), driver, partner, opponents)
+            table = ServedTable(secrets.token_hex(6), driver, partner, opponents,
+                                seed_shown=isinstance(body, dict) and body.get("seed") is not None)
             table.last_used = self.clock()
             with self._lock:
                 self._tables[table.id] = table
@@ -266,14 +277,14 @@ def build_driver(body, served: ServedAgents | None = None) -> tuple[TableDriver,
     except ValueError as exc:
         raise _bad(str(exc)) from None
     if record is None:
-        raise _bad(f"game must be a name, one of {', '.join(games.names())}, got {body['game']!r}")
+        raise _bad(f"game must be a name, one of {', '.join(games.names())}, got {excerpt(body['game'])}")
     seat = parse_seat(record, body.get("seat", 0 if record.format == TWO_PLAYER else 2))
     episode = body.get("episode", "deal")
     if episode not in record.episodes:
-        raise _bad(f"{record.name}: episode must be one of {', '.join(record.episodes)}, got {episode!r}")
+        raise _bad(f"{record.name}: episode must be one of {', '.join(record.episodes)}, got {excerpt(episode)}")
     seed = body.get("seed")
-    if seed is None:
-        seed = random.randrange(1_000_000)
+    if seed is None:                        # a secret: nothing the page receives may determine it
+        seed = secrets.randbits(SECRET_SEED_BITS)
     elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
         raise _bad(f"seed must be a non-negative integer (at most {MAX_SEED}), got {excerpt(seed)}")
     options = body.get("options") or {}

@@ -16,8 +16,13 @@ At each of its card decisions it
 
 Everything else (Vint's calls, forced cards) is the blueprint's.  It reads only its observations.
 Options: :data:`OPTIONS` (``search:samples=16,beliefs=uniform``).  ``agent.stats`` counts decisions,
-searched decisions, deals solved, the candidates' effective sample size and the seconds spent, over the card
-decisions (as PIMC's ``stats``).
+searched decisions, deals solved, candidates weighed, the candidates' effective sample size and the seconds
+spent, over the card decisions (as PIMC's ``stats``).
+
+Bounded work: the candidates are weighed :data:`WEIGH_BATCH` at a time (the replay's observations and the
+network's batch never hold more), and with ``time`` the decision as a whole keeps to it: the weighing stops
+when :data:`WEIGH_SHARE` of the time is spent (at least one batch weighed: the deals drawn from those), the
+solving or rolling out when all of it is (at least one deal), both timed from the start of the decision.
 """
 
 from __future__ import annotations
@@ -47,6 +52,13 @@ BELIEFS = KINDS["search"].option("beliefs").allowed
 EVALUATIONS = KINDS["search"].option("eval").allowed
 #: Deals rolled out together between two looks at the clock (``eval=rollout`` with a time budget).
 ROLLOUT_CHUNK = 4
+#: Candidate deals weighed together (replayed and passed through the network) between two looks at the
+#: clock: it bounds the memory a decision takes whatever ``candidates`` is.
+WEIGH_BATCH = 128
+#: The share of a decision's ``time`` the weighing of candidates may take (the solving has the rest).
+WEIGH_SHARE = 0.5
+#: The clock a decision's time is measured by (seconds; a test may replace it).
+clock = _time.perf_counter
 
 
 class SearchAgent(Agent):
@@ -82,7 +94,7 @@ class SearchAgent(Agent):
         self.histories = SeatHistories()
         self._replays: dict = {}
         self.last: dict | None = None
-        self.stats = {"decisions": 0, "searched": 0, "samples": 0, "unordered": 0, "effective": 0.0,
+        self.stats = {"decisions": 0, "searched": 0, "samples": 0, "weighed": 0, "unordered": 0, "effective": 0.0,
                       "kept_blueprint": 0, "seconds": 0.0, "cpu_seconds": 0.0}
 
     def reset(self, seed: int | None = None) -> None:
@@ -94,7 +106,7 @@ class SearchAgent(Agent):
     # ------------------------------------------------------------------ acting
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
         legal = [int(a) for a in legal_actions(observation)]
-        start, cpu = _time.perf_counter(), _time.process_time()
+        start, cpu = clock(), _time.process_time()
         k = self.record.decode(observation["observation"])
         blue = int(self.blueprint.act(observation, agent=agent))
         if not self.pimc.in_play(k):              # a call: the blueprint's (not counted, as PIMC's calls)
@@ -107,7 +119,7 @@ class SearchAgent(Agent):
             done_gone = pos.gone & ~sum(1 << c for _, c in pos.trick)
             classes = card_classes(legal, pos.hand, done_gone)
             if len(classes) > 1:
-                card = self.decide(k, pos, classes, blue, history.plays(k))
+                card = self.decide(k, pos, classes, blue, history.plays(k), start)
         self._count(start, cpu)
         if card not in legal:
             raise RuntimeError(f"search chose {card}, not legal ({legal})")
@@ -116,12 +128,17 @@ class SearchAgent(Agent):
     def _count(self, start: float, cpu: float) -> None:
         s = self.stats
         s["decisions"] += 1
-        s["seconds"] += _time.perf_counter() - start
+        s["seconds"] += clock() - start
         s["cpu_seconds"] += _time.process_time() - cpu
 
     # ------------------------------------------------------------------ the decision
-    def belief(self, k, pos: Position, plays) -> Belief:
-        """The deals to solve and their weights (see :mod:`.beliefs`)."""
+    def _spent(self, start: float | None, share: float = 1.0) -> bool:
+        """``share`` of the decision's time is spent (never without a time budget)."""
+        return self.budget is not None and start is not None and clock() - start >= share * self.budget
+
+    def belief(self, k, pos: Position, plays, start: float | None = None) -> Belief:
+        """The deals to solve and their weights (see :mod:`.beliefs`); ``start``: when the decision began
+        (the clock's reading), from which the weighing keeps to its share of the time."""
         sampler = DealSampler(knowledge(pos, False))
         rng = self.rng
         samples = self.first_samples if k.tricks_played == 0 else self.samples
@@ -130,35 +147,48 @@ class SearchAgent(Agent):
                 self.stats["unordered"] += 1
             deals = [tuple(sampler.draw(rng)) for _ in range(samples)]
             return _counted(deals, np.ones(len(deals)), samples, False, float(samples))
-        cands, weights = self.candidate_weights(k, pos, plays, sampler)
+        cands, weights = self.candidate_weights(k, pos, plays, sampler, start)
         effective = float(1.0 / np.sum(weights ** 2))
         counts = resample(weights, samples, rng)
         chosen = [(cands[i], counts[i]) for i in np.flatnonzero(counts)]
         return Belief([d for d, _ in chosen], np.array([c for _, c in chosen], dtype=float) / samples,
                       len(cands), True, effective)
 
-    def candidate_weights(self, k, pos: Position, plays, sampler: DealSampler | None = None):
+    def candidate_weights(self, k, pos: Position, plays, sampler: DealSampler | None = None,
+                          start: float | None = None):
         """``candidates`` deals drawn uniformly among the consistent ones, and their normalised weights: the
-        softened likelihood of the other seats' actions in each (:mod:`.beliefs`)."""
+        softened likelihood of the other seats' actions in each (:mod:`.beliefs`).  They are weighed
+        :data:`WEIGH_BATCH` at a time; with a time budget and ``start`` (when the decision began), only
+        those weighed before :data:`WEIGH_SHARE` of it was spent (at least one batch) are returned."""
         sampler = sampler or DealSampler(knowledge(pos, False))
         drawn = sampler.draw_many(self.rng, self.candidates)
-        cands = [tuple(h) for h in drawn.tolist()]
         dealt = drawn | np.array(pos.played, dtype=np.int64)[None, :]
         actions = self.plan.calls(k) + plays
+        parts = []
+        for i in range(0, len(dealt), WEIGH_BATCH):
+            parts.append(self._log_likelihoods(k, dealt[i:i + WEIGH_BATCH], actions))
+            if self._spent(start, WEIGH_SHARE):
+                break
+        ll = np.concatenate(parts)
+        self.stats["weighed"] += len(ll)
+        return [tuple(h) for h in drawn[:len(ll)].tolist()], normalise(ll)
+
+    def _log_likelihoods(self, k, dealt: np.ndarray, actions) -> np.ndarray:
+        """The softened log-likelihood of the other seats' actions in each of the deals ``dealt``."""
         _, dec = self._replay(k).run(dealt, self.plan.dealer(k), self.plan.turned(k), actions,
                                      asked=lambda s: s != 0)
-        r, n = dec.count, len(cands)
-        if r:
-            probs = self.model.probabilities(dec.observation.reshape(r * n, -1), dec.mask.reshape(r * n, -1),
-                                             np.repeat(dec.action, n)).reshape(r, n)
-            ll = log_likelihood(probs, dec.mask.sum(axis=2), self.floor, self.tau)
-        else:
-            ll = np.zeros(n)
-        return cands, normalise(ll)
+        r, n = dec.count, len(dealt)
+        if not r:
+            return np.zeros(n)
+        probs = self.model.probabilities(dec.observation.reshape(r * n, -1), dec.mask.reshape(r * n, -1),
+                                         np.repeat(dec.action, n)).reshape(r, n)
+        return log_likelihood(probs, dec.mask.sum(axis=2), self.floor, self.tau)
 
-    def decide(self, k, pos: Position, classes, blue: int, plays) -> int:
-        start = _time.perf_counter()
-        belief = self.belief(k, pos, plays)
+    def decide(self, k, pos: Position, classes, blue: int, plays, start: float | None = None) -> int:
+        """The card to play; ``start``: when the decision began (the clock's reading; default now): its
+        time budget counts from there."""
+        start = clock() if start is None else start
+        belief = self.belief(k, pos, plays, start)
         order = np.argsort(-belief.weights, kind="stable")
         deals = [belief.deals[i] for i in order]
         weights = belief.weights[order]
@@ -195,7 +225,7 @@ class SearchAgent(Agent):
         results = []
         for d in deals:
             results.append(solve_deals(pos, [d])[0])
-            if _time.perf_counter() - start >= self.budget:
+            if self._spent(start):
                 break
         return results
 
@@ -222,7 +252,7 @@ class SearchAgent(Agent):
         parts = []
         for i in range(0, len(dealt), ROLLOUT_CHUNK):
             parts.append(values(dealt[i:i + ROLLOUT_CHUNK]))
-            if _time.perf_counter() - start >= self.budget:
+            if self._spent(start):
                 break
         return np.concatenate(parts)
 

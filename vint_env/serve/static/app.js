@@ -153,7 +153,8 @@ function render(t) {
   $("table").hidden = false;
   $("table").dataset.status = t.status;
   $("title").textContent = t.title + " \u2014 you are " + t.seat_name;
-  $("deal-no").textContent = (t.episode === "rubber" ? "rubber " : "deal ") + t.episode_number + ", seed " + t.seed;
+  $("deal-no").textContent = (t.episode === "rubber" ? "rubber " : "deal ") + t.episode_number +
+    (t.seed === null ? "" : ", seed " + t.seed);
   $("where").textContent = "table " + t.id;
   const over = t.status === "deal_over";
   $("result").hidden = !over;
