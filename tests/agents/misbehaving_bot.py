@@ -6,7 +6,9 @@ writes its process id (and its child's, in mode ``child``) into PIDDIR, then pla
 its ``act`` number ``--after`` (default 1), where it misbehaves as MODE says: ``slow`` (sleeps),
 ``illegal`` (an action not legal), ``malformed`` (a line that is not JSON), ``crash`` (exits with 3),
 ``child`` (starts a child process that sleeps, then sleeps itself), ``mute`` (never answers hello),
-``good`` (never misbehaves).
+``digits`` (an action of 5,000 digits), ``nested`` (a 60 KB line of nested brackets), ``daemon``
+(starts a helper that leaves its process session by a double fork and ``setsid``, as daemons do, writes
+its id into PIDDIR, and plays on), ``good`` (never misbehaves).
 """
 
 import json
@@ -14,6 +16,25 @@ import os
 import subprocess
 import sys
 import time
+
+
+def daemonise(piddir: str) -> None:
+    """A helper in a process session of its own, whose parent has exited (a daemon's double fork); it
+    sleeps 60 s (so a test that fails leaves nothing behind for long)."""
+    middle = os.fork()
+    if middle == 0:
+        os.setsid()
+        helper = os.fork()
+        if helper == 0:
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):
+                os.dup2(null, fd)
+            time.sleep(60)
+            os._exit(0)
+        with open(os.path.join(piddir, f"{helper}.pid"), "w") as f:
+            f.write(str(helper))
+        os._exit(0)
+    os.waitpid(middle, 0)
 
 
 def main() -> None:
@@ -38,6 +59,16 @@ def main() -> None:
                 with open(os.path.join(piddir, f"{child.pid}.pid"), "w") as f:
                     f.write(str(child.pid))
                 time.sleep(60)
+            if acts == after and mode == "daemon":
+                daemonise(piddir)
+            if acts >= after and mode == "digits":
+                sys.stdout.write('{"action": 1' + "0" * 5000 + "}\n")
+                sys.stdout.flush()
+                continue
+            if acts >= after and mode == "nested":
+                sys.stdout.write('{"action": ' + "[" * 30_000 + "]" * 30_000 + "}\n")
+                sys.stdout.flush()
+                continue
             if acts >= after and mode == "crash":
                 sys.exit(3)
             if acts >= after and mode == "malformed":

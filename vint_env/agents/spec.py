@@ -54,9 +54,27 @@ class AgentSpecError(ValueError, TypeError):
 @dataclass(frozen=True)
 class Option(Parameter):
     """An option of an agent kind (a :class:`~vint_env.games.params.Parameter`); ``path``: ``"file"`` or
-    ``"folder"`` when its value names one the agent reads."""
+    ``"folder"`` when its value names one the agent reads; ``words``: the value is blank-separated words
+    in shell quoting (a program's arguments), checked to split (:meth:`words_of`)."""
 
     path: str | None = None
+    words: bool = False
+
+    def check(self, value):
+        value = super().check(value)
+        if self.words and value is not None:
+            self.words_of(value)
+        return value
+
+    def words_of(self, value: str) -> list[str]:
+        """The words of a ``words`` option's value; OptionError naming the option when its quoting does not
+        close (an unbalanced quote, a trailing backslash)."""
+        import shlex
+        try:
+            return shlex.split(value)
+        except ValueError as e:
+            raise OptionError(f"{self.name} must be blank-separated words in shell quoting, got {excerpt(value)}: "
+                              f"{str(e).lower()}") from None
 
 
 @dataclass(frozen=True)
@@ -375,7 +393,8 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                          minimum=0.0, exclusive_minimum=True, maximum=600.0),
                   Option("start", float, 30.0, "seconds the program may take to start and answer hello",
                          minimum=0.0, exclusive_minimum=True, maximum=600.0),
-                  Option("args", str, "", "the program's arguments, separated by blanks (shell quoting)"))),
+                  Option("args", str, "", "the program's arguments, separated by blanks (shell quoting)",
+                         words=True))),
     AgentKind("py", "your own agent: NAME(game=...) from an importable module", f"{_REGISTRY}:make_py",
               web=False, runs_code=True, argument=Argument("MODULE:NAME", "a module and its agent factory")),
 )}
