@@ -7,8 +7,9 @@ its ``act`` number ``--after`` (default 1), where it misbehaves as MODE says: ``
 ``illegal`` (an action not legal), ``malformed`` (a line that is not JSON), ``crash`` (exits with 3),
 ``child`` (starts a child process that sleeps, then sleeps itself), ``mute`` (never answers hello),
 ``digits`` (an action of 5,000 digits), ``nested`` (a 60 KB line of nested brackets), ``daemon``
-(starts a helper that leaves its process session by a double fork and ``setsid``, as daemons do, writes
-its id into PIDDIR, and plays on), ``good`` (never misbehaves).
+(at its first ``act``, starts a helper that leaves its process session by a double fork and ``setsid``,
+as daemons do, writes its id into PIDDIR, and plays on), ``good`` (never misbehaves); ``daemon+illegal``:
+both.
 """
 
 import json
@@ -38,7 +39,7 @@ def daemonise(piddir: str) -> None:
 
 
 def main() -> None:
-    mode, piddir = sys.argv[1], sys.argv[2]
+    modes, piddir = sys.argv[1].split("+"), sys.argv[2]
     after = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     with open(os.path.join(piddir, f"{os.getpid()}.pid"), "w") as f:
         f.write(str(os.getpid()))
@@ -46,36 +47,36 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "hello":
-            if mode == "mute":
+            if "mute" in modes:
                 time.sleep(60)
-            answer = {"type": "ready", "name": f"misbehaving ({mode})"}
+            answer = {"type": "ready", "name": f"misbehaving ({sys.argv[1]})"}
         elif message["type"] == "act":
             acts += 1
             legal = message["legal"]
-            if acts >= after and mode == "slow":
+            if acts >= after and "slow" in modes:
                 time.sleep(60)
-            if acts >= after and mode == "child":
+            if acts >= after and "child" in modes:
                 child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
                 with open(os.path.join(piddir, f"{child.pid}.pid"), "w") as f:
                     f.write(str(child.pid))
                 time.sleep(60)
-            if acts == after and mode == "daemon":
+            if acts == 1 and "daemon" in modes:
                 daemonise(piddir)
-            if acts >= after and mode == "digits":
+            if acts >= after and "digits" in modes:
                 sys.stdout.write('{"action": 1' + "0" * 5000 + "}\n")
                 sys.stdout.flush()
                 continue
-            if acts >= after and mode == "nested":
+            if acts >= after and "nested" in modes:
                 sys.stdout.write('{"action": ' + "[" * 30_000 + "]" * 30_000 + "}\n")
                 sys.stdout.flush()
                 continue
-            if acts >= after and mode == "crash":
+            if acts >= after and "crash" in modes:
                 sys.exit(3)
-            if acts >= after and mode == "malformed":
+            if acts >= after and "malformed" in modes:
                 sys.stdout.write("this is not json\n")
                 sys.stdout.flush()
                 continue
-            action = next(a for a in range(60) if a not in legal) if acts >= after and mode == "illegal" else legal[0]
+            action = next(a for a in range(60) if a not in legal) if acts >= after and "illegal" in modes else legal[0]
             answer = {"action": action}
         elif message["type"] == "quit":
             break

@@ -124,6 +124,19 @@ def test_a_match_that_ends_well_leaves_no_process(tmp_path):
     assert_none_left(tmp_path, started=2)          # one process a player
 
 
+@pytest.mark.parametrize("end", ["match ends", "bot fails"])
+def test_a_helper_that_left_the_bots_process_session_ends_with_the_match(tmp_path, end):
+    # issue 49 item 8: a daemon's double fork and setsid took a helper out of the bot's process group
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the guard finds processes outside its group through Linux's /proc and subreaper")
+    if end == "match ends":
+        run_match("whist", bot("daemon", tmp_path), "rule", BOARDS[:1], analysis=False)
+    else:
+        with pytest.raises(BotIllegalAction):     # the bot breaks the protocol after daemonising
+            run_match("whist", bot("daemon+illegal", tmp_path, after=3), "rule", BOARDS[:1], analysis=False)
+    assert_none_left(tmp_path, started=2)
+
+
 def test_bad_specs_name_what_is_wrong(tmp_path):
     with pytest.raises(BotSpecError, match="no such file"):
         load_agent(f"program:{tmp_path / 'nothing'}", game="whist")

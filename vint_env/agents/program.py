@@ -11,9 +11,10 @@ Each failure is its own error, raised from the decision it broke, after the prog
 :class:`BotTimeout` (no answer within ``time`` seconds, ``start`` for the greeting),
 :class:`BotIllegalAction` (an action that is not legal now), :class:`BotProtocolError` (a line that is
 not the protocol's) and :class:`BotCrashed` (the program ended).  A program is never left behind: it
-runs in its own process group under a small guard (:mod:`~vint_env.agents.program_guard`), and the
-group is killed when its agent is closed or collected, or (Linux) when the process that started it
-dies, however it dies.
+runs in its own process group under a small guard (:mod:`~vint_env.agents.program_guard`, on Linux a
+child subreaper), and the guard kills the program and every process below it, in its process session
+or another, when the program ends, when its agent is closed or collected, or (Linux) when the process
+that started it dies, however it dies.
 
 `vint-serve` never runs this kind from a request: a web page must not choose programs to run.
 """
@@ -45,6 +46,8 @@ KIND = "program"
 MAX_LINE = 1 << 16
 #: Seconds a program has to leave after ``quit`` before its group is killed (the match is over by then).
 QUIT_GRACE = 0.2
+#: Seconds the guard has to kill what the bot started after SIGTERM, before its group is killed outright.
+GUARD_GRACE = 5.0
 
 class BotError(RuntimeError):
     """An outside program that broke the protocol; the subclass says how."""
@@ -106,9 +109,18 @@ GUARD = Path(__file__).with_name("program_guard.py")
 
 
 def _kill(proc: subprocess.Popen) -> None:
-    """Kill the program's process group (the guard, the bot and what it started) and reap the guard
-    (a finalizer: never raises)."""
+    """End the bot and everything it started, and reap the guard (a finalizer: never raises).
+
+    SIGTERM to the guard first: it kills every process below it, those that left the process group
+    (``setsid``) included (:mod:`~vint_env.agents.program_guard`); then SIGKILL to the process group,
+    for whatever is left of it (a guard that did not answer, a system without ``/proc``)."""
     try:
+        try:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=GUARD_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
         try:
             os.killpg(proc.pid, signal.SIGKILL)      # the group outlives its leader while a member lives
         except (ProcessLookupError, PermissionError):
