@@ -192,3 +192,40 @@ def test_any_mutation_of_the_weights_gives_an_agent_or_a_checkpoint_error(tmp_pa
         return
     action = agent.act_batch(np.zeros((1, OBS), dtype=np.float32), np.ones((1, ACT), dtype=bool))
     assert 0 <= int(action[0]) < ACT
+
+
+# ---------------------------------------------------------------- the archive, before torch.load
+
+def _rezip(source, target, compress=None):
+    import zipfile
+    with zipfile.ZipFile(source) as z, zipfile.ZipFile(target, "w") as out:
+        for info in z.infolist():
+            data = z.read(info.filename)
+            if compress is not None and info.filename.endswith("/data/0"):
+                out.writestr(info.filename, data, compress_type=compress)
+            else:
+                out.writestr(info, data)
+    return target
+
+
+def test_a_compressed_record_is_refused_before_torch_inflates_it(tmp_path):
+    import zipfile
+    good = write(tmp_path / "good.pt", payload())
+    PPOAgent.load(good, game="vint")                                  # torch.save stores records as they are
+    packed = _rezip(good, tmp_path / "packed.pt", compress=zipfile.ZIP_DEFLATED)
+    torch.load(packed, weights_only=True)                             # torch itself would inflate it
+    with pytest.raises(CheckpointError, match=r"record '\w+/data/0' is compressed"):
+        PPOAgent.load(packed, game="vint")
+
+
+def test_a_zip_whose_directory_does_not_read_is_a_checkpoint_error(tmp_path):
+    path = tmp_path / "broken.pt"
+    path.write_bytes(b"PK\x03\x04" + b"\x00" * 200)
+    with pytest.raises(CheckpointError, match="corrupt"):
+        load_checkpoint(path)
+
+
+def test_an_older_non_zip_checkpoint_still_loads(tmp_path):
+    path = tmp_path / "legacy.pt"
+    torch.save(payload(), path, _use_new_zipfile_serialization=False)
+    assert PPOAgent.load(path, game="vint").obs_size == OBS

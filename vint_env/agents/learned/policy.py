@@ -38,7 +38,7 @@ from ...atomic import atomic_write
 from ...inputs import InputFileError, check_regular_file
 from ..base import Agent, legal_actions
 from .networks import MaskedCategorical, build_network
-from .stored_tensors import check_stored_tensors
+from .stored_tensors import check_archive, check_stored_tensors
 
 CHECKPOINT_FORMAT = "vint-env/ppo-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -116,6 +116,7 @@ def load_checkpoint(path: str | os.PathLike, game=None) -> dict:
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist") from None
     except (InputFileError, OSError) as e:
         raise CheckpointError(f"{e.strerror if isinstance(e, OSError) and e.strerror else e}") from None
+    check_archive(path, f"checkpoint {str(path)!r}")      # nothing inflates beyond the file's size
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises several types for damaged files

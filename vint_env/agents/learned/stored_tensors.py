@@ -19,11 +19,18 @@ size of the storage) and refuses, with a :class:`CheckpointError` that names the
 and a file whose tensors together claim more than :data:`MAX_SHARED_READS` times the bytes of
 their distinct storages (tensors may share one storage, as a trainer's pool and behaviour
 snapshots do, but not so often that reading each of them becomes a multiplied cost).
+
+Before that, :func:`check_archive` looks at the file's zip directory before ``torch.load`` reads it:
+``torch.save`` stores every record uncompressed, and a compressed one (a 390 KB file inflating to a
+400 MB storage) or records that together claim more bytes than the file has are refused, so the
+storages ``torch.load`` allocates never exceed the file's size.
 """
 
 from __future__ import annotations
 
 import math
+import os
+import zipfile
 
 import torch
 
@@ -32,6 +39,31 @@ STORED_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.f
                            torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.bool})
 #: The bytes all tensors claim may be at most this many times the bytes of their distinct storages.
 MAX_SHARED_READS = 4
+
+
+def check_archive(path: str | os.PathLike, label: str) -> None:
+    """Refuse (:class:`~vint_env.agents.learned.policy.CheckpointError`) a zip checkpoint whose records are
+    compressed, or claim more bytes together than the file holds, before ``torch.load`` inflates them
+    (a file in torch's older, non-zip format is left to ``torch.load``, which checks each storage's
+    size against the bytes that follow it)."""
+    from .policy import CheckpointError
+    with open(path, "rb") as f:
+        if f.read(4) != b"PK\x03\x04":      # how torch.load tells its zip format
+            return
+        size = os.fstat(f.fileno()).st_size
+        f.seek(0)
+        try:
+            records = zipfile.ZipFile(f).infolist()
+        except (zipfile.BadZipFile, ValueError, OSError, EOFError) as e:
+            raise CheckpointError(f"{label} is corrupt or not a torch file: its zip directory does not read "
+                                  f"({type(e).__name__}: {e})") from None
+    packed = [r.filename for r in records if r.compress_type != zipfile.ZIP_STORED]
+    if packed:
+        raise CheckpointError(f"{label}: record {packed[0]!r} is compressed; torch.save stores every record "
+                              f"as it is, and a compressed one could inflate far beyond the file's size")
+    claimed = sum(r.file_size for r in records)
+    if claimed > size:
+        raise CheckpointError(f"{label}: its records claim {claimed:,} bytes but the file has {size:,}")
 
 
 def tensors_in(payload, where: str = ""):
