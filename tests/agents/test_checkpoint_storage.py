@@ -229,3 +229,30 @@ def test_an_older_non_zip_checkpoint_still_loads(tmp_path):
     path = tmp_path / "legacy.pt"
     torch.save(payload(), path, _use_new_zipfile_serialization=False)
     assert PPOAgent.load(path, game="vint").obs_size == OBS
+
+
+TOP_VALUES = st.one_of(st.none(), st.booleans(), st.integers(-2, 10**12), st.floats(allow_nan=True),
+                       st.text(max_size=8), st.lists(st.integers(-3, 10**9), max_size=3),
+                       st.dictionaries(st.sampled_from(["name", "kwargs", "hidden_sizes", "margin", "actions"]),
+                                       st.one_of(st.none(), st.integers(-3, 10**9), st.text(max_size=5),
+                                                 st.lists(st.integers(-3, 10**9), max_size=3)), max_size=3))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(changes=st.dictionaries(st.sampled_from(["game", "obs_size", "num_actions", "network", "model", "residual",
+                                                "bidder", "version", "env_kwargs"]),
+                               st.one_of(TOP_VALUES, st.just("<drop>")), min_size=1, max_size=3))
+def test_any_change_to_a_checkpoints_fields_gives_an_agent_or_a_checkpoint_error(tmp_path, changes):
+    ckpt = payload()
+    for key, value in changes.items():
+        if value == "<drop>":
+            ckpt.pop(key, None)
+        else:
+            ckpt[key] = value
+    path = write(tmp_path / "fields.pt", ckpt, tensor_digest(ckpt))
+    try:
+        agent = PPOAgent.load(path, game="vint")
+    except CheckpointError:
+        return
+    action = agent.act_batch(np.zeros((1, OBS), dtype=np.float32), np.ones((1, ACT), dtype=bool))
+    assert 0 <= int(action[0]) < ACT
