@@ -115,7 +115,7 @@ def test_what_a_kind_may_do_is_declared_with_it():
     assert {k for k, d in KINDS.items() if not d.web} >= {"py", "human", "openspiel"}
     paths = {k: d.argument.path for k, d in KINDS.items() if d.argument is not None and d.argument.path}
     assert paths == {"ppo": "file", "bidder": "file", "baseline": "folder", "residual": "folder",
-                     "program": "file"}
+                     "program": "file", "py": "module"}
     with pytest.raises(ValueError, match="runs code"):
         type(KINDS["py"])("evil", "x", "m:f", runs_code=True)
 

@@ -140,3 +140,46 @@ def test_video_out_over_the_deal_file_is_refused(boards, capsys):
                       "--out", str(gif)]) == 2
     assert "is the same file as --deals" in capsys.readouterr().err
     assert gif.read_bytes() == before
+
+
+# ---------------------------------------------------------------- issue 49 item 11: a py: agent's module
+
+BOT_SOURCE = ("import pathlib\n"
+              "pathlib.Path(__file__).with_name('imported').write_text('yes')   # proves an import ran\n"
+              "from vint_env.agents.base import RandomAgent\n"
+              "def make(game):\n"
+              "    return RandomAgent()\n")
+
+
+@pytest.mark.parametrize("module, source", [("mybot", "mybot.py"), ("botpkg.inner", "botpkg/inner.py"),
+                                            ("botpkg", "botpkg/__init__.py")])
+def test_match_out_over_a_py_agents_module_is_refused_without_importing_it(tmp_path, monkeypatch, capsys,
+                                                                           module, source):
+    (tmp_path / "botpkg").mkdir()
+    (tmp_path / "botpkg" / "__init__.py").write_text(BOT_SOURCE)
+    (tmp_path / "botpkg" / "inner.py").write_text(BOT_SOURCE)
+    (tmp_path / "mybot.py").write_text(BOT_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert eval_main(["match", "--game", "whist", "--a", f"py:{module}:make", "--b", "random", "--workers", "1",
+                      "--no-progress", "--boards", "1", "--out", source]) == 2
+    err = capsys.readouterr().err
+    assert f"is the same file as agent py:{module}:make (its module)" in err, err
+    assert (tmp_path / source).read_text() == BOT_SOURCE
+    assert not list(tmp_path.rglob("imported"))                  # found without running the module
+
+
+def test_a_py_agent_writes_elsewhere_as_before(tmp_path, monkeypatch):
+    (tmp_path / "mybot.py").write_text(BOT_SOURCE)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    assert eval_main(["match", "--game", "whist", "--a", "py:mybot:make", "--b", "random", "--workers", "1",
+                      "--no-progress", "--no-dd", "--boards", "1", "--out", "result.json"]) == 0
+    assert (tmp_path / "result.json").exists() and (tmp_path / "mybot.py").read_text() == BOT_SOURCE
+
+
+def test_module_file_finds_no_file_for_what_has_none():
+    from vint_env.agents.spec import module_file
+    assert module_file("sys") is None and module_file("no_such_module_here") is None
+    assert module_file("not a name") is None and module_file("json.no_such") is None
+    assert module_file("json.decoder").name == "decoder.py"

@@ -214,3 +214,13 @@ def test_video_deals_only_the_board_it_plays(tmp_path, monkeypatch):
         eval_main(["video", "--board", "9" * 5000, "--out", str(out)])
     with pytest.raises(SystemExit):
         eval_main(["deals", "--boards", "100000000000000000000", "--out", str(tmp_path / "d.pbn")])
+
+
+@pytest.mark.parametrize("game, table, tables", [("whist", "3", 2), ("solo_whist", "5", 4), ("vint2p", "3", 2)])
+def test_video_table_out_of_range_names_the_one_based_range(tmp_path, capsys, game, table, tables):
+    """issue 49: `--table 3` (1-based) was refused as 'table must be 0..1, got 2'."""
+    out = tmp_path / "v.gif"
+    assert eval_main(["video", "--game", game, "--table", table, "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"--table {table}: a board of {game} is played at tables 1 to {tables}" in err, err
+    assert "0.." not in err and not out.exists()

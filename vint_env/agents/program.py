@@ -11,9 +11,10 @@ Each failure is its own error, raised from the decision it broke, after the prog
 :class:`BotTimeout` (no answer within ``time`` seconds, ``start`` for the greeting),
 :class:`BotIllegalAction` (an action that is not legal now), :class:`BotProtocolError` (a line that is
 not the protocol's) and :class:`BotCrashed` (the program ended).  A program is never left behind: it
-runs in its own process group under a small guard (:mod:`~vint_env.agents.program_guard`), and the
-group is killed when its agent is closed or collected, or (Linux) when the process that started it
-dies, however it dies.
+runs in its own process group under a small guard (:mod:`~vint_env.agents.program_guard`, on Linux a
+child subreaper), and the guard kills the program and every process below it, in its process session
+or another, when the program ends, when its agent is closed or collected, or (Linux) when the process
+that started it dies, however it dies.
 
 `vint-serve` never runs this kind from a request: a web page must not choose programs to run.
 """
@@ -45,6 +46,8 @@ KIND = "program"
 MAX_LINE = 1 << 16
 #: Seconds a program has to leave after ``quit`` before its group is killed (the match is over by then).
 QUIT_GRACE = 0.2
+#: Seconds the guard has to kill what the bot started after SIGTERM, before its group is killed outright.
+GUARD_GRACE = 5.0
 
 class BotError(RuntimeError):
     """An outside program that broke the protocol; the subclass says how."""
@@ -81,7 +84,7 @@ def make_program(record: Game, spec: AgentSpec, seed: int | None = None) -> "Pro
     if not os.access(path, os.X_OK):
         raise BotSpecError(f"agent spec '{KIND}:{spec.argument}': the file is not executable (chmod +x it, or run "
                            f"its interpreter: '{KIND}:/usr/bin/python3,args={spec.argument}')")
-    command = [str(path.resolve())] + shlex.split(spec.option("args"))
+    command = [str(path.resolve())] + spec.declaration.option("args").words_of(spec.option("args"))
     return ProgramAgent(record, command, spec.option("time"), spec.option("start"))
 
 
@@ -106,9 +109,18 @@ GUARD = Path(__file__).with_name("program_guard.py")
 
 
 def _kill(proc: subprocess.Popen) -> None:
-    """Kill the program's process group (the guard, the bot and what it started) and reap the guard
-    (a finalizer: never raises)."""
+    """End the bot and everything it started, and reap the guard (a finalizer: never raises).
+
+    SIGTERM to the guard first: it kills every process below it, those that left the process group
+    (``setsid``) included (:mod:`~vint_env.agents.program_guard`); then SIGKILL to the process group,
+    for whatever is left of it (a guard that did not answer, a system without ``/proc``)."""
     try:
+        try:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                proc.wait(timeout=GUARD_GRACE)
+        except subprocess.TimeoutExpired:
+            pass
         try:
             os.killpg(proc.pid, signal.SIGKILL)      # the group outlives its leader while a member lives
         except (ProcessLookupError, PermissionError):
@@ -135,6 +147,7 @@ class ProgramAgent(Agent):
         self.start_limit = float(start_limit)
         self.proc: subprocess.Popen | None = None
         self._buffer = b""
+        self._line = b""             # the last line read, as the program wrote it (for messages)
         self._finalizer = None
         self.bot_name: str | None = None
 
@@ -151,8 +164,11 @@ class ProgramAgent(Agent):
         self._send(hello(self.record))
         reply = self._receive(self.start_limit, "its answer to hello")
         if reply.get("type") != "ready":
-            self._fail(BotProtocolError, f"answered hello with {_short(reply)}, not {{\"type\": \"ready\"}}")
-        self.bot_name = str(reply.get("name", ""))[:80] or None
+            self._fail(BotProtocolError, f"answered hello with {_short(self._line)}, not {{\"type\": \"ready\"}}")
+        name = reply.get("name")
+        if name is not None and not isinstance(name, str):
+            self._fail(BotProtocolError, f"answered hello with {_short(self._line)}: its name must be text")
+        self.bot_name = (name or "")[:80] or None
 
     def _who(self) -> str:
         return f"bot {shlex.join(self.command)}" + (f" ({self.bot_name})" if self.bot_name else "")
@@ -182,14 +198,15 @@ class ProgramAgent(Agent):
         return f" with exit code {code}" if code >= 0 else f", killed by signal {-code}"
 
     def _receive(self, limit: float, waiting_for: str) -> dict:
-        """The program's next line, as a JSON object, within ``limit`` seconds."""
+        """The program's next line, as a JSON object, within ``limit`` seconds (a line of at most
+        :data:`MAX_LINE` bytes; anything else it writes is a :class:`BotProtocolError`)."""
         deadline = time.monotonic() + limit
         fd = self.proc.stdout.fileno()
         with selectors.DefaultSelector() as selector:
             selector.register(fd, selectors.EVENT_READ)
-            while b"\n" not in self._buffer:
+            while b"\n" not in self._buffer[:MAX_LINE + 1]:
                 if len(self._buffer) > MAX_LINE:
-                    self._fail(BotProtocolError, f"wrote a line longer than {MAX_LINE} bytes")
+                    self._fail(BotProtocolError, f"wrote a line longer than {MAX_LINE} bytes for {waiting_for}")
                 left = deadline - time.monotonic()
                 if left <= 0 or not selector.select(left):
                     self._fail(BotTimeout, f"gave no answer within {limit:g} s ({waiting_for})")
@@ -201,12 +218,10 @@ class ProgramAgent(Agent):
                     self._fail(BotCrashed, f"ended{self._exit_text()} before {waiting_for}")
                 self._buffer += chunk
         line, _, self._buffer = self._buffer.partition(b"\n")
-        try:
-            message = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            self._fail(BotProtocolError, f"wrote {_short(line)} for {waiting_for}: not a line of JSON")
-        if not isinstance(message, dict):
-            self._fail(BotProtocolError, f"wrote {_short(message)} for {waiting_for}: not a JSON object")
+        self._line = line
+        message = parse_line(line)
+        if isinstance(message, str):
+            self._fail(BotProtocolError, f"wrote {_short(line)} for {waiting_for}: {message}")
         return message
 
     def close(self) -> None:
@@ -239,7 +254,11 @@ class ProgramAgent(Agent):
         reply = self._receive(self.time_limit, f"the action of {agent or 'its seat'}")
         action = reply.get("action")
         if isinstance(action, bool) or not isinstance(action, int):
-            self._fail(BotProtocolError, f"answered {_short(reply)}: expected {{\"action\": ID}} with an integer ID")
+            self._fail(BotProtocolError, f"answered {_short(self._line)}: expected {{\"action\": ID}} with an integer ID")
+        if not 0 <= action < self.record.num_actions:
+            self._fail(BotIllegalAction, f"answered action {_short(action)}, which is no action of {self.record.name} "
+                                         f"(0 to {self.record.num_actions - 1}); legal now for {agent or 'its seat'}: "
+                                         + " ".join(self.record.action_name(a) for a in legal))
         if action not in legal:
             self._fail(BotIllegalAction, f"answered action {action} ({self.record.action_name(action)}), which is "
                                          f"not legal now for {agent or 'its seat'}; legal: "
@@ -247,6 +266,32 @@ class ProgramAgent(Agent):
         return action
 
 
+def parse_line(line: bytes) -> dict | str:
+    """A line of the protocol as its JSON object, or what is wrong with it (text): not UTF-8, not JSON,
+    not an object, or JSON that Python refuses to read (an integer of more than 4300 digits, brackets
+    nested deeper than its recursion allows)."""
+    try:
+        message = json.loads(line.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "not a line of JSON (not UTF-8)"
+    except json.JSONDecodeError:
+        return "not a line of JSON"
+    except (ValueError, RecursionError) as e:   # int digits over the limit; nesting too deep to parse
+        return f"not a line of JSON this harness reads ({type(e).__name__}: {str(e).splitlines()[0][:80]})"
+    if not isinstance(message, dict):
+        return "not a JSON object"
+    return message
+
+
 def _short(value) -> str:
-    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else json.dumps(value)
+    """At most 80 characters of what a bot wrote (its raw line, or a value read from it), quoted."""
+    if isinstance(value, bytes):
+        text = value[:400].decode("utf-8", "replace")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        text = str(value) if value.bit_length() < 400 else f"an integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    else:
+        try:
+            text = json.dumps(value)[:400]
+        except (ValueError, RecursionError, TypeError):
+            text = f"a {type(value).__name__}"
     return repr(text if len(text) <= 80 else text[:77] + "...")

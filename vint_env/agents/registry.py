@@ -76,7 +76,7 @@ def short_spec(spec: str | AgentSpec) -> str:
     """
     spec = parse_spec(spec)
     arg = spec.declaration.argument
-    if spec.argument is None or arg is None or arg.path is None:
+    if spec.argument is None or arg is None or arg.path not in ("file", "folder"):
         return str(spec)
     parts = spec.argument.replace("\\", "/").rstrip("/").split("/")
     short = f"{parts[-3]}/{parts[-1]}" if len(parts) >= 3 and parts[-2] == "checkpoints" else parts[-1]

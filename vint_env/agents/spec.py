@@ -55,10 +55,29 @@ class AgentSpecError(ValueError, TypeError):
 class Option(Parameter):
     """An option of an agent kind (a :class:`~vint_env.games.params.Parameter`); ``path``: ``"file"`` or
     ``"folder"`` when its value names one the agent reads; ``web_maximum``: the largest value a
-    `vint-serve` request may give (a web table's bound on the work it sets a bot, below ``maximum``)."""
+    `vint-serve` request may give (a web table's bound on the work it sets a bot, below ``maximum``);
+    ``words``: the value is blank-separated words in shell quoting (a program's arguments), checked to
+    split (:meth:`words_of`)."""
 
     path: str | None = None
     web_maximum: float | None = None
+    words: bool = False
+
+    def check(self, value):
+        value = super().check(value)
+        if self.words and value is not None:
+            self.words_of(value)
+        return value
+
+    def words_of(self, value: str) -> list[str]:
+        """The words of a ``words`` option's value; OptionError naming the option when its quoting does not
+        close (an unbalanced quote, a trailing backslash)."""
+        import shlex
+        try:
+            return shlex.split(value)
+        except ValueError as e:
+            raise OptionError(f"{self.name} must be blank-separated words in shell quoting, got {excerpt(value)}: "
+                              f"{str(e).lower()}") from None
 
 
 @dataclass(frozen=True)
@@ -68,7 +87,8 @@ class Argument:
     name: str                                 #: as the docs write it: PATH, DIR, BOT, MODULE:NAME
     doc: str                                  #: one line
     required: bool = True
-    path: str | None = None                   #: "file" or "folder" when it names one the agent reads
+    path: str | None = None                   #: "file" or "folder" when it names one the agent reads;
+    #: "module" when it names a Python module (``MODULE:NAME``) whose source file the agent runs
     allowed: tuple[str, ...] | None = None    #: the values allowed (a bot's name), or None for any text
     default_path: Callable[[], Path] | None = None   #: the folder read when no argument is given
 
@@ -201,11 +221,17 @@ class AgentSpec:
 
     def paths(self, defaults: bool = True) -> list[tuple[str, Path, str]]:
         """The files and folders this spec's agent reads: ``(label, path, "file" or "folder")`` for its
-        argument and options that name one; with ``defaults``, also the folder read when the argument
-        is left out (``baseline``: the shipped baselines)."""
+        argument and options that name one, ``(label, path, "module")`` for the source file of the
+        module a ``py:MODULE:NAME`` argument names (found without importing it: :func:`module_file`);
+        with ``defaults``, also the folder read when the argument is left out (``baseline``: the
+        shipped baselines)."""
         out = []
         arg = self.declaration.argument
-        if arg is not None and arg.path is not None:
+        if arg is not None and arg.path == "module":
+            source = module_file(self.argument.partition(":")[0]) if self.argument else None
+            if source is not None:
+                out.append((f"agent {self} (its module)", source, "module"))
+        elif arg is not None and arg.path is not None:
             if self.argument is not None:
                 out.append((f"agent {self}", Path(self.argument), arg.path))
             elif defaults and arg.default_path is not None:
@@ -219,6 +245,29 @@ class AgentSpec:
         items = ([self.argument] if self.argument is not None else []) + \
                 [f"{name}={_format(value)}" for name, value in self.options]
         return self.kind + (":" + ",".join(items) if items else "")
+
+
+def module_file(name: str) -> Path | None:
+    """The source file of module ``name`` (``pkg.mod``: ``pkg/mod.py``; a package: its ``__init__.py``) as
+    the import system would find it now, without importing it or its packages (nothing of theirs runs);
+    None when it is not found or has no file (a built-in module, a namespace package)."""
+    import importlib.machinery
+    import importlib.util
+    parts = name.split(".")
+    if not all(part.isidentifier() for part in parts):
+        return None
+    try:
+        found = importlib.util.find_spec(parts[0])          # a top-level name: asks the finders, imports nothing
+        for i in range(1, len(parts)):
+            if found is None or found.submodule_search_locations is None:
+                return None
+            found = importlib.machinery.PathFinder.find_spec(".".join(parts[:i + 1]),
+                                                             list(found.submodule_search_locations))
+    except (ImportError, ValueError, AttributeError, OSError):
+        return None
+    if found is None or not found.has_location or not found.origin:
+        return None
+    return Path(found.origin)
 
 
 def _unknown_kind(name) -> str:
@@ -377,9 +426,11 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                          minimum=0.0, exclusive_minimum=True, maximum=600.0),
                   Option("start", float, 30.0, "seconds the program may take to start and answer hello",
                          minimum=0.0, exclusive_minimum=True, maximum=600.0),
-                  Option("args", str, "", "the program's arguments, separated by blanks (shell quoting)"))),
+                  Option("args", str, "", "the program's arguments, separated by blanks (shell quoting)",
+                         words=True))),
     AgentKind("py", "your own agent: NAME(game=...) from an importable module", f"{_REGISTRY}:make_py",
-              web=False, runs_code=True, argument=Argument("MODULE:NAME", "a module and its agent factory")),
+              web=False, runs_code=True, argument=Argument("MODULE:NAME", "a module and its agent factory",
+                                                           path="module")),
 )}
 
 

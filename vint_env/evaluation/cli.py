@@ -178,7 +178,11 @@ def cmd_ladder(args) -> int:
 def cmd_video(args) -> int:
     from ..cards import SEAT_LETTERS
     from .video import check_output, record_board, write_video
+    from .match import seat_plans
     check_output(args.out)
+    tables = len(seat_plans(args.record.format))
+    if args.table > tables:         # --table counts from 1, as the match's board log does
+        raise ValueError(f"--table {args.table}: a board of {args.record.name} is played at tables 1 to {tables}")
     limit_torch_threads(1)          # the board is played in this process
     a, b = parse_spec(args.a), parse_spec(args.b)
     _check_outputs(args, [a, b], {"--out": args.out})

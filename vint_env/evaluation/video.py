@@ -45,7 +45,7 @@ def record_board(game: Game | str, spec_a: str, spec_b: str, board: Board, seed:
     record = games.get(game)
     plans = seat_plans(record.format)
     if not 0 <= table < len(plans):
-        raise ValueError(f"{record.name}: table must be 0..{len(plans) - 1}, got {table}")
+        raise ValueError(f"{record.name}: table index (0-based) must be 0..{len(plans) - 1}, got {table}")
     env = make_env(record, episode, **(env_options or {}), viewer=viewer)
     agents = {team: [load_agent(spec, game=record) for _ in range(4)] for team, spec in (("A", spec_a), ("B", spec_b))}
     seat_agents = [agents[team][seat] for seat, team in enumerate(plans[table])]

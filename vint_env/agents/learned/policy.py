@@ -38,6 +38,7 @@ from ...atomic import atomic_write
 from ...inputs import InputFileError, check_regular_file
 from ..base import Agent, legal_actions
 from .networks import MaskedCategorical, build_network
+from .stored_tensors import check_archive, check_stored_tensors
 
 CHECKPOINT_FORMAT = "vint-env/ppo-checkpoint"
 CHECKPOINT_VERSION = 1
@@ -115,6 +116,7 @@ def load_checkpoint(path: str | os.PathLike, game=None) -> dict:
         raise CheckpointError(f"checkpoint {str(path)!r} does not exist") from None
     except (InputFileError, OSError) as e:
         raise CheckpointError(f"{e.strerror if isinstance(e, OSError) and e.strerror else e}") from None
+    check_archive(path, f"checkpoint {str(path)!r}")      # nothing inflates beyond the file's size
     try:
         ckpt = torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # torch raises several types for damaged files
@@ -122,6 +124,9 @@ def load_checkpoint(path: str | os.PathLike, game=None) -> dict:
                               f"{type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
     if not isinstance(ckpt, dict) or ckpt.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"{str(path)!r} is not a vint-env PPO checkpoint (no format tag {CHECKPOINT_FORMAT!r})")
+    # Before anything reads a tensor's elements (the digest below, the finiteness and fit checks of
+    # network_from_checkpoint, a resume): each tensor is stored in full, no view claiming more than it holds.
+    check_stored_tensors(ckpt, f"checkpoint {str(path)!r}")
     if ckpt.get("version") != CHECKPOINT_VERSION:
         raise CheckpointError(f"checkpoint {str(path)!r} has format version {ckpt.get('version')!r}; "
                               f"this vint-env reads version {CHECKPOINT_VERSION}")
@@ -154,9 +159,11 @@ def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Mo
     be one of the package's networks (:data:`~vint_env.agents.learned.networks.NETWORKS`;
     a checkpoint never names a module to import), and the network its
     ``network.kwargs`` describe is first laid out on PyTorch's ``meta`` device
-    (no memory) and its parameter shapes compared with the stored weights, so a
-    file claiming a huge network is refused without allocating it.  Any problem
-    is a :class:`CheckpointError`.
+    (no memory) and its parameter names, shapes and dtypes compared with the stored
+    weights, so a file claiming a huge network is refused without allocating it.
+    Only then are the weights read (finite values, then loaded); each weight was
+    first checked to be stored in full (:mod:`.stored_tensors`), so no view claims
+    more elements than the file holds.  Any problem is a :class:`CheckpointError`.
     """
     from .networks import NETWORKS
     spec = ckpt["network"]
@@ -174,25 +181,30 @@ def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Mo
     weights = ckpt["model"]
     if not isinstance(weights, dict) or not all(isinstance(v, torch.Tensor) for v in weights.values()):
         raise CheckpointError(f"{path}: 'model' must be a dict of weight tensors")
+    check_stored_tensors(weights, f"{path}: model")      # a dict not read by load_checkpoint too
     try:
         with torch.device("meta"):
             shell = build_network(name, *sizes, kwargs)
     except Exception as e:   # the network's own checks of its kwargs
         raise CheckpointError(f"{path}: network {name!r} rejects its kwargs {kwargs!r}: {e}") from None
+    upgrade = getattr(shell, "upgrade_weights", None)      # an older layout of the same network
+    if upgrade is not None:
+        try:
+            weights = upgrade(dict(weights))
+        except Exception as e:   # the older layout's pieces do not fit together
+            raise CheckpointError(f"{path}: weights in the older layout of network {name!r} do not fit "
+                                  f"together: {type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''}") from None
+    # Names, shapes and dtypes against the network the file declares, before any element is read.
+    expected = {k: (tuple(v.shape), v.dtype) for k, v in shell.state_dict().items()}
+    stored = {k: (tuple(v.shape), v.dtype) for k, v in weights.items()}
+    if expected != stored:
+        diff = sorted((k for k in expected.keys() | stored.keys() if expected.get(k) != stored.get(k)), key=str)
+        raise CheckpointError(f"{path}: weights do not fit network {name!r} with kwargs {kwargs!r}: "
+                              + "; ".join(_misfit(k, expected.get(k), stored.get(k)) for k in diff[:4]))
     bad = [k for k, v in weights.items() if v.is_floating_point() and not bool(torch.isfinite(v).all())]
     if bad:
         raise CheckpointError(f"{path}: weights hold NaN or infinite values ({', '.join(bad[:4])}"
                               + (f" and {len(bad) - 4} more" if len(bad) > 4 else "") + "); a policy cannot act on them")
-    upgrade = getattr(shell, "upgrade_weights", None)      # an older layout of the same network
-    if upgrade is not None:
-        weights = upgrade(dict(weights))
-    expected = {k: tuple(v.shape) for k, v in shell.state_dict().items()}
-    stored = {k: tuple(v.shape) for k, v in weights.items()}
-    if expected != stored:
-        diff = sorted(k for k in expected.keys() | stored.keys() if expected.get(k) != stored.get(k))
-        raise CheckpointError(f"{path}: weights do not fit network {name!r} with kwargs {kwargs!r}: "
-                              + "; ".join(f"{k}: network {expected.get(k)}, file {stored.get(k)}"
-                                          for k in diff[:4]))
     net = build_network(name, *sizes, kwargs)
     try:
         net.load_state_dict(weights)
@@ -201,6 +213,13 @@ def network_from_checkpoint(ckpt: dict, path: str = "checkpoint") -> torch.nn.Mo
                               f"{str(e).splitlines()[0]}") from None
     net.eval()
     return net
+
+
+def _misfit(key, expected, stored) -> str:
+    """How weight ``key`` of the network (``(shape, dtype)`` or None) differs from the file's."""
+    if expected is None or stored is None or expected[0] != stored[0]:
+        return f"{key}: network {expected and expected[0]}, file {stored and stored[0]}"
+    return f"{key}: network dtype {expected[1]}, file {stored[1]}"
 
 
 class PPOAgent(Agent):
