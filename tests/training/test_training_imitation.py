@@ -134,7 +134,7 @@ def test_kl_to_reference_by_hand():
 
 def test_imitation_config_keys():
     cfg = load_config(None, ["teacher=rule", "kl_coef=0.2", "kl_decay=0.5"])
-    assert (cfg.teacher, cfg.kl_coef, cfg.kl_decay) == ("rule", 0.2, 0.5)
+    assert (cfg.teacher_data.teacher, cfg.init.kl_coef, cfg.init.kl_decay) == ("rule", 0.2, 0.5)
     with pytest.raises(ConfigError, match="kl_coef=0.2 pulls toward the cloned teacher"):
         load_config(None, ["kl_coef=0.2"])
     with pytest.raises(ConfigError, match="kl_decay must be in"):

@@ -46,8 +46,8 @@ def test_constant_unless_asked(tmp_path):
     t = trainer(tmp_path, "anneal_lr=false", "total_timesteps=1000")
     t.state.global_step = 500
     c = t.coefficients()
-    assert (c["learning_rate"], c["clip_coef"], c["ent_coef"]) == (t.cfg.learning_rate, t.cfg.clip_coef,
-                                                                   t.cfg.ent_coef)
+    assert (c["learning_rate"], c["clip_coef"], c["ent_coef"]) == (t.cfg.ppo.learning_rate, t.cfg.ppo.clip_coef,
+                                                                   t.cfg.ppo.ent_coef)
 
 
 def test_ppo_update_uses_the_annealed_clip_and_entropy(tmp_path, monkeypatch):

@@ -216,7 +216,7 @@ def test_the_final_evaluation_plays_the_agent_against_its_warm_start(tmp_path):
     assert hook.against == [(f"update_{t.state.update:06d}.pt", WARM_START_FILE, 7)]
     assert final["eval/warm_start/mean"] == 0.5
     warm = run / "checkpoints" / WARM_START_FILE
-    agent = PPOAgent.load(warm, game=cfg.game)            # an agent: ppo:<path> plays it
+    agent = PPOAgent.load(warm, game=cfg.run.game)            # an agent: ppo:<path> plays it
     for k, v in clone.items():
         assert torch.equal(agent.network.state_dict()[k], v)
     assert any(r.get("eval/warm_start/mean") == "0.5" for r in t.logger.rows)
@@ -228,7 +228,7 @@ def test_the_harness_table_names_rl_gain_and_an_agent_equals_itself_against_its_
     from vint_env.training.evaluation import HarnessEvaluator
     cfg = warm_cfg(tmp_path)
     net = build_network("mlp", 965, 52, {"hidden_sizes": [16]})
-    cfg.network, cfg.network_kwargs = "mlp", {"hidden_sizes": [16]}
+    cfg.model.network, cfg.model.network_kwargs = "mlp", {"hidden_sizes": [16]}
     a = save_checkpoint(tmp_path / "a.pt", policy_payload(cfg, 965, 52, net.state_dict()))
     b = save_checkpoint(tmp_path / "b.pt", policy_payload(cfg, 965, 52, net.state_dict()))
     ev = HarnessEvaluator("whist_v0", ["random"], seed=3)

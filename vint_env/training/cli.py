@@ -99,9 +99,9 @@ def run(args) -> int:
             run_dir = Path(args.run_dir)
         elif args.config:
             c = load_config(args.config)
-            runs = numbered_runs(Path(c.runs_dir) / c.name)
+            runs = numbered_runs(Path(c.run.runs_dir) / c.run.name)
             if not runs:
-                raise ConfigError(f"no run of {c.name!r} to resume in {c.runs_dir!r}")
+                raise ConfigError(f"no run of {c.run.name!r} to resume in {c.run.runs_dir!r}")
             run_dir = runs[-1]    # the latest of runs/<name>, runs/<name>-2, ...
         else:
             raise ConfigError("--resume without a folder needs --config or --run-dir to find the run")
@@ -119,7 +119,7 @@ def run(args) -> int:
                                       f"continue it, --overwrite to start again, or another --run-dir")
                 _delete_run(run_dir, args.config)
         else:
-            base = Path(cfg.runs_dir) / cfg.name
+            base = Path(cfg.run.runs_dir) / cfg.run.name
             if args.overwrite and has_checkpoints(base):
                 _delete_run(base, args.config)
             run_dir = fresh_run_dir(base)
