@@ -82,4 +82,4 @@ def test_schedule_keys_checked():
         load_config(None, ["ent_coef_final=-1"])
     with pytest.raises(ConfigError, match="'ent_coef_final' must be of type float"):
         load_config(None, ["ent_coef_final=abc"])
-    assert load_config(None, ["ent_coef_final=null"]).ent_coef_final is None
+    assert load_config(None, ["ent_coef_final=null"]).ppo.ent_coef_final is None

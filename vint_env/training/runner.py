@@ -9,6 +9,7 @@ ends with the final evaluation table, the learning-curve plot and the match view
 from __future__ import annotations
 
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,8 +17,8 @@ import yaml
 
 from vint_env.points import format_points
 
-from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, code_specs, config_from_checkpoint,
-                     config_from_dict, load_config, override_key)
+from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, agent_spec_texts, apply_overrides, code_specs,
+                     config_from_checkpoint, config_from_dict, load_config, override_key)
 
 
 def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | None = None) -> tuple[PPOConfig, Path]:
@@ -68,26 +69,53 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
     return out
 
 
-def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool = True) -> int:
+def run_inputs(cfg: PPOConfig, config_file: str | Path | None = None) -> tuple[dict, dict]:
+    """``(files, folders)`` a run reads, by label: its config file, ``init_from``, and the paths its agent
+    specs declare (a ``ppo:PATH`` teacher, evaluation opponents; ``baseline:DIR`` folders)."""
+    from vint_env.file_roles import spec_inputs
+    files, folders = spec_inputs([text for _, text in agent_spec_texts(cfg)])
+    files = {"--config": config_file, "init_from": cfg.init.init_from or None, **files}
+    return files, folders
+
+
+def delete_run(run_dir: Path, config_file: str | Path | None, cfg: PPOConfig) -> None:
+    """``--overwrite``: delete the run in ``run_dir``, unless an input of the new run lies inside it (its
+    config file, ``init_from``, a teacher's or an opponent's checkpoint or folder)."""
+    from vint_env.file_roles import OutputOverInputError, check_file_roles
+    files, folders = run_inputs(cfg, config_file)
+    try:
+        check_file_roles({**files, **folders}, {}, folders={"the run folder --overwrite deletes": run_dir})
+    except OutputOverInputError as e:
+        raise ConfigError(str(e)) from None
+    shutil.rmtree(run_dir)
+
+
+def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool = True,
+                 replace: str | Path | None = None) -> int:
     """Train ``cfg`` in ``run_dir`` (continuing from the checkpoint ``resume_from``), print the final
-    evaluation, plot and viewer; 0 when done, 130 when interrupted (the run resumes later)."""
+    evaluation, plot and viewer; 0 when done, 130 when interrupted (the run resumes later).
+
+    ``replace``: delete the run ``run_dir`` holds first (``--overwrite``; the value is the config file
+    given, ``""`` for none), once the new run is built and none of its inputs lies inside the folder."""
     from .evaluation import HarnessEvaluator
     from .logs import RunLogger, plot_learning_curves
     from .ppo import Trainer
 
     run_dir = Path(run_dir)
     ckpt_path = resume_from
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
-    except OSError as e:   # a path through a file, no permission, a read-only disk
-        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
-
+    # Everything is built (and so checked) before the run folder is made, or an old run in it deleted.
     evaluator = HarnessEvaluator.from_config(cfg) if cfg.evaluation.eval_opponents else None
     try:
         trainer = Trainer(cfg, run_dir, evaluate=evaluator, say=lambda msg: print(msg, flush=True))
     except ValueError as e:  # an unknown game, network, env option or teacher
         raise ConfigError(str(e)) from None
+    if replace is not None:
+        delete_run(run_dir, replace, cfg)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    except OSError as e:   # a path through a file, no permission, a read-only disk
+        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
     resume_update = None
     if ckpt_path is not None:
         trainer.restore(ckpt_path)
