@@ -187,7 +187,7 @@ def test_a_run_of_an_earlier_release_resumes_from_its_flat_checkpoint(tmp_path, 
     ("num_envs=100000000", r"collection.num_envs must be in \[1, 65536\], got 100000000"),
     ("num_envs=100000000000", r"collection.num_envs must be in"),
     ("num_steps=0", r"collection.num_steps must be in \[1, 65536\]"),
-    ("collection.num_envs=65536", r"a rollout of num_envs \* num_steps = 65536 \* 64"),
+    ("collection.num_envs=65536|num_steps=128", r"a rollout of num_envs \* num_steps = 65536 \* 128 = 8388608"),
     ("network_kwargs.hidden_sizes=[100000000, 100000000]", r"model.network_kwargs.hidden_sizes must be a list of 1 to "
                                                             r"16 layer widths, each an int in \[1, 65536\]"),
     ("network_kwargs.hidden_sizes=[1e8, 1e8]", r"model.network_kwargs.hidden_sizes must be a list"),
@@ -206,7 +206,8 @@ def test_a_run_of_an_earlier_release_resumes_from_its_flat_checkpoint(tmp_path, 
 ])
 def test_a_bad_value_is_a_named_error_and_makes_no_run_folder(tmp_path, capsys, override, message):
     run = tmp_path / "run"
-    assert main(["--config", SMOKE, "--run-dir", str(run), "--no-progress", "--set", override]) == 2
+    sets = [arg for text in override.split("|") for arg in ("--set", text)]
+    assert main(["--config", SMOKE, "--run-dir", str(run), "--no-progress", *sets]) == 2
     err = capsys.readouterr().err
     assert pytest.importorskip("re").search(message, err), err
     assert err.count("config file") == 1 and "Traceback" not in err

@@ -53,7 +53,7 @@ MAX_WIDTH = 65536
 MAX_LAYERS = 16
 MAX_WEIGHTS = 50_000_000
 #: Env steps a rollout may hold (``num_envs * num_steps``) before the deals in progress are finished.
-MAX_ROLLOUT_STEPS = 1 << 22
+MAX_ROLLOUT_STEPS = 1 << 20
 
 
 class ConfigError(ValueError):
