@@ -234,6 +234,13 @@ def test_overwrite_refuses_to_delete_an_input_of_the_run(tmp_path, capsys):
     config = write(run, "c.yaml", Path(SMOKE).read_text())
     assert main(["--config", str(config), "--run-dir", str(run), "--overwrite", "--no-progress"]) == 2
     assert "--config" in capsys.readouterr().err and latest.is_file()
+    child = write(tmp_path, "child.yaml", "base: run/c.yaml\n")           # a base of the config is an input too
+    assert main(["--config", str(child), "--run-dir", str(run), "--overwrite", "--no-progress"]) == 2
+    assert f"base {config}" in capsys.readouterr().err and config.is_file()
+    config.unlink()
+    assert main(["--config", SMOKE, "--run-dir", str(run), "--overwrite", "--no-progress",
+                 "--set", "total_timesteps=1", "--set", "eval_opponents=[]"]) == 0    # no input inside: replaced
+    assert load_checkpoint(latest)["config"]["run"]["total_timesteps"] == 1
 
 
 # ------------------------------------------------------------------ fuzz: a config or a ConfigError, nothing else

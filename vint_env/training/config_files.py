@@ -105,34 +105,38 @@ def _base_path(name, path: Path, root: Path, source: str) -> Path:
     return base
 
 
-def read_config_file(path: Path) -> dict[str, dict]:
-    """The sectioned mapping of the config file ``path`` with the files it inherits from merged in
-    (this file's keys over its base's), before the keys are checked."""
+def config_layers(path: Path) -> list[tuple[Path, dict[str, dict]]]:
+    """``(file, its sectioned mapping)`` of the config file ``path`` and of each file it inherits from,
+    in that order (the named file first), before the keys are checked."""
     path = Path(path)
     root = path.resolve().parent
-    chain: list[Path] = []
-    layers: list[dict] = []
+    layers: list[tuple[Path, dict]] = []
     current, source = path, f"config file {str(path)!r}"
     while True:
         resolved = current.resolve()
+        chain = [p.resolve() for p, _ in layers]
         if resolved in chain:
             names = " -> ".join(p.name for p in [*chain, resolved])
             raise ConfigError(f"config file {str(path)!r}: its bases form a cycle ({names})")
-        if len(chain) > MAX_BASE_DEPTH:
+        if len(layers) > MAX_BASE_DEPTH:
             raise ConfigError(f"config file {str(path)!r}: more than {MAX_BASE_DEPTH} bases deep")
-        chain.append(resolved)
         data = _read_one(current, source)
         base = data.pop(BASE_KEY, None)
         try:
-            layers.append(nest(data))
+            layers.append((current, nest(data)))
         except ConfigError as e:
             raise ConfigError(f"{source}: {e}") from None
         if base is None:
-            break
+            return layers
         current = _base_path(base, current, root, source)
         source = f"config file {str(path)!r}, base {str(current)!r}"
+
+
+def read_config_file(path: Path) -> dict[str, dict]:
+    """The sectioned mapping of the config file ``path`` with the files it inherits from merged in
+    (this file's keys over its base's), before the keys are checked."""
     merged: dict[str, dict] = {}
-    for layer in reversed(layers):          # the deepest base first, the named file last
+    for _, layer in reversed(config_layers(path)):      # the deepest base first, the named file last
         for section, keys in layer.items():
             merged.setdefault(section, {}).update(keys)
     return merged

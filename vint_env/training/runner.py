@@ -70,17 +70,21 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
 
 
 def run_inputs(cfg: PPOConfig, config_file: str | Path | None = None) -> tuple[dict, dict]:
-    """``(files, folders)`` a run reads, by label: its config file, ``init_from``, and the paths its agent
-    specs declare (a ``ppo:PATH`` teacher, evaluation opponents; ``baseline:DIR`` folders)."""
+    """``(files, folders)`` a run reads, by label: its config file and the files it inherits from,
+    ``init_from``, and the paths its agent specs declare (a ``ppo:PATH`` teacher, evaluation opponents;
+    ``baseline:DIR`` folders)."""
     from vint_env.file_roles import spec_inputs
+
+    from .config_files import config_layers
     files, folders = spec_inputs([text for _, text in agent_spec_texts(cfg)])
-    files = {"--config": config_file, "init_from": cfg.init.init_from or None, **files}
+    bases = {f"base {p}": p for p, _ in config_layers(Path(config_file))[1:]} if config_file else {}
+    files = {"--config": config_file, **bases, "init_from": cfg.init.init_from or None, **files}
     return files, folders
 
 
 def delete_run(run_dir: Path, config_file: str | Path | None, cfg: PPOConfig) -> None:
     """``--overwrite``: delete the run in ``run_dir``, unless an input of the new run lies inside it (its
-    config file, ``init_from``, a teacher's or an opponent's checkpoint or folder)."""
+    config file or a base of it, ``init_from``, a teacher's or an opponent's checkpoint or folder)."""
     from vint_env.file_roles import OutputOverInputError, check_file_roles
     files, folders = run_inputs(cfg, config_file)
     try:
