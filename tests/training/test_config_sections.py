@@ -182,7 +182,7 @@ def test_a_run_of_an_earlier_release_resumes_from_its_flat_checkpoint(tmp_path, 
 # ------------------------------------------------------------------ bad values: a named error, no run folder
 
 @pytest.mark.parametrize("override, message", [
-    ("seed=-1", r"run.seed must be in \[0, 4.29497e\+09\], got -1"),
+    ("seed=-1", r"run.seed must be in \[0, 4294967295\], got -1"),
     ("seed=100000000000000000000", r"run.seed must be in"),
     ("num_envs=100000000", r"collection.num_envs must be in \[1, 65536\], got 100000000"),
     ("num_envs=100000000000", r"collection.num_envs must be in"),
@@ -202,6 +202,8 @@ def test_a_run_of_an_earlier_release_resumes_from_its_flat_checkpoint(tmp_path, 
     ("opponent_mix.self=.nan", r"opponent_mix.self must be a finite number"),
     ("init_from=vint_env/baselines/whist.pt", r"init_from: checkpoint 'vint_env/baselines/whist.pt' was trained on "
                                               r"'whist_v0', not 'vint_v0'"),
+    ("init_from=vint_env/baselines/vint.pt", r"init_from='vint_env/baselines/vint.pt' holds network 'mlp' with "
+                                             r"\{'hidden_sizes': \[512, 512\]\}; this run trains 'mlp' with"),
     ("env_source=gpu", r"collection.env_source must be one of 'aec', 'vector', got 'gpu'"),
 ])
 def test_a_bad_value_is_a_named_error_and_makes_no_run_folder(tmp_path, capsys, override, message):
@@ -221,12 +223,12 @@ def test_overwrite_refuses_to_delete_an_input_of_the_run(tmp_path, capsys):
     latest = run / "checkpoints" / "latest.pt"
     shutil.copy(BASELINES / "vint.pt", latest)                   # a Vint checkpoint: the run reads it
     inside = str(latest)
-    for override, label in [(f"init_from={inside}", "init_from"),
+    for override, label in [(f"init_from={inside}|network_kwargs.hidden_sizes=[512, 512]", "init_from"),
                             (f"eval_opponents=[random, 'ppo:{inside}']", "agent ppo:"),
                             (f"teacher=ppo:{inside}", "agent ppo:")]:
         extra = ["--set", "total_timesteps=0", "--set", "bc_epochs=1"] if override.startswith("teacher") else []
-        code = main(["--config", SMOKE, "--run-dir", str(run), "--overwrite", "--no-progress", "--set", override,
-                     *extra])
+        sets = [arg for text in override.split("|") for arg in ("--set", text)]
+        code = main(["--config", SMOKE, "--run-dir", str(run), "--overwrite", "--no-progress", *sets, *extra])
         err = capsys.readouterr().err
         assert code == 2, err
         assert label in err and "lies inside the run folder --overwrite deletes" in err, err

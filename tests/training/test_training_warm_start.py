@@ -254,10 +254,9 @@ def test_init_from_starts_a_run_from_a_checkpoints_network(tmp_path):
     warm_start.init_from(second)
     assert all(_torch.equal(a, b) for a, b in zip(first.net.parameters(), second.net.parameters()))
     assert second.reference is not None and second.state.pretrained
-    other = Trainer(load_config(None, base + [f"init_from={path}", "network_kwargs={hidden_sizes: [16]}"]),
-                    tmp_path / "c")
-    with pytest.raises(ValueError, match="holds network 'mlp' with .*8.*set network and network_kwargs"):
-        warm_start.init_from(other)
+    # another network is refused with the config, before any run folder is made
+    with pytest.raises(ConfigError, match="holds network 'sparse' with .*8.*set network and network_kwargs"):
+        load_config(None, base + [f"init_from={path}", "network_kwargs={hidden_sizes: [16]}"])
     with pytest.raises(ConfigError, match="takes no teacher"):
         load_config(None, base + [f"init_from={path}", "teacher=rule"])
     with pytest.raises(ConfigError, match="no checkpoint file"):

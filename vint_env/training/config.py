@@ -81,9 +81,13 @@ class Range:
     def __str__(self) -> str:
         if self.choices is not None:
             return "one of " + ", ".join(repr(c) for c in self.choices)
-        lo = "-inf" if self.lo is None else f"{self.lo:g}"
-        hi = "inf" if self.hi is None else f"{self.hi:g}"
+        lo = "-inf" if self.lo is None else _number(self.lo)
+        hi = "inf" if self.hi is None else _number(self.hi)
         return f"in {'(' if self.lo_open or self.lo is None else '['}{lo}, {hi}{')' if self.hi_open or self.hi is None else ']'}"
+
+
+def _number(x) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
 
 
 def key(default, *, ge=None, gt=None, le=None, lt=None, choices=None):
@@ -404,7 +408,7 @@ def _check_relations(cfg: PPOConfig) -> None:
          f"(teacher={td.teacher!r})")
     if ini.init_from:
         need(Path(ini.init_from).is_file(), f"init_from: no checkpoint file {ini.init_from!r}")
-        _check_init_game(ini.init_from, run.game)
+        _check_init_from(ini.init_from, run.game, (mod.network, mod.network_kwargs))
     need(all(isinstance(i, str) for i in shp.shaping_exclude_items),
          f"shaping_exclude_items must be score item names, got {_short(shp.shaping_exclude_items)}")
     unknown = set(opp.opponent_mix) - set(OPPONENT_KINDS)
@@ -423,13 +427,17 @@ def _check_relations(cfg: PPOConfig) -> None:
             raise ConfigError(f"{name}: {e}") from None
 
 
-def _check_init_game(path: str, game: str) -> None:
-    """``init_from`` must be a checkpoint of the run's game (read before any run folder is made)."""
+def _check_init_from(path: str, game: str, network: tuple[str, dict]) -> None:
+    """``init_from`` must be a checkpoint of the run's game and network (read before any run folder is made)."""
     from vint_env.agents.learned.policy import CheckpointError, load_checkpoint
     try:
-        load_checkpoint(path, game=game)
+        ckpt = load_checkpoint(path, game=game)
     except CheckpointError as e:
         raise ConfigError(f"init_from: {e}") from None
+    theirs = (ckpt["network"].get("name"), ckpt["network"].get("kwargs"))
+    if theirs != network:
+        raise ConfigError(f"init_from={path!r} holds network {theirs[0]!r} with {theirs[1]!r}; this run trains "
+                          f"{network[0]!r} with {network[1]!r}: set network and network_kwargs to the checkpoint's")
 
 
 def agent_spec_texts(cfg: PPOConfig) -> list[tuple[str, str]]:
