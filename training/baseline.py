@@ -44,7 +44,7 @@ from vint_env import games
 from vint_env.points import format_ci
 from vint_env.atomic import atomic_write
 
-from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, load_config
+from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, flat_keys, load_config
 from vint_env.evaluation.report import strict_json
 
 DEFAULT_BOARDS = 500
@@ -165,11 +165,11 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
         config_file = ROOT / config_file
     overrides = list(args.overrides) + ([f"max_minutes={args.minutes}"] if args.minutes is not None else [])
     cfg = load_config(config_file, overrides)
-    if cfg.game != game.env_name:
-        raise ConfigError(f"{config_file} trains {cfg.game!r}, not {game.env_name!r} (--game {game.name})")
+    if cfg.run.game != game.env_name:
+        raise ConfigError(f"{config_file} trains {cfg.run.game!r}, not {game.env_name!r} (--game {game.name})")
     if args.boards < 1:
         raise ConfigError(f"--boards must be >= 1, got {args.boards}")
-    if args.measure_seed == cfg.seed:
+    if args.measure_seed == cfg.run.seed:
         raise ConfigError(f"--measure-seed {args.measure_seed} is the training seed: measure on boards of "
                           f"another seed")
     if args.minutes is not None and args.minutes <= 0:
@@ -186,7 +186,7 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
         except (ValueError, ImportError) as e:
             raise ConfigError(f"--opponents: {opp!r}: {e}") from None
     args.opponents = [str(spec) for spec in specs]          # each by its parsed spec's text
-    run_dir = Path(args.run_dir) if args.run_dir else Path(cfg.runs_dir) / cfg.name
+    run_dir = Path(args.run_dir) if args.run_dir else Path(cfg.run.runs_dir) / cfg.run.name
     if args.out:
         out = Path(args.out)
     else:
@@ -202,8 +202,8 @@ def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> i
 
     latest = run_dir / "checkpoints" / "latest.pt"
     if latest.is_file():
-        saved = load_checkpoint(latest, game=cfg.game)["config"]
-        wanted = cfg.to_dict()
+        saved = flat_keys(load_checkpoint(latest, game=cfg.run.game)["config"])
+        wanted = cfg.to_flat()
         differs = {k: (saved.get(k), v) for k, v in wanted.items()
                    if saved.get(k) != v and k not in RESUME_OVERRIDABLE}
         if differs:
@@ -213,9 +213,9 @@ def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> i
         say(f"train: resuming the run in {run_dir}" + (f" with {', '.join(budget)}" if budget else ""))
         cfg, resume_from = resume_config(run_dir, budget)
     else:
-        say(f"train: {cfg.game} with {config_file}, budget "
-            + (f"{cfg.max_minutes:g} min or " if cfg.max_minutes else "")
-            + f"{cfg.total_timesteps} env steps, run folder {run_dir}")
+        say(f"train: {cfg.run.game} with {config_file}, budget "
+            + (f"{cfg.run.max_minutes:g} min or " if cfg.run.max_minutes else "")
+            + f"{cfg.run.total_timesteps} env steps, run folder {run_dir}")
         resume_from = None
     return run_training(cfg, run_dir, resume_from, show_progress=not args.no_progress)
 
@@ -226,10 +226,10 @@ def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
     from vint_env.evaluation import generate_boards, run_match, summarize
 
     from vint_env.training.evaluation import harness_game
-    game = harness_game(cfg.game)
+    game = harness_game(cfg.run.game)
     ckpt = run_dir / "checkpoints" / "latest.pt"
     sha = file_sha256(ckpt)
-    env_options = {k: v for k, v in cfg.env_kwargs.items() if k not in ("reward_scale", "episode")}
+    env_options = {k: v for k, v in cfg.run.env_kwargs.items() if k not in ("reward_scale", "episode")}
     boards = None
     results = {}
     for opp in args.opponents:
@@ -312,7 +312,7 @@ def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands
     ckpt = load_checkpoint(run_dir / "checkpoints" / "latest.pt")
     game = games.get(ckpt["game"]).name
     trainer = ckpt.get("trainer") or {}
-    cfg = ckpt["config"]
+    cfg = flat_keys(ckpt["config"])          # sectioned, or flat in a run of an earlier release
     policy = {k: ckpt[k] for k in ("game", "env_kwargs", "obs_size", "num_actions", "network", "model", "config")}
     if ckpt.get("residual") is not None:
         policy["residual"] = ckpt["residual"]
@@ -330,7 +330,7 @@ def ship(args, cfg_file: Path, run_dir: Path, out: Path, results: dict, commands
         "command": commands[0], "commands": commands,
         "config_file": str(cfg_file if not cfg_file.is_absolute() or ROOT not in cfg_file.parents
                            else cfg_file.relative_to(ROOT)),
-        "config": cfg,
+        "config": ckpt["config"],
         "budget": {
             "max_minutes": cfg.get("max_minutes"), "total_timesteps": cfg.get("total_timesteps"),
             "train_minutes": round(float(trainer.get("train_seconds", 0.0)) / 60, 2),

@@ -120,7 +120,7 @@ def inference_and_macs(trainer) -> tuple[float, float, float]:
     obs = rollout.obs
     active = float((obs.weight != 0).sum(1).float().mean()) if hasattr(obs, "weight") \
         else float((obs != 0).sum(1).float().mean())
-    step = trainer.cfg.num_envs
+    step = trainer.cfg.collection.num_envs
     with torch.no_grad():
         trainer.net(obs[:step])
         t = time.perf_counter()
@@ -184,12 +184,12 @@ def bench_game(game, args, tmp: str, rate: float) -> dict:
     cfg = fast["trainer"].cfg
     out.update(collect=fast["collect"], update=fast["update"], e2e=fast["e2e"], samples=fast["samples"])
     out["inference"], forward, out["active"] = inference_and_macs(fast["trainer"])
-    out["macs"] = forward * (1 + 3 * cfg.update_epochs)
+    out["macs"] = forward * (1 + 3 * cfg.ppo.update_epochs)
     out["share"] = out["macs"] * out["e2e"] / rate
-    out["network"] = f"{cfg.network} " + ", ".join(f"{k}={v}" for k, v in cfg.network_kwargs.items())
+    out["network"] = f"{cfg.model.network} " + ", ".join(f"{k}={v}" for k, v in cfg.model.network_kwargs.items())
     say(f"fast trainer {fmt(out['e2e'])} learner samples/s end to end")
-    if args.shared and cfg.network == "sparse" and not cfg.network_kwargs.get("shared", True):
-        sizes = cfg.network_kwargs.get("hidden_sizes", [256, 256])
+    if args.shared and cfg.model.network == "sparse" and not cfg.model.network_kwargs.get("shared", True):
+        sizes = cfg.model.network_kwargs.get("hidden_sizes", [256, 256])
         shared = trainer_figures(self_play(game, [*args.overrides, f"network_kwargs={{hidden_sizes: {list(sizes)}, "
                                                                    f"shared: true}}"], tmp), args.updates, tmp)
         out["shared"] = shared["e2e"]

@@ -41,6 +41,7 @@ import torch
 from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
 from vint_env.atomic import atomic_write
 from vint_env.cards import NUM_CARDS
+from vint_env.training.config import nest
 from vint_env.training.engine_values import PolicyLogits, call_values
 from vint_env.training.imitation import behaviour_clone, evaluate_clone
 from vint_env.training.teacher_data import TeacherData, teacher_data
@@ -89,8 +90,9 @@ def save_round(path: Path, start: dict, net: torch.nn.Module, recipe: dict) -> N
     ckpt = {k: v for k, v in start.items() if k not in ("format", "version", "tensor_sha256", "trainer")}
     ckpt["model"] = {k: v.detach().clone() for k, v in net.state_dict().items()}
     ckpt["residual"] = None
-    config = dict(ckpt.get("config") or {})
-    config.update(residual_base="", residual_margin=0.0, name="solo_whist_standalone")
+    config = nest(ckpt.get("config") or {})     # sectioned, or flat in a checkpoint of an earlier release
+    config.setdefault("residual", {}).update(residual_base="", residual_margin=0.0)
+    config.setdefault("run", {}).update(name="solo_whist_standalone")
     ckpt["config"] = config
     ckpt["recipe"] = recipe
     save_checkpoint(path, ckpt)

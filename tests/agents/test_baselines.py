@@ -270,7 +270,7 @@ def test_recipe_trains_measures_ships_and_resumes(tmp_path, capsys):
     manifest = json.loads((out / "whist.json").read_text())
     assert manifest["command"] == "python -m training.baseline " + " ".join(argv)
     assert manifest["observation"] == layout_signature("whist")
-    assert manifest["config"]["teacher"] == "rule" and manifest["budget"]["updates"] >= 1
+    assert manifest["config"]["teacher_data"]["teacher"] == "rule" and manifest["budget"]["updates"] >= 1
     budget = manifest["budget"]      # the teacher data was made by this run (not taken from the cache)
     assert budget["teacher_cached"] is False and 0 <= budget["teacher_minutes"] <= budget["train_minutes"]
     assert 0 <= budget["cloning_minutes"] <= budget["train_minutes"]
@@ -318,7 +318,7 @@ def test_recipe_trains_measures_ships_and_resumes(tmp_path, capsys):
 def test_every_game_has_a_recipe_config():
     for game in ("vint", "whist", "solo_whist"):
         cfg = recipe.load_config(ROOT / "configs" / f"baseline_{game}.yaml")
-        assert cfg.game == games.get(game).env_name and cfg.teacher == "rule" and cfg.max_minutes > 0
+        assert cfg.run.game == games.get(game).env_name and cfg.teacher_data.teacher == "rule" and cfg.run.max_minutes > 0
 
 
 def test_results_table_reads_the_manifests_and_marks_stale_ones(tmp_path):

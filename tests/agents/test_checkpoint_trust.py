@@ -140,7 +140,8 @@ def _resume(run_dir, *extra):
 ])
 def test_resume_never_imports_what_the_stored_config_names(tmp_path, field, value, message):
     run_dir = tmp_path / "run"
-    _trainer_checkpoint(run_dir, lambda ckpt: ckpt["config"].__setitem__(field, value))
+    from vint_env.training.config import SECTION_OF
+    _trainer_checkpoint(run_dir, lambda ckpt: ckpt["config"][SECTION_OF[field]].__setitem__(field, value))
     done = _resume(run_dir)
     assert done.returncode == 2, done.stdout + done.stderr
     assert message in done.stderr

@@ -228,6 +228,7 @@ def test_vint_serve_never_runs_a_program_from_a_request(tmp_path):
 
 def test_a_stored_training_config_never_decides_to_run_a_program():
     """vint-train --resume uses a stored config's code-running specs only when the user names them too."""
-    from vint_env.training.config import PPOConfig, code_specs
-    cfg = PPOConfig(game="whist_v0", teacher=" program:/bin/bot", eval_opponents=["rule", "program:/x,time=1"])
+    from vint_env.training.config import code_specs, config_from_dict
+    cfg = config_from_dict({"game": "whist_v0", "teacher": " program:/bin/bot", "total_timesteps": 1,
+                            "eval_opponents": ["rule", "program:/x,time=1"]})
     assert code_specs(cfg) == {"teacher": "program:/bin/bot", "eval_opponents": "program:/x,time=1.0"}

@@ -78,12 +78,12 @@ def test_bad_names_are_errors_naming_them():
 
 
 def test_the_trainer_refuses_a_seed_that_draws_a_frozen_set():
-    from vint_env.training.config import ConfigError, PPOConfig
+    from vint_env.training.config import ConfigError, config_from_dict
     seed = bench_seed("vint", "test")
     assert frozen_set_of(seed) == "bench-v1/vint/test" and frozen_set_of(1) is None
     with pytest.raises(ConfigError, match=f"seed {seed} draws the benchmark's frozen boards .bench-v1/vint/test"):
-        PPOConfig(game="whist_v0", seed=seed).validate()
-    PPOConfig(game="whist_v0", seed=1).validate()
+        config_from_dict({"run": {"game": "whist_v0", "seed": seed}})
+    config_from_dict({"run": {"game": "whist_v0", "seed": 1}})
 
 
 def test_no_other_file_of_the_repository_uses_a_benchmark_seed():

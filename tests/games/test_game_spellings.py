@@ -6,7 +6,7 @@ import pytest
 from vint_env import games
 from vint_env.evaluation.cli import build_parser as eval_parser
 from vint_env.play.cli import build_parser as play_parser
-from vint_env.training.config import PPOConfig
+from vint_env.training.config import PPOConfig, RunConfig
 from training.baseline import build_parser as baseline_parser
 
 PAIRS = [(g.name, g.env_name) for g in games.all_games()]
@@ -50,8 +50,8 @@ def test_the_benchmark_and_example_options_give_env_names():
 
 @pytest.mark.parametrize("name, env_name", PAIRS)
 def test_a_training_config_takes_both_spellings(name, env_name):
-    assert PPOConfig(game=name).validate().game == env_name
-    assert PPOConfig(game=env_name).validate().game == env_name
+    assert PPOConfig(run=RunConfig(game=name)).validate().run.game == env_name
+    assert PPOConfig(run=RunConfig(game=env_name)).validate().run.game == env_name
 
 
 def test_vint_eval_plays_a_match_named_by_the_env_name(capsys):

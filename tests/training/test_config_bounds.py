@@ -6,7 +6,8 @@ import time
 
 import pytest
 
-from vint_env.training.config import MAX_CONFIG_BYTES, ConfigError, load_config
+from vint_env.training.config import ConfigError, load_config
+from vint_env.training.config_files import MAX_CONFIG_BYTES
 
 BOMB = """\
 name: bomb
@@ -57,6 +58,6 @@ def test_binary_config_is_a_config_error(tmp_path):
 
 
 def test_ordinary_configs_still_load():
-    assert load_config("configs/smoke.yaml").name == "smoke"
-    assert load_config(None, ["network_kwargs={hidden_sizes: [8, 8]}"]).network_kwargs == {"hidden_sizes": [8, 8]}
+    assert load_config("configs/smoke.yaml").run.name == "smoke"
+    assert load_config(None, ["network_kwargs={hidden_sizes: [8, 8]}"]).model.network_kwargs == {"hidden_sizes": [8, 8]}
 

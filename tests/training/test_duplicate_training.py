@@ -152,7 +152,7 @@ def test_config_accepts_duplicate_for_the_partnership_games():
     for game in ("whist_v0", "vint_v0"):
         for source in ("vector", "aec"):
             cfg = load_config(None, [f"game={game}", "collection.duplicate=true", f"env_source={source}"])
-            assert cfg.duplicate and cfg.to_nested()["collection"]["duplicate"] is True
+            assert cfg.collection.duplicate and cfg.to_dict()["collection"]["duplicate"] is True
 
 
 def test_a_trainer_logs_the_variance_columns(tmp_path):

@@ -178,7 +178,7 @@ def test_rubber_episodes_and_unknown_kinds_are_refused_by_name():
     with pytest.raises(ConfigError, match="deal episodes"):
         load_config(SMOKE, ["game=whist_v0", "teacher=rule", "teacher_values=rollout", "env_kwargs.episode=rubber"])
     cfg = load_config(SMOKE, ["game=solo_whist_v0", "teacher=rule", "teacher_values=rollout"])
-    assert cfg.teacher_values == "rollout"
+    assert cfg.value_targets.teacher_values == "rollout"
     with pytest.raises(ValueError, match="teacher_values must be one of"):
         check_values("montecarlo", "solo_whist_v0")
 

@@ -54,7 +54,7 @@ def test_an_overlapped_run_resumed_ends_as_one_never_stopped(tmp_path):
 
 def test_bad_collector_settings_are_refused():
     from vint_env.training.config import ConfigError
-    with pytest.raises(ConfigError, match="collectors must be >= 0"):
+    with pytest.raises(ConfigError, match=r"collection.collectors must be in \[0, 256\], got -1"):
         load_config(None, ["collectors=-1"])
     with pytest.raises(ConfigError, match="needs collectors >= 1"):
         load_config(None, ["ray_address=local"])

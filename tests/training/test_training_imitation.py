@@ -134,12 +134,12 @@ def test_kl_to_reference_by_hand():
 
 def test_imitation_config_keys():
     cfg = load_config(None, ["teacher=rule", "kl_coef=0.2", "kl_decay=0.5"])
-    assert (cfg.teacher, cfg.kl_coef, cfg.kl_decay) == ("rule", 0.2, 0.5)
+    assert (cfg.teacher_data.teacher, cfg.init.kl_coef, cfg.init.kl_decay) == ("rule", 0.2, 0.5)
     with pytest.raises(ConfigError, match="kl_coef=0.2 pulls toward the cloned teacher"):
         load_config(None, ["kl_coef=0.2"])
     with pytest.raises(ConfigError, match="kl_decay must be in"):
         load_config(None, ["teacher=rule", "kl_decay=0"])
-    with pytest.raises(ConfigError, match="teacher_deals must be >= 1"):
+    with pytest.raises(ConfigError, match=r"teacher_data.teacher_deals must be in \[1, 100000000\], got 0"):
         load_config(None, ["teacher=rule", "teacher_deals=0"])
     with pytest.raises(ConfigError, match="did you mean 'teacher_deals'"):
         load_config(None, ["teacher_deal=3"])

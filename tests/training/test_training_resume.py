@@ -40,7 +40,7 @@ def test_smoke_run_and_resume_equivalence(tmp_path):
     # uninterrupted
     a = Trainer(cfg, tmp_path / "a", evaluate=fake_eval, logger=RunLogger(tmp_path / "a", tensorboard=False))
     a.train()
-    assert a.state.update == 3 and a.state.global_step >= cfg.total_timesteps
+    assert a.state.update == 3 and a.state.global_step >= cfg.run.total_timesteps
     for r in rows(tmp_path / "a"):
         for key in ("loss", "policy_loss", "value_loss", "entropy"):
             if r.get(key):

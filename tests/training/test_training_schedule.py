@@ -46,8 +46,8 @@ def test_constant_unless_asked(tmp_path):
     t = trainer(tmp_path, "anneal_lr=false", "total_timesteps=1000")
     t.state.global_step = 500
     c = t.coefficients()
-    assert (c["learning_rate"], c["clip_coef"], c["ent_coef"]) == (t.cfg.learning_rate, t.cfg.clip_coef,
-                                                                   t.cfg.ent_coef)
+    assert (c["learning_rate"], c["clip_coef"], c["ent_coef"]) == (t.cfg.ppo.learning_rate, t.cfg.ppo.clip_coef,
+                                                                   t.cfg.ppo.ent_coef)
 
 
 def test_ppo_update_uses_the_annealed_clip_and_entropy(tmp_path, monkeypatch):
@@ -76,10 +76,10 @@ def test_a_run_stopped_by_the_clock_ends_its_schedule(tmp_path):
 
 
 def test_schedule_keys_checked():
-    with pytest.raises(ConfigError, match="clip_coef_final must be > 0"):
+    with pytest.raises(ConfigError, match=r"ppo.clip_coef_final must be in \(0, 1e\+06\], got 0.0"):
         load_config(None, ["clip_coef_final=0"])
-    with pytest.raises(ConfigError, match="ent_coef_final must be >= 0"):
+    with pytest.raises(ConfigError, match=r"ppo.ent_coef_final must be in \[0, 1e\+06\], got -1.0"):
         load_config(None, ["ent_coef_final=-1"])
     with pytest.raises(ConfigError, match="'ent_coef_final' must be of type float"):
         load_config(None, ["ent_coef_final=abc"])
-    assert load_config(None, ["ent_coef_final=null"]).ent_coef_final is None
+    assert load_config(None, ["ent_coef_final=null"]).ppo.ent_coef_final is None

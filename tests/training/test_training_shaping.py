@@ -89,7 +89,7 @@ def test_shaping_refusals():
         play_deal(batch, 1, np.random.default_rng(1))
     with pytest.raises(ConfigError, match="shaping_deal_transform must be"):
         load_config(None, ["shaping_deal_transform=log"])
-    with pytest.raises(ConfigError, match="shaping_deal_scale must be > 0"):
+    with pytest.raises(ConfigError, match=r"shaping.shaping_deal_scale must be in \(0, "):
         load_config(None, ["shaping_deal_scale=0"])
 
 

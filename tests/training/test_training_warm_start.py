@@ -216,7 +216,7 @@ def test_the_final_evaluation_plays_the_agent_against_its_warm_start(tmp_path):
     assert hook.against == [(f"update_{t.state.update:06d}.pt", WARM_START_FILE, 7)]
     assert final["eval/warm_start/mean"] == 0.5
     warm = run / "checkpoints" / WARM_START_FILE
-    agent = PPOAgent.load(warm, game=cfg.game)            # an agent: ppo:<path> plays it
+    agent = PPOAgent.load(warm, game=cfg.run.game)            # an agent: ppo:<path> plays it
     for k, v in clone.items():
         assert torch.equal(agent.network.state_dict()[k], v)
     assert any(r.get("eval/warm_start/mean") == "0.5" for r in t.logger.rows)
@@ -228,7 +228,7 @@ def test_the_harness_table_names_rl_gain_and_an_agent_equals_itself_against_its_
     from vint_env.training.evaluation import HarnessEvaluator
     cfg = warm_cfg(tmp_path)
     net = build_network("mlp", 965, 52, {"hidden_sizes": [16]})
-    cfg.network, cfg.network_kwargs = "mlp", {"hidden_sizes": [16]}
+    cfg.model.network, cfg.model.network_kwargs = "mlp", {"hidden_sizes": [16]}
     a = save_checkpoint(tmp_path / "a.pt", policy_payload(cfg, 965, 52, net.state_dict()))
     b = save_checkpoint(tmp_path / "b.pt", policy_payload(cfg, 965, 52, net.state_dict()))
     ev = HarnessEvaluator("whist_v0", ["random"], seed=3)
@@ -254,10 +254,9 @@ def test_init_from_starts_a_run_from_a_checkpoints_network(tmp_path):
     warm_start.init_from(second)
     assert all(_torch.equal(a, b) for a, b in zip(first.net.parameters(), second.net.parameters()))
     assert second.reference is not None and second.state.pretrained
-    other = Trainer(load_config(None, base + [f"init_from={path}", "network_kwargs={hidden_sizes: [16]}"]),
-                    tmp_path / "c")
-    with pytest.raises(ValueError, match="holds network 'mlp' with .*8.*set network and network_kwargs"):
-        warm_start.init_from(other)
+    # another network is refused with the config, before any run folder is made
+    with pytest.raises(ConfigError, match="holds network 'sparse' with .*8.*set network and network_kwargs"):
+        load_config(None, base + [f"init_from={path}", "network_kwargs={hidden_sizes: [16]}"])
     with pytest.raises(ConfigError, match="takes no teacher"):
         load_config(None, base + [f"init_from={path}", "teacher=rule"])
     with pytest.raises(ConfigError, match="no checkpoint file"):

@@ -1,6 +1,7 @@
 """Baseline PPO training with self-play (PyTorch) for vint_v0, whist_v0 and solo_whist_v0.
 
-- ``config.py``: every hyper-parameter in :class:`PPOConfig`, loaded from ``configs/*.yaml`` (sections by job);
+- ``config.py``: every hyper-parameter in :class:`PPOConfig`, a dataclass of sections by job, each key declared
+  with its type and range; ``config_files.py``: reading ``configs/*.yaml`` (safe YAML, ``base:`` inheritance);
 - ``sources.py``: the batch of games a rollout plays (AEC envs, or the batched engine);
 - ``selfplay.py``: who sits where, and the learner's per-seat transitions;
 - ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from vint_env.agents.learned.policy import load_checkpoint, save_checkpoint
 
-from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_dict
+from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_checkpoint
 
 
 @dataclass
@@ -46,15 +46,15 @@ class TrainState:
 def policy_payload(cfg: PPOConfig, obs_size: int, num_actions: int, model: dict) -> dict:
     """The policy part of a checkpoint: what an agent needs to play."""
     return {
-        "game": cfg.game,
-        "env_kwargs": dict(cfg.env_kwargs),
+        "game": cfg.run.game,
+        "env_kwargs": dict(cfg.run.env_kwargs),
         "obs_size": obs_size,
         "num_actions": num_actions,
-        "network": {"name": cfg.network, "kwargs": dict(cfg.network_kwargs)},
+        "network": {"name": cfg.model.network, "kwargs": dict(cfg.model.network_kwargs)},
         "model": model,
-        "residual": ({"base": cfg.residual_base, "margin": float(cfg.residual_margin),
-                      "actions": cfg.residual_actions}
-                     if cfg.residual_base else None),
+        "residual": ({"base": cfg.residual.residual_base, "margin": float(cfg.residual.residual_margin),
+                      "actions": cfg.residual.residual_actions}
+                     if cfg.residual.residual_base else None),
         "config": cfg.to_dict(),
     }
 
@@ -75,10 +75,10 @@ def write_checkpoints(ckpt_dir: Path, update: int, payload: dict, keep: int) -> 
 def read_resumable(path: str | Path, cfg: PPOConfig) -> dict:
     """The checkpoint at ``path``, checked to be a trainer checkpoint of a run with this config (up to the
     keys that may change on resume, :data:`~vint_env.training.config.RESUME_OVERRIDABLE`)."""
-    ckpt = load_checkpoint(path, game=cfg.game)
+    ckpt = load_checkpoint(path, game=cfg.run.game)
     if "trainer" not in ckpt:
         raise ValueError(f"{path} holds a policy only, no trainer state to resume from")
-    saved, now = config_from_dict(ckpt["config"]).to_dict(), cfg.to_dict()
+    saved, now = config_from_checkpoint(ckpt["config"], str(path)).to_flat(), cfg.to_flat()
     diff = {k: (v, now[k]) for k, v in saved.items() if now[k] != v and k not in RESUME_OVERRIDABLE}
     if diff:
         raise ValueError(f"cannot resume {path}: config differs from the checkpoint's (checkpoint, now): {diff}")

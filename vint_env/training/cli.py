@@ -13,7 +13,6 @@ printing the final evaluation table and the plot's path.
 from __future__ import annotations
 
 import argparse
-import shutil
 import sys
 from pathlib import Path
 
@@ -75,16 +74,6 @@ def fresh_run_dir(base: Path) -> Path:
     return base.with_name(f"{base.name}-{k}")
 
 
-def _delete_run(run_dir: Path, config) -> None:
-    """``--overwrite``: delete the run in ``run_dir``, unless the config being read lies inside it."""
-    from vint_env.file_roles import OutputOverInputError, check_file_roles
-    try:
-        check_file_roles({"--config": config}, {}, folders={"the run folder --overwrite deletes": run_dir})
-    except OutputOverInputError as e:
-        raise ConfigError(str(e)) from None
-    shutil.rmtree(run_dir)
-
-
 def run(args) -> int:
     if args.collectors is not None:
         args.overrides.append(f"collectors={args.collectors}")
@@ -92,6 +81,7 @@ def run(args) -> int:
         args.overrides.append(f"ray_address={args.ray_address}")
         if args.collectors is None and args.resume is None:
             args.overrides.append("collectors=2")
+    replace = None        # --overwrite: the config file whose run replaces the one in the folder
     if args.resume is not None:
         if isinstance(args.resume, str):
             run_dir = Path(args.resume)
@@ -99,9 +89,9 @@ def run(args) -> int:
             run_dir = Path(args.run_dir)
         elif args.config:
             c = load_config(args.config)
-            runs = numbered_runs(Path(c.runs_dir) / c.name)
+            runs = numbered_runs(Path(c.run.runs_dir) / c.run.name)
             if not runs:
-                raise ConfigError(f"no run of {c.name!r} to resume in {c.runs_dir!r}")
+                raise ConfigError(f"no run of {c.run.name!r} to resume in {c.run.runs_dir!r}")
             run_dir = runs[-1]    # the latest of runs/<name>, runs/<name>-2, ...
         else:
             raise ConfigError("--resume without a folder needs --config or --run-dir to find the run")
@@ -117,13 +107,14 @@ def run(args) -> int:
                 if not args.overwrite:
                     raise ConfigError(f"run folder {str(run_dir)!r} already has checkpoints: pass --resume to "
                                       f"continue it, --overwrite to start again, or another --run-dir")
-                _delete_run(run_dir, args.config)
+                replace = args.config
         else:
-            base = Path(cfg.runs_dir) / cfg.name
+            base = Path(cfg.run.runs_dir) / cfg.run.name
             if args.overwrite and has_checkpoints(base):
-                _delete_run(base, args.config)
-            run_dir = fresh_run_dir(base)
-    return run_training(cfg, run_dir, ckpt_path, show_progress=not args.no_progress)
+                run_dir, replace = base, args.config
+            else:
+                run_dir = fresh_run_dir(base)
+    return run_training(cfg, run_dir, ckpt_path, show_progress=not args.no_progress, replace=replace)
 
 
 def main(argv=None) -> int:

@@ -51,18 +51,18 @@ class RolloutWorker:
         torch.set_num_threads(1)
         cfg = self.cfg = config_from_dict(cfg_dict)
         self.k = k
-        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs)
-        self.net = build_network(cfg.network, self.batch.obs_size, self.batch.num_actions, cfg.network_kwargs).eval()
-        self.pool = OpponentPool(cfg.pool_size)
-        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps,
-                                           default_bot_factory(cfg.game), cfg.duplicate)
+        self.batch = make_game_batch(cfg.collection.env_source, cfg.run.game, cfg.collection.num_envs, cfg.run.env_kwargs)
+        self.net = build_network(cfg.model.network, self.batch.obs_size, self.batch.num_actions, cfg.model.network_kwargs).eval()
+        self.pool = OpponentPool(cfg.opponents.pool_size)
+        self.collector = SelfPlayCollector(self.batch, cfg.opponents.opponent_mix, cfg.collection.num_steps,
+                                           default_bot_factory(cfg.run.game), cfg.collection.duplicate)
 
     def collect(self, update: int, weights: dict, pool: list[dict] | None) -> tuple[Rollout, float]:
         t0 = time.perf_counter()
         self.net.load_state_dict(weights)
         if pool is not None:
             self.pool.load(pool)
-        rng, gen = collector_seeds(self.cfg.seed, update, self.k)
+        rng, gen = collector_seeds(self.cfg.run.seed, update, self.k)
         rollout = self.collector.collect(self.net, self.pool.modules(self.net), rng, gen)
         return rollout, time.perf_counter() - t0
 
@@ -219,9 +219,9 @@ class RayCollectors:
 
 
 def make_collectors(cfg) -> ProcessCollectors | RayCollectors:
-    if cfg.ray_address:
-        return RayCollectors(cfg.to_dict(), cfg.collectors, cfg.ray_address)
-    return ProcessCollectors(cfg.to_dict(), cfg.collectors)
+    if cfg.collection.ray_address:
+        return RayCollectors(cfg.to_dict(), cfg.collection.collectors, cfg.collection.ray_address)
+    return ProcessCollectors(cfg.to_dict(), cfg.collection.collectors)
 
 
 def gather(parts: list[Rollout]) -> Rollout:

@@ -1,45 +1,44 @@
-"""Every hyper-parameter of a PPO run, loaded from YAML in sections.
+"""Every hyper-parameter of a PPO run, in sections by job, each key declared with its type and range.
 
-``load_config("configs/vint_ppo.yaml", ["ppo.learning_rate=1e-4"])`` reads the
-YAML file, applies ``--set key=value`` overrides, and checks every key and
-type: an unknown or mistyped key is an error naming the nearest known key.
+``load_config("configs/vint_ppo.yaml", ["ppo.learning_rate=1e-4"])`` reads the YAML file (and the
+files it inherits from, ``base: other.yaml``: :mod:`vint_env.training.config_files`), applies
+``--set key=value`` overrides and checks every key: an unknown key is an error naming the nearest
+known key, a key in the wrong section names the section it belongs to, and a value of the wrong
+type or out of its declared range names the key and the range.
 
-A config file is nested by job (:data:`SECTIONS`: ``run``, ``collection``,
-``opponents``, ``model``, ``shaping``, ``ppo``, ``warm_start``,
-``evaluation``)::
+The config is a small dataclass of sections (:class:`PPOConfig`: ``cfg.run.seed``,
+``cfg.ppo.learning_rate``), one dataclass per job of the trainer::
 
     run: {name: quick, game: vint_v0, seed: 1}
     ppo: {learning_rate: 0.0001, clip_coef: 0.1}
 
-Every key has one name, the same inside its section and alone, so the flat
-files of earlier releases (``learning_rate: 0.0001`` at the top) and
-``--set learning_rate=...`` keep working; a key given twice (flat and in its
-section) is an error.  The resolved :class:`PPOConfig` is flat (``cfg.learning_rate``);
-:meth:`PPOConfig.to_nested` gives the sectioned form a run writes to its
-``config.yaml``.
+Every key has one name in the whole config, so a key may also be given alone, without its section
+(``--set learning_rate=...``, ``learning_rate: 0.0001`` at the top of a file): :func:`nest` puts it
+in its section.  That one conversion is also how the flat configs of earlier releases are read: the
+files, and the ``config`` that checkpoints written before the sections store (:func:`config_from_checkpoint`).
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import difflib
+import math
 import types
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from vint_env import games as _games
 from vint_env.agents.spec import AgentSpecError, parse_spec
-from vint_env.inputs import InputFileError, read_regular
 
 #: The env names a run may train on (from :mod:`vint_env.games`).
 GAMES = _games.env_names()
 ENV_SOURCES = ("aec", "vector")
 OPPONENT_KINDS = ("self", "pool", "random", "rule")
-
+SHAPING_TRANSFORMS = ("none", "symlog")
+RESIDUAL_ACTIONS = ("cards", "auction", "all")     # vint_env.agents.learned.residual.ACTIONS (checked below)
 
 #: Keys that may change when resuming a run (``vint-train --resume DIR --set key=value``): they do not
 #: change what was learnt up to the checkpoint.  A new ``total_timesteps`` changes the learning-rate
@@ -48,304 +47,257 @@ OPPONENT_KINDS = ("self", "pool", "random", "rule")
 RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
                       "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads", "ray_address")
 
+#: Bounds of a network's size: widths of a hidden layer, layers, and weights in all (an estimate from the
+#: widths, the game's observation and action sizes), so that a typo cannot ask for terabytes.
+MAX_WIDTH = 65536
+MAX_LAYERS = 16
+MAX_WEIGHTS = 50_000_000
+#: Env steps a rollout may hold (``num_envs * num_steps``) before the deals in progress are finished.
+MAX_ROLLOUT_STEPS = 1 << 20
+
 
 class ConfigError(ValueError):
-    """A config file or override that is malformed, unknown or of the wrong type."""
+    """A config file or override that is malformed, unknown, of the wrong type or out of range."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """The values a key admits: numbers within ``lo``..``hi`` (``gt``/``lt``: open ends), or one of ``choices``."""
+
+    lo: float | None = None
+    hi: float | None = None
+    lo_open: bool = False
+    hi_open: bool = False
+    choices: tuple | None = None
+
+    def admits(self, value) -> bool:
+        if self.choices is not None:
+            return value in self.choices
+        if isinstance(value, float) and not math.isfinite(value):
+            return False
+        return ((self.lo is None or (value > self.lo if self.lo_open else value >= self.lo))
+                and (self.hi is None or (value < self.hi if self.hi_open else value <= self.hi)))
+
+    def __str__(self) -> str:
+        if self.choices is not None:
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        lo = "-inf" if self.lo is None else _number(self.lo)
+        hi = "inf" if self.hi is None else _number(self.hi)
+        return f"in {'(' if self.lo_open or self.lo is None else '['}{lo}, {hi}{')' if self.hi_open or self.hi is None else ']'}"
+
+
+def _number(x) -> str:
+    return str(x) if isinstance(x, int) else f"{x:g}"
+
+
+def key(default, *, ge=None, gt=None, le=None, lt=None, choices=None):
+    """A config key: its default and its range (its type is the field's annotation).
+
+    ``ge``/``gt``: the least value (included / excluded), ``le``/``lt``: the largest; ``choices``: the
+    admitted values.  Floats must also be finite.  :func:`check_key` checks both, for every key.
+    """
+    bounds = Range(ge if gt is None else gt, le if lt is None else lt, gt is not None, lt is not None,
+                   tuple(choices) if choices is not None else None)
+    if isinstance(default, (dict, list)):
+        return field(default_factory=lambda: copy.deepcopy(default), metadata={"range": bounds})
+    return field(default=default, metadata={"range": bounds})
+
+
+BIG = 10 ** 9          # counts with no natural bound (updates, deals): bounded only against typos
+COEF = 1e6             # coefficients and weights of a loss
+
+
+@dataclass
+class RunConfig:
+    """What is trained, with which seed and budget, and where it is written."""
+    name: str = key("vint_ppo")           # run name: folder <runs_dir>/<name> and log titles
+    game: str = key("vint_v0")            # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0 (or vint, whist ...)
+    env_kwargs: dict = key({})            # options of the env, e.g. {reward_scale: 0.001}
+    seed: int = key(1, ge=0, le=2 ** 32 - 1)    # everything random in the run derives from it
+    total_timesteps: int = key(1_000_000, ge=0, le=10 ** 12)  # env steps to train for; 0 with a teacher: clone, stop
+    max_minutes: float = key(0.0, ge=0, le=10 ** 7)   # stop (with a checkpoint) after this wall time; 0 = no limit
+    torch_threads: int = key(1, ge=1, le=256)   # torch.set_num_threads; 1 leaves the other core to the envs
+    runs_dir: str = key("runs")           # the run writes to <runs_dir>/<name>
+
+
+@dataclass
+class CollectionConfig:
+    """How rollouts are played (sources.py, selfplay.py, collectors.py, duplicate.py)."""
+    env_source: str = key("vector", choices=ENV_SOURCES)  # vector: the batched engine; aec: PettingZoo AEC envs
+    num_envs: int = key(32, ge=1, le=65536)     # games played side by side (one batched forward pass per step)
+    num_steps: int = key(128, ge=1, le=65536)   # env steps per game per rollout; the deal in progress is then finished
+    collectors: int = key(0, ge=0, le=256)      # 0: collect in the learner; N: N collector processes (or Ray actors)
+    ray_address: str = key("")            # with collectors >= 1: run them as Ray actors on this cluster
+    duplicate: bool = key(False)          # every deal at two tables; each seat's return minus the other table's
+
+
+@dataclass
+class OpponentsConfig:
+    """Who the learner plays in its rollouts (pool.py): the share of each kind of opponent partnership."""
+    opponent_mix: dict = key({"self": 0.5, "pool": 0.3, "random": 0.1, "rule": 0.1})   # sums to 1
+    pool_size: int = key(8, ge=1, le=10_000)         # past policies kept in the pool (oldest dropped)
+    pool_add_every: int = key(10, ge=1, le=BIG)      # updates between snapshots into the pool
+
+
+@dataclass
+class ModelConfig:
+    """The network (vint_env/agents/learned/networks.py) and the centralised critic (critic.py)."""
+    network: str = key("sparse")          # a registered network, never an import path
+    network_kwargs: dict = key({"hidden_sizes": [256, 256]})
+    central_critic: bool = key(False)     # value from env.state() (every hand) + the seat; the actor never sees it
+    critic_hidden_sizes: list = key([256, 256])
+
+
+@dataclass
+class ShapingConfig:
+    """Training-only reward shaping (shaping.py; evaluation is always in real points)."""
+    shaping_trick_reward: float = key(0.0, ge=0, le=COEF)   # +this to the side that wins a trick, -this to the other
+    shaping_exclude_items: list = key([])                  # score items left out, e.g. [honours, coronets]
+    shaping_deal_transform: str = key("none", choices=SHAPING_TRANSFORMS)  # symlog: c*sign(r)*ln(1+|r|/c)
+    shaping_deal_scale: float = key(1.0, gt=0, le=COEF)     # c of symlog, in env reward units
+
+
+@dataclass
+class PPOParams:
+    """The PPO update (ppo.py)."""
+    learning_rate: float = key(3e-4, gt=0, le=10)
+    anneal_lr: bool = key(True)                       # linear decay to 0 over the budget (see max_minutes)
+    gamma: float = key(1.0, ge=0, le=1)               # discount per decision of the same seat
+    gae_lambda: float = key(0.95, ge=0, le=1)
+    num_minibatches: int = key(4, ge=1, le=65536)
+    update_epochs: int = key(4, ge=1, le=10_000)
+    norm_adv: bool = key(True)                        # normalise advantages per minibatch
+    clip_coef: float = key(0.2, gt=0, le=COEF)
+    clip_coef_final: float | None = key(None, gt=0, le=COEF)   # anneal clip_coef to this; None = constant
+    clip_vloss: bool = key(True)                      # clipped value loss (as in CleanRL)
+    ent_coef: float = key(0.01, ge=0, le=COEF)
+    ent_coef_final: float | None = key(None, ge=0, le=COEF)    # anneal ent_coef to this; None = constant
+    vf_coef: float = key(0.5, ge=0, le=COEF)
+    max_grad_norm: float = key(0.5, gt=0, le=COEF)
+    target_kl: float = key(0.0, ge=0, le=COEF)        # stop the epochs of an update early above this KL; 0 = never
+    fused_adam: bool = key(False)                     # torch's fused Adam (floats differ in the last bits)
+
+
+@dataclass
+class TeacherDataConfig:
+    """The teacher's games for the imitation warm start (teacher_data.py); off while teacher is ""."""
+    teacher: str = key("")                            # agent spec: rule, pimc, ppo:PATH, py:MODULE:NAME ...
+    teacher_deals: int = key(1000, ge=1, le=10 ** 8)  # deals of teacher data (cached in <runs_dir>/teacher_cache)
+    teacher_workers: int = key(1, ge=1, le=256)       # processes that play the teacher's deals
+    teacher_cache: bool = key(True)                   # keep the teacher data on disk
+
+
+@dataclass
+class CloningConfig:
+    """Behaviour cloning of the teacher's decisions (imitation.py)."""
+    bc_epochs: int = key(4, ge=0, le=10_000)          # cloning passes over the teacher data
+    bc_batch_size: int = key(512, ge=1, le=1 << 20)
+    bc_learning_rate: float = key(0.001, gt=0, le=10)
+    bc_value_coef: float = key(0.5, ge=0, le=COEF)    # also fit the value head to the teacher's seats' returns
+    bc_holdout: float = key(0.1, ge=0, lt=1)          # share of the teacher's deals held out to measure the clone
+
+
+@dataclass
+class ValueTargetsConfig:
+    """Cloning toward the teacher's action values instead of its choices (value_targets.py)."""
+    teacher_values: str = key("")                     # "" | dd | rollout | rollout_auction
+    bc_value_scale: float = key(1.0, gt=0, le=COEF)   # logits per point of a card's value
+    bc_value_unit: float = key(0.0, ge=0, le=BIG)     # > 0 compresses value differences beyond this many points
+    bc_teacher_bonus: float = key(0.0, ge=0, le=BIG)  # points added to the teacher's card
+
+
+@dataclass
+class ResidualConfig:
+    """A rule bot overridden by the network (vint_env/agents/learned/residual.py); off while residual_base is ""."""
+    residual_base: str = key("")                      # "rule" or ""
+    residual_margin: float = key(0.0, ge=0, le=COEF)  # override where the network values another action more
+    residual_actions: str = key("cards", choices=RESIDUAL_ACTIONS)
+
+
+@dataclass
+class InitConfig:
+    """The network a run starts from (a checkpoint instead of cloning) and the KL pull toward its start."""
+    init_from: str = key("")                          # a checkpoint (PATH.pt) of the same game
+    kl_coef: float = key(0.0, ge=0, le=COEF)          # weight of KL(start || policy) in the PPO loss; 0 = none
+    kl_decay: float = key(1.0, gt=0, le=1)            # the KL weight falls linearly to 0 at this share of the budget
+
+
+@dataclass
+class EvaluationConfig:
+    """Evaluations during and at the end of the run (eval_schedule.py, evaluation.py)."""
+    eval_every: int = key(20, ge=0, le=BIG)           # updates between evaluations; 0 = only at the end
+    eval_deals: int = key(200, ge=0, le=10 ** 7)      # duplicate deals per opponent at each evaluation
+    final_eval_deals: int = key(500, ge=0, le=10 ** 7)  # duplicate deals per opponent in the final evaluation
+    eval_opponents: list = key(["random", "rule"])
+
+
+@dataclass
+class CheckpointsConfig:
+    """Checkpoints (checkpoints.py)."""
+    checkpoint_every: int = key(10, ge=1, le=BIG)     # updates between checkpoints (also one at the end)
+    keep_checkpoints: int = key(3, ge=0, le=BIG)      # numbered checkpoints kept besides latest.pt; 0 = keep all
 
 
 @dataclass
 class PPOConfig:
-    """A PPO self-play run. Comments give the meaning; YAML keys are the field names."""
+    """A PPO self-play run: one section per job of the trainer.  YAML sections and keys are the field names."""
 
-    # --- run ----------------------------------------------------------------
-    name: str = "vint_ppo"               # run name: folder runs/<name> and log titles
-    game: str = "vint_v0"                # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0 (or vint, whist ...)
-    env_kwargs: dict = field(default_factory=dict)  # options of the env, e.g. {reward_scale: 0.001}
-    seed: int = 1                        # everything random in the run derives from it
-    total_timesteps: int = 1_000_000     # env steps (every seat's decisions) to train for; the run stops
-                                         # past them; 0 with a teacher: clone it and stop (no PPO)
-    max_minutes: float = 0.0             # stop (with a checkpoint) after this wall time; 0 = no limit.
-                                         # Schedules anneal by the share of the budget used: the larger of
-                                         # steps / total_timesteps and minutes / max_minutes
-    torch_threads: int = 1               # torch.set_num_threads; 1 leaves the other core to the envs
-
-    # --- collection -----------------------------------------------------------
-    env_source: str = "aec"              # aec: a Python loop over PettingZoo AEC envs; vector: vint_env.vector
-    num_envs: int = 32                   # games played side by side (one batched forward pass per step)
-    num_steps: int = 128                 # env steps per game per rollout; the deal in progress is then finished
-    collectors: int = 0                  # 0: collect in the learner, then update; N >= 1: N collector processes
-                                         # (or Ray actors) of num_envs games each, collecting while the learner
-                                         # updates (one update of policy lag; vint_env/training/collectors.py)
-    ray_address: str = ""                # with collectors >= 1: run them as Ray actors on this cluster
-                                         # ("local": a Ray started here; "auto": the running one)
-    duplicate: bool = False              # every deal at two tables (games i and i + num_envs/2), the learner's
-                                         # side in the other seats at the second; each seat's return minus the
-                                         # same seat's at the other table (vint_env/training/duplicate.py)
-
-    # --- self-play opponents --------------------------------------------------
-    # Probability of each kind of opponent partnership for a game of the rollout:
-    # self = all four seats are the learner; pool = a past checkpoint of it;
-    # random / rule = the scripted bots. Must sum to 1.
-    opponent_mix: dict = field(default_factory=lambda: {"self": 0.5, "pool": 0.3, "random": 0.1, "rule": 0.1})
-    pool_size: int = 8                   # past policies kept in the pool (oldest dropped)
-    pool_add_every: int = 10             # updates between snapshots into the pool
-
-    # --- network --------------------------------------------------------------
-    network: str = "mlp"                 # a registered network (vint_env/agents/learned/networks.py), never an import path
-    network_kwargs: dict = field(default_factory=lambda: {"hidden_sizes": [256, 256]})
-
-    # --- training rewards (vint_env/training/shaping.py; evaluation is always in real points) ---
-    shaping_trick_reward: float = 0.0    # +this to the side that wins a trick, -this to the other, at the trick
-    shaping_exclude_items: list = field(default_factory=list)  # score items left out, e.g. [honours, coronets]
-    shaping_deal_transform: str = "none"  # none | symlog: c*sign(r)*ln(1+|r|/c) of the deal reward r (env scale)
-    shaping_deal_scale: float = 1.0      # c of symlog, in env reward units
-
-    # --- centralised critic (vint_env/training/critic.py) ------------------------------
-    central_critic: bool = False         # value from env.state() (every hand) + the seat; the actor never sees it
-    critic_hidden_sizes: list = field(default_factory=lambda: [256, 256])
-
-    # --- PPO ------------------------------------------------------------------
-    learning_rate: float = 3e-4
-    anneal_lr: bool = True               # linear decay to 0 over the budget (see max_minutes)
-    gamma: float = 1.0                   # discount per decision of the same seat (deals are short)
-    gae_lambda: float = 0.95
-    num_minibatches: int = 4
-    update_epochs: int = 4
-    norm_adv: bool = True                # normalise advantages per minibatch
-    clip_coef: float = 0.2
-    clip_coef_final: float | None = None  # anneal clip_coef linearly to this over the budget; None = constant
-    clip_vloss: bool = True              # clipped value loss (as in CleanRL)
-    ent_coef: float = 0.01
-    ent_coef_final: float | None = None  # anneal ent_coef linearly to this over the budget; None = constant
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    target_kl: float = 0.0               # stop the epochs of an update early above this KL; 0 = never
-    fused_adam: bool = False             # torch's fused Adam kernel (the same algorithm, 4x faster a step on CPU;
-                                         # floats differ in the last bits from the default, so off by default)
-
-    # --- imitation warm start (vint_env/training/imitation.py); off while teacher is "" --
-    # The teacher plays teacher_deals deals in all four seats (auction and play); the policy first clones
-    # its decisions (masked cross-entropy), then PPO fine-tunes it with a KL term toward the clone.
-    teacher: str = ""                    # agent spec of the teacher: rule, pimc, ppo:PATH, py:MODULE:NAME ...
-    teacher_deals: int = 1000            # deals of teacher data (cached in <runs_dir>/teacher_cache)
-    teacher_workers: int = 1             # processes that play the teacher's deals (the data do not depend on it)
-    teacher_cache: bool = True           # keep the teacher data on disk, keyed by game/teacher/seed/deals/options
-    bc_epochs: int = 4                   # behaviour-cloning passes over the teacher data
-    bc_batch_size: int = 512
-    bc_learning_rate: float = 0.001
-    bc_value_coef: float = 0.5           # also fit the value head to the returns of the teacher's seats
-    teacher_values: str = ""             # "dd": card decisions valued double-dummy on the true deal; "rollout": every
-                                         # decision's actions valued by the teacher's play to the end of the true deal;
-                                         # "rollout_auction": the same for the auction only (vint_env/training/value_targets.py)
-    bc_value_scale: float = 1.0          # with teacher_values: logits per point of a card's value (softmax sharpness)
-    bc_value_unit: float = 0.0           # with teacher_values: > 0 compresses value differences beyond this many points (log)
-    bc_teacher_bonus: float = 0.0        # with teacher_values: points added to the teacher's card (keeps its choice on near-ties)
-    residual_base: str = ""              # "rule": the trained agent plays the rule bot, overridden where its network
-    residual_margin: float = 0.0         # ... values another action more by this many logits (vint_env/agents/learned/residual.py)
-    residual_actions: str = "cards"      # ... on card decisions only ("cards"), on the others only ("auction") or on all ("all")
-    bc_holdout: float = 0.1              # share of the teacher's deals held out to measure the clone, not trained on
-    init_from: str = ""                  # a checkpoint (PATH.pt) whose network starts the run instead of cloning (a
-                                         # clone, the previous best); with kl_coef > 0 it is the KL reference
-    kl_coef: float = 0.0                 # weight of KL(clone || policy) in the PPO loss at the start; 0 = none
-    kl_decay: float = 1.0                # the KL weight falls linearly to 0 at this share of the budget
-
-    # --- evaluation, logging, checkpoints -------------------------------------
-    eval_every: int = 20                 # updates between evaluations (also one at the end); 0 = only at the end
-    eval_deals: int = 200                # duplicate deals per opponent at each evaluation
-    final_eval_deals: int = 500          # duplicate deals per opponent in the final evaluation
-    eval_opponents: list = field(default_factory=lambda: ["random", "rule"])
-    checkpoint_every: int = 10           # updates between checkpoints (also one at the end)
-    keep_checkpoints: int = 3            # numbered checkpoints kept besides latest.pt; 0 = keep all
-    runs_dir: str = "runs"               # the run writes to <runs_dir>/<name>
+    run: RunConfig = field(default_factory=RunConfig)
+    collection: CollectionConfig = field(default_factory=CollectionConfig)
+    opponents: OpponentsConfig = field(default_factory=OpponentsConfig)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    shaping: ShapingConfig = field(default_factory=ShapingConfig)
+    ppo: PPOParams = field(default_factory=PPOParams)
+    teacher_data: TeacherDataConfig = field(default_factory=TeacherDataConfig)
+    cloning: CloningConfig = field(default_factory=CloningConfig)
+    value_targets: ValueTargetsConfig = field(default_factory=ValueTargetsConfig)
+    residual: ResidualConfig = field(default_factory=ResidualConfig)
+    init: InitConfig = field(default_factory=InitConfig)
+    evaluation: EvaluationConfig = field(default_factory=EvaluationConfig)
+    checkpoints: CheckpointsConfig = field(default_factory=CheckpointsConfig)
 
     def validate(self) -> PPOConfig:
-        """Check values (types are checked when loading); return self."""
-        def need(cond: bool, msg: str):
-            if not cond:
-                raise ConfigError(msg)
-        known = isinstance(self.game, str) and (self.game in GAMES or self.game in _games.names())
-        need(known, f"game must be one of {GAMES} (or their names {_games.names()}), got {self.game!r}")
-        record = _games.get(self.game)          # resolved once: "whist" is whist_v0, as in every CLI
-        self.game = record.env_name
-        from vint_env.evaluation.bench_sets import frozen_set_of
-        frozen = frozen_set_of(self.seed)
-        need(frozen is None, f"seed {self.seed} draws the benchmark's frozen boards ({frozen}: the trainer's "
-                             f"evaluation boards come from the run's seed); training must never use them: "
-                             f"choose another seed")
-        if isinstance(self.env_kwargs, dict):
-            declared = {p.name: p for p in record.parameters}   # the game's declared options
-            for key, value in self.env_kwargs.items():
-                try:
-                    declared[key].check(value) if key in declared else None
-                except ValueError as e:
-                    need(False, f"env_kwargs.{e}")
-        need(self.env_source in ENV_SOURCES, f"env_source must be one of {ENV_SOURCES}, got {self.env_source!r}")
-        need(self.total_timesteps >= 1 or (self.total_timesteps == 0 and self.teacher and self.bc_epochs > 0),
-             f"total_timesteps must be >= 1 (0 only for a run that clones a teacher and stops: "
-             f"teacher and bc_epochs >= 1), got {self.total_timesteps!r}")
-        for key in ("num_envs", "num_steps", "num_minibatches", "update_epochs",
-                    "pool_size", "pool_add_every", "torch_threads", "checkpoint_every", "teacher_deals",
-                    "teacher_workers", "bc_batch_size"):
-            need(getattr(self, key) >= 1, f"{key} must be >= 1, got {getattr(self, key)!r}")
-        need(self.collectors >= 0, f"collectors must be >= 0, got {self.collectors!r}")
-        need(not self.ray_address or self.collectors >= 1,
-             f"ray_address={self.ray_address!r} runs the collectors on Ray: it needs collectors >= 1")
-        if self.duplicate:
-            from .duplicate import check_game, check_pairs
-            try:
-                check_game(self.game)
-                check_pairs(self.num_envs)
-            except ValueError as e:
-                need(False, f"duplicate: {e}")
-        need(not (self.central_critic and self.collectors),
-             "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
-        for key in ("eval_every", "eval_deals", "final_eval_deals", "keep_checkpoints", "max_minutes",
-                    "ent_coef", "vf_coef", "target_kl", "bc_epochs", "bc_value_coef", "kl_coef"):
-            need(getattr(self, key) >= 0, f"{key} must be >= 0, got {getattr(self, key)!r}")
-        need(self.learning_rate > 0, f"learning_rate must be > 0, got {self.learning_rate!r}")
-        need(0 <= self.gamma <= 1, f"gamma must be in [0, 1], got {self.gamma!r}")
-        need(0 <= self.gae_lambda <= 1, f"gae_lambda must be in [0, 1], got {self.gae_lambda!r}")
-        need(self.clip_coef > 0, f"clip_coef must be > 0, got {self.clip_coef!r}")
-        need(self.clip_coef_final is None or self.clip_coef_final > 0,
-             f"clip_coef_final must be > 0 (or null: constant), got {self.clip_coef_final!r}")
-        need(self.ent_coef_final is None or self.ent_coef_final >= 0,
-             f"ent_coef_final must be >= 0 (or null: constant), got {self.ent_coef_final!r}")
-        need(self.max_grad_norm > 0, f"max_grad_norm must be > 0, got {self.max_grad_norm!r}")
-        need(self.bc_learning_rate > 0, f"bc_learning_rate must be > 0, got {self.bc_learning_rate!r}")
-        from vint_env.agents.learned.residual import ACTIONS, BASES
-        need(self.residual_base in ("", *BASES),
-             f"residual_base must be '' or one of {BASES}, got {self.residual_base!r}")
-        need(self.residual_actions in ACTIONS,
-             f"residual_actions must be one of {ACTIONS}, got {self.residual_actions!r}")
-        need(self.residual_margin >= 0, f"residual_margin must be >= 0, got {self.residual_margin!r}")
-        need(self.bc_value_unit >= 0, f"bc_value_unit must be >= 0, got {self.bc_value_unit!r}")
-        need(self.bc_teacher_bonus >= 0, f"bc_teacher_bonus must be >= 0, got {self.bc_teacher_bonus!r}")
-        need(self.bc_value_scale > 0, f"bc_value_scale must be > 0, got {self.bc_value_scale!r}")
-        if self.teacher_values:
-            from .value_targets import check_values
-            need(bool(self.teacher), f"teacher_values={self.teacher_values!r} labels a teacher's deals: it needs a teacher")
-            try:
-                check_values(self.teacher_values, self.game, self.env_kwargs)
-            except ValueError as e:
-                need(False, str(e))
-        need(0 <= self.bc_holdout < 1, f"bc_holdout must be in [0, 1), got {self.bc_holdout!r}")
-        need(0 < self.kl_decay <= 1, f"kl_decay must be in (0, 1], got {self.kl_decay!r}")
-        need(self.kl_coef == 0 or (self.teacher and self.bc_epochs > 0) or self.init_from,
-             f"kl_coef={self.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1 "
-             f"(or init_from: the checkpoint it starts from)")
-        need(not (self.init_from and self.teacher),
-             f"init_from={self.init_from!r} starts from a trained network: it takes no teacher to clone "
-             f"(teacher={self.teacher!r})")
-        need(not self.init_from or Path(self.init_from).is_file(),
-             f"init_from: no checkpoint file {self.init_from!r}")
-        need(self.shaping_trick_reward >= 0, f"shaping_trick_reward must be >= 0, got {self.shaping_trick_reward!r}")
-        need(self.shaping_deal_transform in ("none", "symlog"),
-             f"shaping_deal_transform must be 'none' or 'symlog', got {self.shaping_deal_transform!r}")
-        need(self.shaping_deal_scale > 0, f"shaping_deal_scale must be > 0, got {self.shaping_deal_scale!r}")
-        need(all(isinstance(i, str) for i in self.shaping_exclude_items),
-             f"shaping_exclude_items must be score item names, got {self.shaping_exclude_items!r}")
-        unknown = set(self.opponent_mix) - set(OPPONENT_KINDS)
-        need(not unknown, f"opponent_mix has unknown kind(s) {sorted(unknown)}; known: {OPPONENT_KINDS}")
-        for kind, p in self.opponent_mix.items():
-            need(isinstance(p, (int, float)) and not isinstance(p, bool) and p >= 0,
-                 f"opponent_mix.{kind} must be a number >= 0, got {p!r}")
-        total = sum(self.opponent_mix.values())
-        need(abs(total - 1.0) < 1e-6, f"opponent_mix must sum to 1, sums to {total:g}: {self.opponent_mix}")
-        need(self.opponent_mix.get("self", 0) > 0 or any(self.opponent_mix.get(k, 0) > 0 for k in
-                                                          ("pool", "random", "rule")),
-             "opponent_mix gives no game to play")
-        bad = [o for o in self.eval_opponents if not isinstance(o, str)]
-        need(not bad, f"eval_opponents must be agent specs (strings), got {bad!r}")
-        for key, text in agent_spec_texts(self):
-            try:
-                parse_spec(text)
-            except AgentSpecError as e:
-                raise ConfigError(f"{key}: {e}") from None
-        need(isinstance(self.network_kwargs, dict), "network_kwargs must be a mapping")
+        """Check every key's type and range, then the keys against each other; return self."""
+        for section, keys in SECTIONS.items():
+            part = getattr(self, section)
+            for name in keys:
+                setattr(part, name, check_key(section, name, getattr(part, name)))
+        _check_relations(self)
         return self
 
     @property
     def rollout_steps(self) -> int:
         """Least env steps per update (``num_envs * num_steps``; finishing the deals adds more)."""
-        return self.num_envs * self.num_steps
+        return self.collection.num_envs * self.collection.num_steps
 
     def to_dict(self) -> dict:
-        """Flat: key -> value (what checkpoints store and runs compare)."""
+        """Sectioned: section -> key -> value (what a run's config.yaml and its checkpoints store)."""
         return dataclasses.asdict(self)
 
-    def to_nested(self) -> dict:
-        """Sectioned, as a config file is written: section -> key -> value."""
-        flat = self.to_dict()
-        return {section: {k: flat[k] for k in keys} for section, keys in SECTIONS.items()}
+    def to_flat(self) -> dict:
+        """Flat: key -> value (every key has one name; what runs compare, e.g. on resume)."""
+        return {k: v for part in self.to_dict().values() for k, v in part.items()}
 
 
-FIELDS = {f.name: f for f in dataclasses.fields(PPOConfig)}
-_HINTS = typing.get_type_hints(PPOConfig)
-
-#: The sections of a config file, each the keys of one job of the trainer (the module that reads them).
-SECTIONS: dict[str, tuple[str, ...]] = {
-    "run": ("name", "game", "env_kwargs", "seed", "total_timesteps", "max_minutes", "torch_threads", "runs_dir"),
-    "collection": ("env_source", "num_envs", "num_steps", "collectors", "ray_address",  # sources.py, selfplay.py,
-                   "duplicate"),                                                       # collectors.py, duplicate.py
-    "opponents": ("opponent_mix", "pool_size", "pool_add_every"),                   # pool.py
-    "model": ("network", "network_kwargs", "central_critic", "critic_hidden_sizes"),  # agents/learned/networks.py
-    "shaping": ("shaping_trick_reward", "shaping_exclude_items", "shaping_deal_transform",
-                "shaping_deal_scale"),                                              # shaping.py
-    "ppo": ("learning_rate", "anneal_lr", "gamma", "gae_lambda", "num_minibatches", "update_epochs", "norm_adv",
-            "clip_coef", "clip_coef_final", "clip_vloss", "ent_coef", "ent_coef_final", "vf_coef",
-            "max_grad_norm", "target_kl", "fused_adam"),                            # ppo.py
-    "warm_start": ("teacher", "teacher_deals", "teacher_workers", "teacher_cache", "bc_epochs", "bc_batch_size",
-                   "bc_learning_rate", "bc_value_coef", "teacher_values", "bc_value_scale", "bc_value_unit",
-                   "bc_teacher_bonus", "residual_base", "residual_margin", "residual_actions", "bc_holdout",
-                   "init_from", "kl_coef", "kl_decay"),                                          # warm_start.py
-    "evaluation": ("eval_every", "eval_deals", "final_eval_deals", "eval_opponents", "checkpoint_every",
-                   "keep_checkpoints"),                                             # eval_schedule.py, checkpoints.py
-}
-SECTION_OF = {key: section for section, keys in SECTIONS.items() for key in keys}
-assert sorted(SECTION_OF) == sorted(FIELDS), set(FIELDS) ^ set(SECTION_OF)   # every key in exactly one section
+#: The sections of a config, each the keys of one job of the trainer, read from the dataclasses.
+SECTION_TYPES: dict[str, type] = {f.name: f.default_factory for f in dataclasses.fields(PPOConfig)}
+SECTIONS: dict[str, tuple[str, ...]] = {s: tuple(f.name for f in dataclasses.fields(t))
+                                        for s, t in SECTION_TYPES.items()}
+SECTION_OF = {k: section for section, keys in SECTIONS.items() for k in keys}
+assert len(SECTION_OF) == sum(map(len, SECTIONS.values())), "a key name is used in two sections"
+assert not set(SECTION_OF) & set(SECTIONS), "a key is named as a section"
+FIELDS = {f.name: f for t in SECTION_TYPES.values() for f in dataclasses.fields(t)}
+_HINTS = {k: h for t in SECTION_TYPES.values() for k, h in typing.get_type_hints(t).items()}
 QUALIFIED = [f"{SECTION_OF[k]}.{k}" for k in FIELDS]
+#: Sections of earlier releases that are split now: a key given in one is named with its new section.
+FORMER_SECTIONS = {"warm_start": ("teacher_data", "cloning", "value_targets", "residual", "init")}
+assert max(len(t.__dataclass_fields__) for t in SECTION_TYPES.values()) < 30
 
 
-def _unknown_key(key: str, section: str | None = None) -> ConfigError:
-    """The error for an unknown key (``section``: the section it was given in), naming the nearest key."""
-    name = f"{section}.{key}" if section else key
-    if section is None and key in SECTIONS:
-        return ConfigError(f"config section {key!r} must be a mapping of its keys: {', '.join(SECTIONS[key])}")
-    if section is not None and key in SECTION_OF:
-        return ConfigError(f"config key {key!r} is not in section {section!r}: it is {SECTION_OF[key]}.{key}")
-    close = difflib.get_close_matches(name, QUALIFIED if section else list(FIELDS) + list(SECTIONS), n=1)
-    hint = f" (did you mean {close[0]!r}?)" if close else ""
-    listing = (f"keys of {section}: {', '.join(SECTIONS[section])}" if section in SECTIONS
-               else f"sections: {', '.join(SECTIONS)}; keys: {', '.join(FIELDS)}")
-    return ConfigError(f"unknown config key {name!r}{hint}; {listing}")
-
-
-def flatten(data: dict) -> dict:
-    """A config mapping, sectioned or flat (or a mix), as flat keys; unknown or doubled keys are errors."""
-    flat: dict = {}
-    def put(key, value):
-        if key in flat:
-            raise ConfigError(f"config key {key!r} is given twice (alone and as {SECTION_OF[key]}.{key})")
-        flat[key] = value
-    for key, value in data.items():
-        key = str(key)
-        if key in SECTIONS and key not in FIELDS:
-            if not isinstance(value, dict):
-                raise _unknown_key(key)
-            for sub, v in value.items():
-                if str(sub) not in SECTIONS[key]:
-                    raise _unknown_key(str(sub), key)
-                put(str(sub), v)
-        elif key in FIELDS:
-            put(key, value)
-        else:
-            raise _unknown_key(key)
-    return flat
-
-
-def _check_type(key: str, value: Any) -> Any:
-    """``value`` converted to the field's type, or a ConfigError."""
-    hint = _HINTS[key]
+def check_key(section: str, name: str, value: Any) -> Any:
+    """``value`` of key ``section.name`` converted to its declared type (an int for a float key) and
+    checked against its declared range, or a :class:`ConfigError` naming the key."""
+    hint = _HINTS[name]
     origin = typing.get_origin(hint) or hint
     if origin is types.UnionType or origin is typing.Union:
         if value is None and type(None) in typing.get_args(hint):
@@ -357,46 +309,228 @@ def _check_type(key: str, value: Any) -> Any:
         ok = isinstance(value, int) and not isinstance(value, bool)
     elif origin is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        value = float(value) if ok else value
-    elif origin is str:
-        ok = isinstance(value, str)
-    elif origin is dict:
-        ok = isinstance(value, dict)
-    elif origin is list:
-        ok = isinstance(value, list)
-    else:  # pragma: no cover - every field has one of the types above
-        ok = True
+        if ok:
+            try:
+                value = float(value)
+            except OverflowError:             # an int too large for a float is out of any range
+                value = math.inf
+    else:
+        ok = isinstance(value, origin)
     if not ok:
-        raise ConfigError(f"config key {key!r} must be of type {origin.__name__}, got {value!r} "
-                          f"({type(value).__name__})")
+        raise ConfigError(f"config key {name!r} must be of type {origin.__name__}, got {_short(value)} "
+                          f"({type(value).__name__}), in section {section}")
+    bounds: Range = FIELDS[name].metadata["range"]
+    if (bounds.choices is not None or origin in (int, float)) and not bounds.admits(value):
+        raise ConfigError(f"{section}.{name} must be {bounds}, got {_short(value)}")
     return value
 
 
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:60] + f"... ({len(text)} characters)"
+
+
+def _check_sizes(key_name: str, sizes, obs_size: int, num_actions: int) -> int:
+    """The weights a stack of layers of widths ``sizes`` has; a ConfigError unless each width is in
+    1..MAX_WIDTH and there are 1..MAX_LAYERS of them."""
+    if (not isinstance(sizes, (list, tuple)) or not 1 <= len(sizes) <= MAX_LAYERS
+            or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= MAX_WIDTH for h in sizes)):
+        raise ConfigError(f"{key_name} must be a list of 1 to {MAX_LAYERS} layer widths, each an int in "
+                          f"[1, {MAX_WIDTH}], got {_short(sizes)}")
+    widths = [obs_size, *sizes, num_actions]
+    return sum(a * b for a, b in zip(widths, widths[1:]))
+
+
+def _check_relations(cfg: PPOConfig) -> None:
+    """The checks that relate keys to each other, to the game, to agent specs and to files."""
+    run, col, opp, mod, shp, ppo = cfg.run, cfg.collection, cfg.opponents, cfg.model, cfg.shaping, cfg.ppo
+    td, cl, vt, res, ini, ev = cfg.teacher_data, cfg.cloning, cfg.value_targets, cfg.residual, cfg.init, cfg.evaluation
+
+    def need(cond: bool, msg: str):
+        if not cond:
+            raise ConfigError(msg)
+    known = run.game in GAMES or run.game in _games.names()
+    need(known, f"game must be one of {GAMES} (or their names {_games.names()}), got {run.game!r}")
+    record = _games.get(run.game)          # resolved once: "whist" is whist_v0, as in every CLI
+    run.game = record.env_name
+    from vint_env.evaluation.bench_sets import frozen_set_of
+    frozen = frozen_set_of(run.seed)
+    need(frozen is None, f"seed {run.seed} draws the benchmark's frozen boards ({frozen}: the trainer's "
+                         f"evaluation boards come from the run's seed); training must never use them: "
+                         f"choose another seed")
+    declared = {p.name: p for p in record.parameters}   # the game's declared options
+    for name, value in run.env_kwargs.items():
+        try:
+            declared[name].check(value) if name in declared else None
+        except ValueError as e:
+            need(False, f"env_kwargs.{e}")
+    need(run.total_timesteps >= 1 or (td.teacher and cl.bc_epochs > 0),
+         f"total_timesteps must be >= 1 (0 only for a run that clones a teacher and stops: "
+         f"teacher and bc_epochs >= 1), got {run.total_timesteps!r}")
+    need(cfg.rollout_steps <= MAX_ROLLOUT_STEPS,
+         f"a rollout of num_envs * num_steps = {col.num_envs} * {col.num_steps} = {cfg.rollout_steps} env steps "
+         f"is more than {MAX_ROLLOUT_STEPS} (collection)")
+    need(not col.ray_address or col.collectors >= 1,
+         f"ray_address={col.ray_address!r} runs the collectors on Ray: it needs collectors >= 1")
+    if col.duplicate:
+        from .duplicate import check_game, check_pairs
+        try:
+            check_game(run.game)
+            check_pairs(col.num_envs)
+        except ValueError as e:
+            need(False, f"duplicate: {e}")
+    need(not (mod.central_critic and col.collectors),
+         "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
+    obs_size, num_actions = record.layout.size, record.num_actions
+    weights = 0
+    for name in ("hidden_sizes", "value_hidden_sizes"):
+        if name in mod.network_kwargs:
+            weights += _check_sizes(f"model.network_kwargs.{name}", mod.network_kwargs[name], obs_size, num_actions)
+    if mod.central_critic:
+        weights += _check_sizes("model.critic_hidden_sizes", mod.critic_hidden_sizes, 2 * obs_size, 1)
+    need(weights <= MAX_WEIGHTS, f"the network would have about {weights:,} weights, more than {MAX_WEIGHTS:,} "
+                                 f"(model.network_kwargs, model.critic_hidden_sizes)")
+    from vint_env.agents.learned.residual import ACTIONS, BASES
+    assert tuple(ACTIONS) == RESIDUAL_ACTIONS
+    need(res.residual_base in ("", *BASES), f"residual_base must be '' or one of {BASES}, got {res.residual_base!r}")
+    if vt.teacher_values:
+        from .value_targets import check_values
+        need(bool(td.teacher), f"teacher_values={vt.teacher_values!r} labels a teacher's deals: it needs a teacher")
+        try:
+            check_values(vt.teacher_values, run.game, run.env_kwargs)
+        except ValueError as e:
+            need(False, str(e))
+    need(ini.kl_coef == 0 or (td.teacher and cl.bc_epochs > 0) or ini.init_from,
+         f"kl_coef={ini.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1 "
+         f"(or init_from: the checkpoint it starts from)")
+    need(not (ini.init_from and td.teacher),
+         f"init_from={ini.init_from!r} starts from a trained network: it takes no teacher to clone "
+         f"(teacher={td.teacher!r})")
+    if ini.init_from:
+        need(Path(ini.init_from).is_file(), f"init_from: no checkpoint file {ini.init_from!r}")
+        _check_init_from(ini.init_from, run.game, (mod.network, mod.network_kwargs))
+    need(all(isinstance(i, str) for i in shp.shaping_exclude_items),
+         f"shaping_exclude_items must be score item names, got {_short(shp.shaping_exclude_items)}")
+    unknown = set(opp.opponent_mix) - set(OPPONENT_KINDS)
+    need(not unknown, f"opponent_mix has unknown kind(s) {sorted(map(str, unknown))}; known: {OPPONENT_KINDS}")
+    for kind, p in opp.opponent_mix.items():
+        need(isinstance(p, (int, float)) and not isinstance(p, bool) and math.isfinite(p) and p >= 0,
+             f"opponent_mix.{kind} must be a finite number >= 0, got {_short(p)}")
+    total = sum(opp.opponent_mix.values())
+    need(abs(total - 1.0) < 1e-6, f"opponent_mix must sum to 1, sums to {total:g}: {opp.opponent_mix}")
+    bad = [o for o in ev.eval_opponents if not isinstance(o, str)]
+    need(not bad, f"eval_opponents must be agent specs (strings), got {_short(bad)}")
+    for name, text in agent_spec_texts(cfg):
+        try:
+            parse_spec(text)
+        except AgentSpecError as e:
+            raise ConfigError(f"{name}: {e}") from None
+
+
+def _check_init_from(path: str, game: str, network: tuple[str, dict]) -> None:
+    """``init_from`` must be a checkpoint of the run's game and network (read before any run folder is made)."""
+    from vint_env.agents.learned.policy import CheckpointError, load_checkpoint
+    try:
+        ckpt = load_checkpoint(path, game=game)
+    except CheckpointError as e:
+        raise ConfigError(f"init_from: {e}") from None
+    theirs = (ckpt["network"].get("name"), ckpt["network"].get("kwargs"))
+    if theirs != network:
+        raise ConfigError(f"init_from={path!r} holds network {theirs[0]!r} with {theirs[1]!r}; this run trains "
+                          f"{network[0]!r} with {network[1]!r}: set network and network_kwargs to the checkpoint's")
+
+
 def agent_spec_texts(cfg: PPOConfig) -> list[tuple[str, str]]:
-    """``(field, spec text)`` of every agent spec ``cfg`` names: its teacher and its evaluation opponents."""
-    return ([("teacher", cfg.teacher)] if cfg.teacher else []) + [("eval_opponents", o) for o in cfg.eval_opponents]
+    """``(key, spec text)`` of every agent spec ``cfg`` names: its teacher and its evaluation opponents."""
+    teacher = cfg.teacher_data.teacher
+    return ([("teacher", teacher)] if teacher else []) + [("eval_opponents", o) for o in cfg.evaluation.eval_opponents]
 
 
 def code_specs(cfg: PPOConfig) -> dict[str, str]:
-    """The fields of ``cfg`` whose agent specs import or run code (kinds that declare ``runs_code``, as
-    ``py:MODULE:NAME``), by field name, decided on the parsed specs (``" py:this:x"`` is one too).
+    """The keys of ``cfg`` whose agent specs import or run code (kinds that declare ``runs_code``, as
+    ``py:MODULE:NAME``), by key name, decided on the parsed specs (``" py:this:x"`` is one too).
 
-    ``vint-train --resume`` reads its config from the checkpoint; those fields
+    ``vint-train --resume`` reads its config from the checkpoint; those keys
     are used only when the user's own ``--config`` or ``--set`` names them too.
     """
     found: dict[str, list[str]] = {}
-    for key, text in agent_spec_texts(cfg):
+    for name, text in agent_spec_texts(cfg):
         spec = parse_spec(text)
         if spec.declaration.runs_code:
-            found.setdefault(key, []).append(str(spec))
-    return {key: ", ".join(specs) for key, specs in found.items()}
+            found.setdefault(name, []).append(str(spec))
+    return {name: ", ".join(specs) for name, specs in found.items()}
+
+
+def _unknown_key(name: str, section: str | None = None) -> ConfigError:
+    """The error for an unknown key (``section``: the section it was given in), naming the nearest key."""
+    qualified = f"{section}.{name}" if section else name
+    if section is None and name in SECTIONS:
+        return ConfigError(f"config section {name!r} must be a mapping of its keys: {', '.join(SECTIONS[name])}")
+    if section is None and name in FORMER_SECTIONS:
+        return ConfigError(f"config section {name!r} of earlier releases is split into "
+                           f"{', '.join(FORMER_SECTIONS[name])}: give each of its keys in its section, or alone")
+    if section is not None and name in SECTION_OF:
+        return ConfigError(f"config key {name!r} is not in section {section!r}: it is {SECTION_OF[name]}.{name}")
+    close = difflib.get_close_matches(qualified, QUALIFIED if section else list(FIELDS) + list(SECTIONS), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    listing = (f"keys of {section}: {', '.join(SECTIONS[section])}" if section in SECTIONS
+               else f"sections: {', '.join(SECTIONS)}; keys: {', '.join(FIELDS)}")
+    return ConfigError(f"unknown config key {_short(qualified)}{hint}; {listing}")
+
+
+def nest(data: dict) -> dict[str, dict]:
+    """A config mapping, sectioned or flat (or a mix), as sections: section -> key -> value.
+
+    The one conversion from the flat configs of earlier releases (files, and the ``config`` their
+    checkpoints store) to sections: a key given alone goes to its section.  An unknown key, a key in the
+    wrong section and a key given twice (alone and in its section) are errors naming the section.
+    """
+    if not isinstance(data, dict):
+        raise ConfigError(f"expected a mapping of config keys, got {type(data).__name__}")
+    out: dict[str, dict] = {}
+
+    def put(name, value):
+        section = out.setdefault(SECTION_OF[name], {})
+        if name in section:
+            raise ConfigError(f"config key {name!r} is given twice (alone and as {SECTION_OF[name]}.{name})")
+        section[name] = value
+    for name, value in data.items():
+        name = str(name)
+        if name in SECTIONS:
+            if not isinstance(value, dict):
+                raise _unknown_key(name)
+            for sub, v in value.items():
+                if str(sub) not in SECTIONS[name]:
+                    raise _unknown_key(str(sub), name)
+                put(str(sub), v)
+        elif name in FIELDS:
+            put(name, value)
+        else:
+            raise _unknown_key(name)
+    return out
+
+
+def flat_keys(data: dict) -> dict:
+    """A config mapping, sectioned or flat, as flat keys (through :func:`nest`, so checked for unknown,
+    misplaced and doubled keys, but not for values): to compare stored configs key by key."""
+    return {k: v for part in nest(data).values() for k, v in part.items()}
 
 
 def config_from_dict(data: dict, source: str = "config") -> PPOConfig:
+    """The validated config of a mapping, sectioned or flat (:func:`nest`)."""
     if not isinstance(data, dict):
         raise ConfigError(f"{source}: expected a mapping of config keys, got {type(data).__name__}")
-    values = {key: _check_type(key, value) for key, value in flatten(data).items()}
-    return PPOConfig(**values).validate()
+    sections = nest(data)
+    return PPOConfig(**{s: SECTION_TYPES[s](**sections.get(s, {})) for s in SECTIONS}).validate()
+
+
+def config_from_checkpoint(stored: dict, source: str = "checkpoint") -> PPOConfig:
+    """The config a checkpoint stores: sectioned (written since the sections) or flat (earlier releases,
+    the shipped baselines among them), read through the same :func:`nest`."""
+    try:
+        return config_from_dict(stored, source)
+    except ConfigError as e:
+        raise ConfigError(f"{source}: its config: {e}") from None
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -405,118 +539,65 @@ def parse_override(text: str) -> tuple[str, Any]:
     A key may name its section (``ppo.learning_rate=1e-4``) or not (``learning_rate=1e-4``); a
     further dotted part sets one entry of a mapping key: ``opponent_mix.self=0.6``.
     """
+    from .config_files import safe_yaml
     if "=" not in text:
-        raise ConfigError(f"--set expects key=value, got {text!r}")
-    key, _, raw = text.partition("=")
-    key = key.strip()
-    value = safe_yaml(raw, f"--set {text!r}: value") if raw.strip() else ""
+        raise ConfigError(f"--set expects key=value, got {_short(text)}")
+    name, _, raw = text.partition("=")
+    name = name.strip()
+    value = safe_yaml(raw, f"--set {_short(text)}: value") if raw.strip() else ""
     # YAML 1.1 reads "3e-4" as a string; accept scientific notation for numbers.
     if isinstance(value, str):
         try:
             value = float(value) if any(c in value for c in ".eE") else int(value)
         except ValueError:
             pass
-    return key, value
+    return name, value
 
 
 def override_key(text: str) -> str:
     """The config key an override ``[section.]key[.entry]=value`` sets (``ppo.learning_rate=1`` -> ``learning_rate``)."""
     top, _, rest = text.partition("=")[0].strip().partition(".")
-    return rest.partition(".")[0] if top in SECTIONS and top not in FIELDS else top
+    return rest.partition(".")[0] if top in SECTIONS else top
 
 
-def apply_overrides(data: dict, overrides: list[str]) -> dict:
-    """``data`` (sectioned or flat) as flat keys with the ``key=value`` overrides applied."""
-    data = flatten(data)
+def apply_overrides(data: dict, overrides: list[str]) -> dict[str, dict]:
+    """``data`` (sectioned or flat) as sections with the ``[section.]key[.entry]=value`` overrides applied."""
+    data = nest(data)
     for text in overrides:
-        key, value = parse_override(text)
-        top, _, sub = key.partition(".")
-        if top in SECTIONS and top not in FIELDS:
+        name, value = parse_override(text)
+        top, _, sub = name.partition(".")
+        if top in SECTIONS:
             if not sub:
                 raise _unknown_key(top)
+            section = top
             top, _, sub = sub.partition(".")
-            if top not in SECTIONS[key.partition(".")[0]]:
-                raise _unknown_key(top, key.partition(".")[0])
+            if top not in SECTIONS[section]:
+                raise _unknown_key(top, section)
         elif top not in FIELDS:
             raise _unknown_key(top)
+        section = data.setdefault(SECTION_OF[top], {})
         if sub:
             factory = FIELDS[top].default_factory
-            current = data.get(top, factory() if factory is not dataclasses.MISSING else None)
+            current = section.get(top, factory() if factory is not dataclasses.MISSING else None)
             if not isinstance(current, dict):
-                raise ConfigError(f"--set {text!r}: {top!r} is not a mapping")
-            data[top] = {**current, sub: value}
+                raise ConfigError(f"--set {_short(text)}: {top!r} is not a mapping")
+            section[top] = {**current, sub: value}
         else:
-            data[top] = value
+            section[top] = value
     return data
 
 
-#: Bounds of a config file read as YAML: a config is a page of keys, so anything larger is refused before parsing.
-MAX_CONFIG_BYTES = 1 << 20
-MAX_CONFIG_DEPTH = 16
-
-
-class _UniqueKeys(yaml.SafeLoader):
-    """YAML's safe loader, refusing a key given twice in one mapping (YAML keeps the last, silently)."""
-
-    def construct_mapping(self, node, deep=False):
-        seen = {}
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            line = key_node.start_mark.line + 1
-            try:
-                if key in seen:
-                    raise ConfigError(f"key {key!r} is given twice (lines {seen[key]} and {line}); give it once")
-                seen[key] = line
-            except TypeError:            # an unhashable key: the base loader names it
-                continue
-        return super().construct_mapping(node, deep)
-
-
-def safe_yaml(text: str, source: str):
-    """``yaml.safe_load`` of a config, refusing aliases (``*name``: the billion-laughs bomb), text over
-    ``MAX_CONFIG_BYTES`` and nesting deeper than ``MAX_CONFIG_DEPTH``, all before anything is built,
-    and a key given twice in one mapping."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES} bytes; a config is a page of keys")
-    depth = 0
-    try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent):
-                raise ConfigError(f"{source}: YAML aliases (*{event.anchor}) are not accepted in a config; "
-                                  f"write the value out")
-            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
-                depth += 1
-                if depth > MAX_CONFIG_DEPTH:
-                    raise ConfigError(f"{source}: nested deeper than {MAX_CONFIG_DEPTH} levels")
-            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
-                depth -= 1
-        return yaml.load(text, Loader=_UniqueKeys)
-    except ConfigError as e:
-        raise ConfigError(f"{source}: {e}") from None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"{source} is not valid YAML: {e}") from None
-
-
 def load_config(path: str | Path | None = None, overrides: list[str] | None = None) -> PPOConfig:
-    """The config of ``path`` (YAML) with ``overrides`` applied, validated."""
+    """The config of ``path`` (YAML, with the files it inherits from) with ``overrides`` applied, validated.
+
+    Every error is a :class:`ConfigError` that names the file once: ``config file 'X': ...``."""
+    from .config_files import read_config_file
     data: dict = {}
-    source = "defaults"
+    source = None
     if path is not None:
-        path = Path(path)
-        try:        # a regular file (/dev/zero or a FIFO is refused by name, not read), a page of keys
-            text = read_regular(path, "config file", MAX_CONFIG_BYTES).decode("utf-8")
-        except FileNotFoundError:
-            raise ConfigError(f"config file {str(path)!r} does not exist") from None
-        except InputFileError as e:
-            raise ConfigError(f"{e}; a config is a page of keys") from None
-        except (UnicodeDecodeError, OSError) as e:
-            raise ConfigError(f"config file {str(path)!r} is not readable UTF-8 text: {e}") from None
-        data = safe_yaml(text, f"config file {str(path)!r}") or {}
-        if not isinstance(data, dict):
-            raise ConfigError(f"config file {str(path)!r}: expected a mapping of keys, got {type(data).__name__}")
-        source = str(path)
-    data = apply_overrides(data, overrides or [])
+        source = f"config file {str(path)!r}"
+        data = read_config_file(Path(path))
     try:
-        return config_from_dict(data, source)
+        return config_from_dict(apply_overrides(data, overrides or []))
     except ConfigError as e:
-        raise ConfigError(f"{source}: {e}") from None
+        raise ConfigError(f"{source}: {e}" if source else str(e)) from None

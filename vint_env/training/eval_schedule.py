@@ -27,7 +27,7 @@ def margins(scalars: dict) -> str:
 
 def due(cfg, update: int) -> bool:
     """Whether a periodic evaluation falls after ``update`` (the final one is the loop's)."""
-    return bool(cfg.eval_every) and update % cfg.eval_every == 0
+    return bool(cfg.evaluation.eval_every) and update % cfg.evaluation.eval_every == 0
 
 
 def run_evaluation(trainer, deals: int, final: bool = False) -> dict:

@@ -45,7 +45,7 @@ class HarnessEvaluator:
 
     @classmethod
     def from_config(cls, cfg) -> HarnessEvaluator:
-        return cls(cfg.game, cfg.eval_opponents, seed=cfg.seed, env_options=cfg.env_kwargs)
+        return cls(cfg.run.game, cfg.evaluation.eval_opponents, seed=cfg.run.seed, env_options=cfg.run.env_kwargs)
 
     def boards(self, n: int) -> list:
         from vint_env.evaluation import generate_boards

@@ -83,16 +83,16 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
     rollout's states) instead of the policy's value head.  ``ref_logits`` (the frozen reference
     policy's logits on the rollout's observations) with ``kl_coef > 0`` adds
     ``kl_coef * KL(reference || policy)`` to the loss."""
-    clip_coef = cfg.clip_coef if clip_coef is None else clip_coef
-    ent_coef = cfg.ent_coef if ent_coef is None else ent_coef
+    clip_coef = cfg.ppo.clip_coef if clip_coef is None else clip_coef
+    ent_coef = cfg.ppo.ent_coef if ent_coef is None else ent_coef
     b_adv = torch.as_tensor(advantages, dtype=torch.float32)
     b_ret = torch.as_tensor(returns, dtype=torch.float32)
     b_val = rollout.values
     n = len(rollout)
     clipfracs, approx_kls, kl_refs = [], [], []
-    for _epoch in range(cfg.update_epochs):
+    for _epoch in range(cfg.ppo.update_epochs):
         epoch_kls = []
-        for mb_np in np.array_split(rng.permutation(n), min(cfg.num_minibatches, n)):
+        for mb_np in np.array_split(rng.permutation(n), min(cfg.ppo.num_minibatches, n)):
             mb = torch.from_numpy(mb_np)
             logits, new_value = net(rollout.obs[mb])
             if critic is not None:
@@ -107,7 +107,7 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
                 clipfracs.append(((ratio - 1.0).abs() > clip_coef).float().mean().item())
 
             mb_adv = b_adv[mb]
-            if cfg.norm_adv and len(mb) > 1:
+            if cfg.ppo.norm_adv and len(mb) > 1:
                 mb_adv = (mb_adv - mb_adv.mean()) / (mb_adv.std() + 1e-8)
 
             # Clipped policy objective
@@ -115,14 +115,14 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
                                 -mb_adv * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)).mean()
 
             # Value loss, optionally clipped around the rollout's values
-            if cfg.clip_vloss:
+            if cfg.ppo.clip_vloss:
                 v_clipped = b_val[mb] + torch.clamp(new_value - b_val[mb], -clip_coef, clip_coef)
                 v_loss = 0.5 * torch.max((new_value - b_ret[mb]) ** 2, (v_clipped - b_ret[mb]) ** 2).mean()
             else:
                 v_loss = 0.5 * ((new_value - b_ret[mb]) ** 2).mean()
 
             entropy_loss = entropy.mean()
-            loss = pg_loss - ent_coef * entropy_loss + cfg.vf_coef * v_loss
+            loss = pg_loss - ent_coef * entropy_loss + cfg.ppo.vf_coef * v_loss
             if ref_logits is not None and kl_coef > 0:
                 kl_ref = kl_to_reference(ref_logits[mb], logits, rollout.masks[mb]).mean()
                 loss = loss + kl_coef * kl_ref
@@ -131,10 +131,10 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_([p for group in optimizer.param_groups for p in group["params"]],
-                                     cfg.max_grad_norm)
+                                     cfg.ppo.max_grad_norm)
             optimizer.step()
         approx_kls += epoch_kls
-        if cfg.target_kl > 0 and np.mean(epoch_kls) > cfg.target_kl:
+        if cfg.ppo.target_kl > 0 and np.mean(epoch_kls) > cfg.ppo.target_kl:
             break
     y_pred, y_true = rollout.values.numpy(), returns
     var_y = np.var(y_true)
@@ -163,36 +163,36 @@ class Trainer:
         self.cfg = cfg
         self.run_dir = Path(run_dir)
         self.ckpt_dir = self.run_dir / "checkpoints"
-        torch.set_num_threads(cfg.torch_threads)   # also makes float results repeatable across resumes
-        torch.manual_seed(cfg.seed)
-        self.batch = make_game_batch(cfg.env_source, cfg.game, cfg.num_envs, cfg.env_kwargs,
-                                     RewardShaper(cfg.shaping_trick_reward, cfg.shaping_exclude_items,
-                                                  cfg.shaping_deal_transform, cfg.shaping_deal_scale))
+        torch.set_num_threads(cfg.run.torch_threads)   # also makes float results repeatable across resumes
+        torch.manual_seed(cfg.run.seed)
+        self.batch = make_game_batch(cfg.collection.env_source, cfg.run.game, cfg.collection.num_envs, cfg.run.env_kwargs,
+                                     RewardShaper(cfg.shaping.shaping_trick_reward, cfg.shaping.shaping_exclude_items,
+                                                  cfg.shaping.shaping_deal_transform, cfg.shaping.shaping_deal_scale))
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
-        self.net = build_network(cfg.network, self.obs_size, self.num_actions, cfg.network_kwargs)
+        self.net = build_network(cfg.model.network, self.obs_size, self.num_actions, cfg.model.network_kwargs)
         self.critic: nn.Module | None = None
         params = list(self.net.parameters())
-        if cfg.central_critic:
+        if cfg.model.central_critic:
             if not hasattr(self.batch, "states") or self.batch.state_size is None:
                 raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has "
-                                 f"state_space), not env_source {cfg.env_source!r}")
-            self.critic = CentralCritic(self.batch.state_size, cfg.critic_hidden_sizes)
+                                 f"state_space), not env_source {cfg.collection.env_source!r}")
+            self.critic = CentralCritic(self.batch.state_size, cfg.model.critic_hidden_sizes)
             params += list(self.critic.parameters())
         try:
-            self.optimizer = torch.optim.Adam(params, lr=cfg.learning_rate, eps=1e-5,
-                                              **({"fused": True} if cfg.fused_adam else {}))
+            self.optimizer = torch.optim.Adam(params, lr=cfg.ppo.learning_rate, eps=1e-5,
+                                              **({"fused": True} if cfg.ppo.fused_adam else {}))
         except (RuntimeError, TypeError) as e:
             raise ValueError(f"fused_adam: this torch ({torch.__version__}) has no fused Adam on CPU ({e}); "
                              f"set fused_adam: false") from None
-        self.pool = OpponentPool(cfg.pool_size)
-        make_bot = make_bot or default_bot_factory(cfg.game)
+        self.pool = OpponentPool(cfg.opponents.pool_size)
+        make_bot = make_bot or default_bot_factory(cfg.run.game)
         for kind in ("random", "rule"):
-            if cfg.opponent_mix.get(kind, 0) > 0:
+            if cfg.opponents.opponent_mix.get(kind, 0) > 0:
                 make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
-        self.collector = SelfPlayCollector(self.batch, cfg.opponent_mix, cfg.num_steps, make_bot, cfg.duplicate)
-        if cfg.teacher:
+        self.collector = SelfPlayCollector(self.batch, cfg.opponents.opponent_mix, cfg.collection.num_steps, make_bot, cfg.collection.duplicate)
+        if cfg.teacher_data.teacher:
             from vint_env.agents.registry import load_agent
-            load_agent(cfg.teacher, game=harness_game(cfg.game))   # a bad teacher spec fails now
+            load_agent(cfg.teacher_data.teacher, game=harness_game(cfg.run.game))   # a bad teacher spec fails now
         self.reference: nn.Module | None = None   # the frozen clone of the teacher (kl_coef > 0)
         self.say = say or (lambda msg: None)       # progress notes (teacher data, behaviour cloning)
         self.state = TrainState()
@@ -225,7 +225,7 @@ class Trainer:
     def save(self) -> Path:
         """Write ``checkpoints/update_NNNNNN.pt`` and ``checkpoints/latest.pt`` (both atomically)."""
         return write_checkpoints(self.ckpt_dir, self.state.update, self.checkpoint_payload(),
-                                 self.cfg.keep_checkpoints)
+                                 self.cfg.checkpoints.keep_checkpoints)
 
     def restore(self, path: str | Path) -> None:
         """Continue from a checkpoint of this same run (same config)."""
@@ -262,11 +262,11 @@ class Trainer:
     def budget_fraction(self) -> float:
         """Share of the run's budget used so far (``vint_env/training/schedule.py``)."""
         cfg, st = self.cfg, self.state
-        return budget_fraction(st.global_step, cfg.total_timesteps, st.train_seconds, cfg.max_minutes)
+        return budget_fraction(st.global_step, cfg.run.total_timesteps, st.train_seconds, cfg.run.max_minutes)
 
     def budget_spent(self) -> bool:
         cfg, st = self.cfg, self.state
-        return budget_spent(st.global_step, cfg.total_timesteps, st.train_seconds, cfg.max_minutes)
+        return budget_spent(st.global_step, cfg.run.total_timesteps, st.train_seconds, cfg.run.max_minutes)
 
     def coefficients(self) -> dict:
         """This update's learning rate, clip and entropy coefficients, annealed by the budget used."""
@@ -274,11 +274,11 @@ class Trainer:
         frac = self.budget_fraction()
         return {
             "budget_fraction": frac,
-            "learning_rate": linear(cfg.learning_rate, 0.0, frac) if cfg.anneal_lr else cfg.learning_rate,
-            "clip_coef": cfg.clip_coef if cfg.clip_coef_final is None else linear(cfg.clip_coef,
-                                                                                   cfg.clip_coef_final, frac),
-            "ent_coef": cfg.ent_coef if cfg.ent_coef_final is None else linear(cfg.ent_coef,
-                                                                                cfg.ent_coef_final, frac),
+            "learning_rate": linear(cfg.ppo.learning_rate, 0.0, frac) if cfg.ppo.anneal_lr else cfg.ppo.learning_rate,
+            "clip_coef": cfg.ppo.clip_coef if cfg.ppo.clip_coef_final is None else linear(cfg.ppo.clip_coef,
+                                                                                   cfg.ppo.clip_coef_final, frac),
+            "ent_coef": cfg.ppo.ent_coef if cfg.ppo.ent_coef_final is None else linear(cfg.ppo.ent_coef,
+                                                                                cfg.ppo.ent_coef_final, frac),
             **({"kl_coef": self.kl_coef_now(frac)} if self.reference is not None else {}),
         }
 
@@ -293,7 +293,7 @@ class Trainer:
         """Advantages of ``rollout`` and the PPO update on it; the loss figures."""
         cfg = self.cfg
         advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
-                                          rollout.dones, rollout.next_index, cfg.gamma, cfg.gae_lambda)
+                                          rollout.dones, rollout.next_index, cfg.ppo.gamma, cfg.ppo.gae_lambda)
         ref_logits = None
         if self.reference is not None and coefs["kl_coef"] > 0:
             with torch.no_grad():
@@ -311,7 +311,7 @@ class Trainer:
         cfg, st = self.cfg, self.state
         coefs = self.coefficients()
         self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
-        rng, gen = seeded(cfg.seed, st.update, 0)
+        rng, gen = seeded(cfg.run.seed, st.update, 0)
         t0 = time.perf_counter()
         rollout = self.collect(rng, gen)
         t1 = time.perf_counter()
@@ -326,7 +326,7 @@ class Trainer:
         st.update += 1
         st.global_step += rollout.env_steps
         st.samples += len(rollout)
-        if st.update % self.cfg.pool_add_every == 0:
+        if st.update % self.cfg.opponents.pool_add_every == 0:
             self.pool.add(self.net)
         wall = collect_seconds + update_seconds if wall_seconds is None else wall_seconds
         variance = {}
@@ -334,7 +334,7 @@ class Trainer:
             from .duplicate import variance_figures
             figures = variance_figures(rollout.side_returns)
             variance = {"return_var": figures["return_var"],
-                        **({"paired_return_var": figures["paired_return_var"]} if self.cfg.duplicate else {})}
+                        **({"paired_return_var": figures["paired_return_var"]} if self.cfg.collection.duplicate else {})}
         return {
             **scalars,
             **rollout.stats,
@@ -361,23 +361,23 @@ class Trainer:
 
         if st.pending_eval_deals:
             self.run_evaluation(st.pending_eval_deals, final=st.pending_eval_final)
-        if cfg.init_from and not st.pretrained and st.update == 0:
+        if cfg.init.init_from and not st.pretrained and st.update == 0:
             warm_start.init_from(self)
         if warm_start.wanted(cfg, st):
-            if cfg.eval_every and not st.evaluated_before_cloning:   # the curves start before cloning
-                self.evaluate_before_cloning(cfg.eval_deals)
+            if cfg.evaluation.eval_every and not st.evaluated_before_cloning:   # the curves start before cloning
+                self.evaluate_before_cloning(cfg.evaluation.eval_deals)
                 st.train_seconds = seconds()
             self.pretrain(seconds)
             st.train_seconds = seconds()   # teacher data and cloning are in the budget
-            if cfg.eval_every and self.evaluate is not None and not self.budget_spent():
-                self.say(f"the clone: {margins(self.run_evaluation(cfg.eval_deals))}")   # where PPO starts
+            if cfg.evaluation.eval_every and self.evaluate is not None and not self.budget_spent():
+                self.say(f"the clone: {margins(self.run_evaluation(cfg.evaluation.eval_deals))}")   # where PPO starts
         with contextlib.closing(self.updates()) as updates:   # closing stops the collectors, whatever happens
             self._loop(updates, seconds, progress)
-        stopped_early = st.global_step < cfg.total_timesteps
+        stopped_early = st.global_step < cfg.run.total_timesteps
         if st.final_eval_update == st.update:
             final = {**self.last_eval, "already_finished": True}
         else:
-            final = self.run_evaluation(cfg.final_eval_deals, final=True)
+            final = self.run_evaluation(cfg.evaluation.final_eval_deals, final=True)
             self.save()
         final["stopped_early"] = stopped_early
         return final
@@ -393,16 +393,16 @@ class Trainer:
                 self.logger.log(st.update, st.global_step, scalars)
             last = self.budget_spent()
             if not last and eval_schedule.due(cfg, st.update):
-                scalars.update(self.run_evaluation(cfg.eval_deals))
+                scalars.update(self.run_evaluation(cfg.evaluation.eval_deals))
             if progress is not None:
                 progress(st, scalars, self.last_eval)
-            if last or st.update % cfg.checkpoint_every == 0:
+            if last or st.update % cfg.checkpoints.checkpoint_every == 0:
                 self.save()
 
     def updates(self):
         """The run's updates, one scalars dict each, until the budget is spent (the clock is the caller's:
         it sets ``state.train_seconds`` after each)."""
-        if self.cfg.collectors:
+        if self.cfg.collection.collectors:
             yield from self.overlapped_updates()
             return
         while not self.budget_spent():
@@ -437,11 +437,11 @@ class Trainer:
                 parts, collect_seconds = collectors.receive()
                 rollout = gather(parts)
                 self.behaviour = behaviour()     # plays rollout u + 1, collected during this update
-                if st.global_step + rollout.env_steps < cfg.total_timesteps or cfg.max_minutes:
+                if st.global_step + rollout.env_steps < cfg.run.total_timesteps or cfg.run.max_minutes:
                     request(st.update + 1)
                 coefs = self.coefficients()
                 self.optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
-                rng, _ = seeded(cfg.seed, st.update, 1000)
+                rng, _ = seeded(cfg.run.seed, st.update, 1000)
                 t1 = time.perf_counter()
                 losses = self.learn(rollout, coefs, rng)
                 t2 = time.perf_counter()

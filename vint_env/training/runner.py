@@ -9,6 +9,7 @@ ends with the final evaluation table, the learning-curve plot and the match view
 from __future__ import annotations
 
 import math
+import shutil
 import sys
 from pathlib import Path
 
@@ -16,8 +17,8 @@ import yaml
 
 from vint_env.points import format_points
 
-from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, apply_overrides, code_specs, config_from_dict,
-                     load_config, override_key)
+from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, agent_spec_texts, apply_overrides, code_specs,
+                     config_from_checkpoint, config_from_dict, load_config, override_key)
 
 
 def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | None = None) -> tuple[PPOConfig, Path]:
@@ -29,11 +30,10 @@ def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | N
     if not ckpt_path.exists():
         raise ConfigError(f"nothing to resume in {str(run_dir)!r}: no checkpoints/latest.pt")
     ckpt = load_checkpoint(ckpt_path)
-    saved = config_from_dict(ckpt["config"], str(ckpt_path))
+    saved = config_from_checkpoint(ckpt["config"], str(ckpt_path))
     if config_file:
-        given = load_config(config_file).to_dict()
-        differs = {k: (saved.to_dict()[k], v) for k, v in given.items()
-                   if saved.to_dict()[k] != v and k not in RESUME_OVERRIDABLE}
+        given, stored = load_config(config_file).to_flat(), saved.to_flat()
+        differs = {k: (stored[k], v) for k, v in given.items() if stored[k] != v and k not in RESUME_OVERRIDABLE}
         if differs:
             raise ConfigError(f"--config {config_file} differs from the run being resumed "
                               f"(run's value, file's value): {differs}")
@@ -42,10 +42,10 @@ def resume_config(run_dir: Path, overrides: list[str] = (), config_file: str | N
         raise ConfigError(f"--set {bad} cannot change when resuming; allowed: {', '.join(RESUME_OVERRIDABLE)}")
     cfg = config_from_dict(apply_overrides(saved.to_dict(), list(overrides)))
     # Nothing read from a checkpoint decides an import: code named by the stored config needs the user's word.
-    given = load_config(config_file).to_dict() if config_file else {}
+    given = load_config(config_file).to_flat() if config_file else {}
     overridden = {override_key(o) for o in overrides}
     unvouched = {k: v for k, v in code_specs(cfg).items()
-                 if k not in overridden and given.get(k) != getattr(cfg, k)}
+                 if k not in overridden and given.get(k) != cfg.to_flat()[k]}
     if unvouched:
         raise ConfigError(f"the config stored in {str(ckpt_path)!r} names code to import "
                           + "; ".join(f"{k}: {v}" for k, v in unvouched.items())
@@ -69,26 +69,57 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
     return out
 
 
-def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool = True) -> int:
+def run_inputs(cfg: PPOConfig, config_file: str | Path | None = None) -> tuple[dict, dict]:
+    """``(files, folders)`` a run reads, by label: its config file and the files it inherits from,
+    ``init_from``, and the paths its agent specs declare (a ``ppo:PATH`` teacher, evaluation opponents;
+    ``baseline:DIR`` folders)."""
+    from vint_env.file_roles import spec_inputs
+
+    from .config_files import config_layers
+    files, folders = spec_inputs([text for _, text in agent_spec_texts(cfg)])
+    bases = {f"base {p}": p for p, _ in config_layers(Path(config_file))[1:]} if config_file else {}
+    files = {"--config": config_file, **bases, "init_from": cfg.init.init_from or None, **files}
+    return files, folders
+
+
+def delete_run(run_dir: Path, config_file: str | Path | None, cfg: PPOConfig) -> None:
+    """``--overwrite``: delete the run in ``run_dir``, unless an input of the new run lies inside it (its
+    config file or a base of it, ``init_from``, a teacher's or an opponent's checkpoint or folder)."""
+    from vint_env.file_roles import OutputOverInputError, check_file_roles
+    files, folders = run_inputs(cfg, config_file)
+    try:
+        check_file_roles({**files, **folders}, {}, folders={"the run folder --overwrite deletes": run_dir})
+    except OutputOverInputError as e:
+        raise ConfigError(str(e)) from None
+    shutil.rmtree(run_dir)
+
+
+def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool = True,
+                 replace: str | Path | None = None) -> int:
     """Train ``cfg`` in ``run_dir`` (continuing from the checkpoint ``resume_from``), print the final
-    evaluation, plot and viewer; 0 when done, 130 when interrupted (the run resumes later)."""
+    evaluation, plot and viewer; 0 when done, 130 when interrupted (the run resumes later).
+
+    ``replace``: delete the run ``run_dir`` holds first (``--overwrite``; the value is the config file
+    given, ``""`` for none), once the new run is built and none of its inputs lies inside the folder."""
     from .evaluation import HarnessEvaluator
     from .logs import RunLogger, plot_learning_curves
     from .ppo import Trainer
 
     run_dir = Path(run_dir)
     ckpt_path = resume_from
-    try:
-        run_dir.mkdir(parents=True, exist_ok=True)
-        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_nested(), sort_keys=False))
-    except OSError as e:   # a path through a file, no permission, a read-only disk
-        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
-
-    evaluator = HarnessEvaluator.from_config(cfg) if cfg.eval_opponents else None
+    # Everything is built (and so checked) before the run folder is made, or an old run in it deleted.
+    evaluator = HarnessEvaluator.from_config(cfg) if cfg.evaluation.eval_opponents else None
     try:
         trainer = Trainer(cfg, run_dir, evaluate=evaluator, say=lambda msg: print(msg, flush=True))
     except ValueError as e:  # an unknown game, network, env option or teacher
         raise ConfigError(str(e)) from None
+    if replace is not None:
+        delete_run(run_dir, replace, cfg)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+        (run_dir / "config.yaml").write_text(yaml.safe_dump(cfg.to_dict(), sort_keys=False))
+    except OSError as e:   # a path through a file, no permission, a read-only disk
+        raise ConfigError(f"cannot create the run folder {str(run_dir)!r}: {e.strerror or e}") from None
     resume_update = None
     if ckpt_path is not None:
         trainer.restore(ckpt_path)
@@ -96,28 +127,28 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
         print(f"resuming {run_dir} from update {trainer.state.update} "
               f"({trainer.state.global_step} env steps)", flush=True)
     trainer.logger = RunLogger(run_dir, resume_update=resume_update, resume_step=trainer.state.global_step)
-    print(f"vint-train: {cfg.game}, {cfg.total_timesteps} env steps in updates of >= {cfg.rollout_steps} "
-          f"({cfg.num_envs} games x {cfg.num_steps} steps, source {cfg.env_source})"
-          + (f", at most {cfg.max_minutes:g} min" if cfg.max_minutes else "") + f"; run folder {run_dir}",
+    print(f"vint-train: {cfg.run.game}, {cfg.run.total_timesteps} env steps in updates of >= {cfg.rollout_steps} "
+          f"({cfg.collection.num_envs} games x {cfg.collection.num_steps} steps, source {cfg.collection.env_source})"
+          + (f", at most {cfg.run.max_minutes:g} min" if cfg.run.max_minutes else "") + f"; run folder {run_dir}",
           flush=True)
 
     bar = None
     if show_progress:
         from tqdm import tqdm
-        bar = tqdm(total=cfg.total_timesteps, initial=min(trainer.state.global_step, cfg.total_timesteps),
+        bar = tqdm(total=cfg.run.total_timesteps, initial=min(trainer.state.global_step, cfg.run.total_timesteps),
                    unit="step", unit_scale=True, dynamic_ncols=True, file=sys.stderr)
 
         def progress(st, scalars, last_eval):
-            bar.update(min(st.global_step, cfg.total_timesteps) - bar.n)
-            bar.set_postfix(format_progress(scalars, last_eval, cfg.eval_opponents), refresh=False)
+            bar.update(min(st.global_step, cfg.run.total_timesteps) - bar.n)
+            bar.set_postfix(format_progress(scalars, last_eval, cfg.evaluation.eval_opponents), refresh=False)
     else:
         def progress(st, scalars, last_eval):
-            if (any(k.startswith("eval/") for k in scalars) or st.update % cfg.checkpoint_every == 0
-                    or st.global_step >= cfg.total_timesteps):
-                print(f"update {st.update}, step {st.global_step}/{cfg.total_timesteps}, "
+            if (any(k.startswith("eval/") for k in scalars) or st.update % cfg.checkpoints.checkpoint_every == 0
+                    or st.global_step >= cfg.run.total_timesteps):
+                print(f"update {st.update}, step {st.global_step}/{cfg.run.total_timesteps}, "
                       f"{st.train_seconds / 60:.1f} min: "
                       + " ".join(f"{k}={v}" for k, v in format_progress(scalars, last_eval,
-                                                                        cfg.eval_opponents).items()),
+                                                                        cfg.evaluation.eval_opponents).items()),
                       flush=True)
     try:
         final = trainer.train(progress=progress)
@@ -137,8 +168,8 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
               f"logged in {run_dir / 'metrics.csv'}; nothing to do. To train on: vint-train --resume {run_dir} "
               f"--set total_timesteps=<more> (or max_minutes=<more>)")
         return 0
-    plot = plot_learning_curves(trainer.logger, cfg.eval_opponents, run_dir / "learning_curves.png",
-                                f"{cfg.name} ({cfg.game})")
+    plot = plot_learning_curves(trainer.logger, cfg.evaluation.eval_opponents, run_dir / "learning_curves.png",
+                                f"{cfg.run.name} ({cfg.run.game})")
     print(f"\ntrained {st.update} updates, {st.global_step} env steps, {st.samples} PPO samples "
           f"in {st.train_seconds / 60:.1f} min"
           + (f" (stopped by max_minutes; to go on: vint-train --resume {run_dir} --set max_minutes=<more>)"
@@ -147,13 +178,13 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
           f"update_{st.update:06d}.pt, the name the evaluation and the match viewer show)")
     if evaluator is not None:
         print(f"\nfinal evaluation of the trained agent (A) through the harness: "
-              f"{cfg.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
+              f"{cfg.evaluation.final_eval_deals} duplicate boards per opponent (B), margin in raw points per board "
               f"(A's points summed over the board's tables; seats swapped between tables):")
         print(evaluator.table())
     print(f"learning curves: {plot if plot else '(no evaluation data to plot)'}")
     if evaluator is not None:
         viewer = evaluator.write_viewer(run_dir / "final_evaluation.html",
-                                        f"{cfg.name} ({cfg.game}): final evaluation")
+                                        f"{cfg.run.name} ({cfg.run.game}): final evaluation")
         if viewer is not None:
             print(f"match viewer (open in a browser; replays every board): {viewer}")
     return 0

@@ -25,12 +25,12 @@ def frozen_copy(net: nn.Module) -> nn.Module:
 
 def kl_coef_at(cfg, frac: float) -> float:
     """The KL-to-teacher weight at budget fraction ``frac``: ``kl_coef`` falling linearly to 0 at ``kl_decay``."""
-    return cfg.kl_coef * max(0.0, 1.0 - frac / cfg.kl_decay)
+    return cfg.init.kl_coef * max(0.0, 1.0 - frac / cfg.init.kl_decay)
 
 
 def wanted(cfg, state) -> bool:
     """Whether the run still has its warm start to do (a teacher, cloning epochs, nothing trained yet)."""
-    return bool(cfg.teacher) and cfg.bc_epochs > 0 and not state.pretrained and state.update == 0
+    return bool(cfg.teacher_data.teacher) and cfg.cloning.bc_epochs > 0 and not state.pretrained and state.update == 0
 
 
 def init_from(trainer) -> None:
@@ -40,21 +40,21 @@ def init_from(trainer) -> None:
     from vint_env.agents.learned.policy import CheckpointError, load_checkpoint, network_from_checkpoint
     cfg = trainer.cfg
     try:
-        ckpt = load_checkpoint(cfg.init_from, game=cfg.game)
-        net = network_from_checkpoint(ckpt, cfg.init_from)
+        ckpt = load_checkpoint(cfg.init.init_from, game=cfg.run.game)
+        net = network_from_checkpoint(ckpt, cfg.init.init_from)
     except CheckpointError as e:
         raise ValueError(f"init_from: {e}") from None
     theirs = (ckpt["network"].get("name"), ckpt["network"].get("kwargs"))
-    if theirs != (cfg.network, cfg.network_kwargs):
-        raise ValueError(f"init_from={cfg.init_from!r} holds network {theirs[0]!r} with {theirs[1]!r}; this run "
-                         f"trains {cfg.network!r} with {cfg.network_kwargs!r}: set network and network_kwargs "
+    if theirs != (cfg.model.network, cfg.model.network_kwargs):
+        raise ValueError(f"init_from={cfg.init.init_from!r} holds network {theirs[0]!r} with {theirs[1]!r}; this run "
+                         f"trains {cfg.model.network!r} with {cfg.model.network_kwargs!r}: set network and network_kwargs "
                          f"to the checkpoint's")
     trainer.net.load_state_dict(net.state_dict())
-    if cfg.kl_coef > 0:
+    if cfg.init.kl_coef > 0:
         trainer.reference = frozen_copy(trainer.net)
     save_warm_start(trainer)        # the final evaluation plays the agent after RL against it
     trainer.state.pretrained = True
-    trainer.say(f"init_from: the network of {cfg.init_from} starts the run")
+    trainer.say(f"init_from: the network of {cfg.init.init_from} starts the run")
 
 
 def pretrain(trainer, seconds=None) -> list[dict]:
@@ -68,33 +68,33 @@ def pretrain(trainer, seconds=None) -> list[dict]:
     cfg, st = trainer.cfg, trainer.state
     seconds = seconds or (lambda: st.train_seconds)
     t0 = time.perf_counter()
-    data, _, cached = teacher_data(cfg.game, cfg.env_kwargs, cfg.teacher, cfg.seed, cfg.teacher_deals,
-                                   cfg.teacher_workers,
-                                   Path(cfg.runs_dir) / "teacher_cache" if cfg.teacher_cache else None,
-                                   say=trainer.say, values=cfg.teacher_values)
+    data, _, cached = teacher_data(cfg.run.game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed, cfg.teacher_data.teacher_deals,
+                                   cfg.teacher_data.teacher_workers,
+                                   Path(cfg.run.runs_dir) / "teacher_cache" if cfg.teacher_data.teacher_cache else None,
+                                   say=trainer.say, values=cfg.value_targets.teacher_values)
     t1 = time.perf_counter()
 
     def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
-        return cfg.max_minutes > 0 and seconds() >= 60.0 * cfg.max_minutes
+        return cfg.run.max_minutes > 0 and seconds() >= 60.0 * cfg.run.max_minutes
 
-    history = behaviour_clone(trainer.net, data, cfg.bc_epochs, cfg.bc_batch_size, cfg.bc_learning_rate,
-                              cfg.seed, value_coef=cfg.bc_value_coef, max_grad_norm=cfg.max_grad_norm,
-                              holdout=cfg.bc_holdout, say=trainer.say, value_scale=cfg.bc_value_scale,
-                              teacher_bonus=cfg.bc_teacher_bonus, value_unit=cfg.bc_value_unit,
+    history = behaviour_clone(trainer.net, data, cfg.cloning.bc_epochs, cfg.cloning.bc_batch_size, cfg.cloning.bc_learning_rate,
+                              cfg.run.seed, value_coef=cfg.cloning.bc_value_coef, max_grad_norm=cfg.ppo.max_grad_norm,
+                              holdout=cfg.cloning.bc_holdout, say=trainer.say, value_scale=cfg.value_targets.bc_value_scale,
+                              teacher_bonus=cfg.value_targets.bc_teacher_bonus, value_unit=cfg.value_targets.bc_value_unit,
                               stop=stop, measure_start=True,
-                              margins=(cfg.residual_margin,) if cfg.residual_base else ())
+                              margins=(cfg.residual.residual_margin,) if cfg.residual.residual_base else ())
     done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
-    stopped = done < cfg.bc_epochs
+    stopped = done < cfg.cloning.bc_epochs
     if stopped:
-        trainer.say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.max_minutes:g}) after {done:.2f} "
-                    f"of {cfg.bc_epochs} epochs")
+        trainer.say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.run.max_minutes:g}) after {done:.2f} "
+                    f"of {cfg.cloning.bc_epochs} epochs")
     if trainer.logger is not None:
         for h in history:
             trainer.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
         trainer.logger.log(0, 0, {"teacher/decisions": len(data), "teacher/seconds": t1 - t0,
                                   "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1,
                                   "bc/epochs_done": done, "bc/stopped_by_budget": int(stopped)})
-    if cfg.kl_coef > 0:
+    if cfg.init.kl_coef > 0:
         trainer.reference = frozen_copy(trainer.net)
     save_warm_start(trainer)
     st.pretrained = True

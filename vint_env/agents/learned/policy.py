@@ -15,7 +15,8 @@ key                meaning
 ``num_actions``    size of the action space
 ``network``        ``{"name": ..., "kwargs": {...}}`` (see ``networks.py``)
 ``model``          the network's ``state_dict``
-``config``         the full training config (a dict)
+``config``         the full training config (a dict by section; flat in checkpoints made before the config
+                   sections: ``vint_env.training.config.config_from_checkpoint`` reads both)
 ``trainer``        trainer state for ``--resume`` (optimizer, pool, RNG, counters)
 =================  ==========================================================
 
