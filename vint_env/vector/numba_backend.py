@@ -934,6 +934,8 @@ _FAULTS = (
     ("contract", "Vint play needs a contract (highest 0..34, declarer 0..3) unless passed out"),
     ("whist_trump", "Whist needs a trump 0..4"),
     ("trick", "the trick in progress needs a leader 0..3 and a card 0..51 from each seat that played to it"),
+    ("played", "each hand must be its cards as dealt less the cards its seat played: 13 less the tricks played, "
+               "less one if it played to the trick in progress (a card of its hand as dealt, no longer held)"),
     ("solo_auction", "Solo Whist: partner must be -1..3, passed 0..15 (a bit per seat), may_accept and must_raise "
                      "0 or 1"),
     ("solo_turned", "Solo Whist: turned must be a card 0..51 of the dealer's hand as dealt"),
@@ -947,9 +949,9 @@ _FAULTS = (
 ROW_FAULTS = tuple(message for _, message in _FAULTS)
 _NUM_FAULTS = len(_FAULTS)
 _CODE = {name: i + 1 for i, (name, _) in enumerate(_FAULTS)}
-(_F_HIGHEST, _F_WON, _F_HANDS, _F_DEAL, _F_BIDS, _F_VOIDS, _F_AUCTION, _F_PLAY, _F_CONTRACT, _F_WHIST_TRUMP,
- _F_TRICK, _F_SOLO_TURNED, _F_SOLO_CALLS, _F_SOLO_BID) = (
-    _CODE[n] for n in ("highest", "won", "hands", "deal", "bids", "voids", "auction", "play", "contract",
+(_F_HIGHEST, _F_WON, _F_HANDS, _F_PLAYED, _F_DEAL, _F_BIDS, _F_VOIDS, _F_AUCTION, _F_PLAY, _F_CONTRACT,
+ _F_WHIST_TRUMP, _F_TRICK, _F_SOLO_TURNED, _F_SOLO_CALLS, _F_SOLO_BID) = (
+    _CODE[n] for n in ("highest", "won", "hands", "played", "deal", "bids", "voids", "auction", "play", "contract",
                        "whist_trump", "trick", "solo_turned", "solo_calls", "solo_bid"))
 
 
@@ -1019,13 +1021,22 @@ def _relation_faults(small, words, b, game, solo):
     dealt_all = zero
     size_off = zero
     bids = zero
+    tricks = np.int64(small[b, _TRICKS_PLAYED])
+    played_off = False
     for s in range(4):
         dealt = words[b, DEALT + s]
-        outside |= (dealt & ~deck) | (words[b, HAND + s] & ~dealt)
+        hand = words[b, HAND + s]
+        outside |= (dealt & ~deck) | (hand & ~dealt)
         size_off |= _popcount(dealt) ^ np.uint64(13)
         dealt_all |= dealt
         bids |= words[b, BIDS + s]
+        # the hand is the cards dealt less the cards played: one a trick, and the card on the trick in progress
+        card = np.int64(small[b, TRICK + s])
+        on_trick = card >= 0
+        played_off |= (np.int64(_popcount(hand)) + tricks + np.int64(on_trick)) != 13
+        played_off |= on_trick & ((((dealt & ~hand) >> np.uint64(card & 63)) & np.uint64(1)) == zero)
     faults |= _fault_bit(outside != zero, _F_HANDS)
+    faults |= _fault_bit(played_off, _F_PLAYED)
     faults |= _fault_bit((size_off != zero) | (dealt_all != deck), _F_DEAL)
     faults |= _fault_bit((bids >> np.uint64(NUM_BIDS)) != zero, _F_BIDS)
     faults |= _fault_bit((words[b, VOIDS] >> np.uint64(16)) != zero, _F_VOIDS)

@@ -650,6 +650,8 @@ _FAULTS = (
               "exchange: at most 12 cards exchanged by the player exchanging, both piles in order)"),
     ("play", "play needs a leader 0..3, a trump 0..4, at most 12 tricks played, a contract unless passed out, and "
              "a card from each seat that played to the trick in progress"),
+    ("played", "in play each hand must be its cards as play started less the cards its seat played: one a trick "
+               "(a seat that plays to tricks), and the card on the trick in progress (no longer held)"),
 )
 ROW_FAULTS = tuple(message for _, message in _FAULTS)
 
@@ -737,6 +739,16 @@ def _faults(small, words, b, way):
         bad_play |= (i < n) & (small[b, TRICK + s] < 0)
         s = _next_seat(way, s)
     faults |= np.int64(bad_play) << 5
+    tricks = np.int64(small[b, _TRICKS_PLAYED])
+    played_off = False
+    for s in range(4):                         # the hand is the cards as play started less the cards played
+        played = words[b, DEALT + s] & ~words[b, HAND + s]
+        card = np.int64(small[b, TRICK + s])
+        on_trick = card >= 0
+        plays = np.int64((not _two_hands(way)) or (s & 1) == 0)   # ways 2, 3: the piles at seats 1, 3 never play
+        played_off |= np.int64(_popcount(played)) != tricks * plays + np.int64(on_trick)
+        played_off |= on_trick & (((played >> np.uint64(card & 63)) & np.uint64(1)) == zero)
+    faults |= np.int64(playing & played_off) << 6
     return faults
 
 
