@@ -169,9 +169,9 @@ class BatchEngine:
         its action is legal: else :class:`~vint_env.vector.state.EngineStateError`
         or :class:`~vint_env.rules.tricks.IllegalActionError` names the game.
         """
-        admit(state, self.layout)
+        seal = admit(state, self.layout).under(self.spec)
         acts, given = self._action_ids(state, actions)
-        refused = self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel)
+        refused = self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel, seal)
         if refused >= 0:
             self._refuse(state, acts, given)
         return state
@@ -211,8 +211,8 @@ class BatchEngine:
         legal actions, ``u`` its number of ``rng.random(batch_size)``."""
         if not isinstance(rng, np.random.Generator):
             raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r:.80}")
-        admit(state, self.layout)
-        return self._impl.random_legal(state, rng.random(state.batch_size), self.spec)
+        seal = admit(state, self.layout).under(self.spec)
+        return self._impl.random_legal(state, rng.random(state.batch_size), self.spec, seal)
 
     def deciding_players(self, state: VintBatchState) -> np.ndarray:
         """The agent (its seat number, ``player_i``) who decides now in each game, -1 once a deal is over: the seat
