@@ -46,6 +46,13 @@ runs, in two parts, each in one place for every engine and kernel:
   (views, observe, reset) run the row check as a pass of their own first.
   The check has no branch on a valid row (each kernel loop is compiled for
   one kind of game, so Solo Whist's own checks cost the others nothing).
+- **The seal** (:class:`RowSeal`, kept beside the admission, never in the
+  state): a step kernel and ``random_actions`` take a row that is still,
+  byte for byte, the private copy made when a kernel last wrote or checked
+  it, without the row check; a step seals every row it writes.  Any other
+  row (edited in place, dealt by ``reset``, in a copy or a state whose
+  arrays were replaced, or sealed under other kernel options) gets the whole
+  row check, so its error is the row check's.
 
 A new kernel takes states through :func:`admit` and runs the row check
 (``_row_ok`` in its own loop, or ``check_rows`` before it); a new game adds
