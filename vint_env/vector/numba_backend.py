@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from numba import njit, prange, types
+from llvmlite import ir
 from numba.extending import intrinsic
 
 from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, SOLO_WHIST, TRICK,
@@ -921,26 +922,52 @@ def _views_subset(small, words, games, observer, obs, mask, game):
 
 
 # ---------------------------------------------------------------- the row seal (state.RowSeal)
+@intrinsic
+def _load8(typingctx, arr, offset):
+    """The 8 bytes of int8 array ``arr``'s memory at byte ``offset`` as one uint64 (an unaligned load)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        ptr = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        return builder.load(ptr, align=1)
+    return types.uint64(arr, types.int64), codegen
+
+
+@intrinsic
+def _store8(typingctx, arr, offset, value):
+    """Write uint64 ``value`` as the 8 bytes of int8 array ``arr``'s memory at byte ``offset`` (unaligned)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        ptr = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], ptr, align=1)
+        return context.get_dummy_value()
+    return types.void(arr, types.int64, types.uint64), codegen
+
+
 def row_seal_kernels(num_small: int, num_words: int):
-    """``(sealed, seal)`` for rows of ``num_small`` int8 and ``num_words`` uint64 columns: whether game ``b``'s row is
-    sealed and still, byte for byte, its copy as a kernel checked or wrote it; and seal it as it is now.  The column
-    counts are compile-time constants of the loops (with the counts read from the arrays' shapes the loops were
-    not unrolled and the comparison cost as much as the row check it replaces)."""
+    """``(sealed, seal)`` for rows of ``num_small`` (at least 8) int8 and ``num_words`` uint64 columns: whether game
+    ``b``'s row is sealed and still, byte for byte, its copy as a kernel checked or wrote it; and seal it as it is
+    now.  The ``small`` row is read 8 bytes at a time (the last 8 overlapping), the column counts are compile-time
+    constants of the loops: read column by column, or with the counts from the arrays' shapes, the comparison
+    cost as much as the row check it replaces."""
+    chunks = (num_small + 7) // 8
 
     @njit(inline="always")
     def sealed(small, words, b, seal_small, seal_words, sealed_rows):
-        diff = np.int8(0)
-        for c in range(num_small):
-            diff |= small[b, c] ^ seal_small[b, c]
-        wdiff = np.uint64(0)
+        base = np.int64(b) * num_small
+        diff = np.uint64(0)
+        for k in range(chunks):
+            at = base + min(8 * k, num_small - 8)
+            diff |= _load8(small, at) ^ _load8(seal_small, at)
         for w in range(num_words):
-            wdiff |= words[b, w] ^ seal_words[b, w]
-        return (sealed_rows[b] != 0) & (diff == 0) & (wdiff == np.uint64(0))
+            diff |= words[b, w] ^ seal_words[b, w]
+        return (sealed_rows[b] != 0) & (diff == np.uint64(0))
 
     @njit(inline="always")
     def seal(small, words, b, seal_small, seal_words, sealed_rows):
-        for c in range(num_small):
-            seal_small[b, c] = small[b, c]
+        base = np.int64(b) * num_small
+        for k in range(chunks):
+            at = base + min(8 * k, num_small - 8)
+            _store8(seal_small, at, _load8(small, at))
         for w in range(num_words):
             seal_words[b, w] = words[b, w]
         sealed_rows[b] = 1
