@@ -127,6 +127,7 @@ class BatchEngine:
         or an [B, 4] integer array) and ``dealers`` (a seat or one per game)
         fix the first deal of each game; otherwise they come from the seeds.
         """
+        self._check_deal_options("init", deal_options)
         if batch_size is None and deals is not None and np.ndim(seed) == 0:
             check_deal_list(deals)
             batch_size = len(deals)
@@ -141,6 +142,7 @@ class BatchEngine:
 
     def reset(self, state: VintBatchState, games=None, deals=None, dealers=None, **deal_options) -> VintBatchState:
         """Deal again in ``games`` (indices or a boolean mask; default all), with ``deals``/``dealers`` if given."""
+        self._check_deal_options("reset", deal_options)
         self.check_state(state)
         if games is None:
             idx = np.arange(state.batch_size)
@@ -167,9 +169,9 @@ class BatchEngine:
         its action is legal: else :class:`~vint_env.vector.state.EngineStateError`
         or :class:`~vint_env.rules.tricks.IllegalActionError` names the game.
         """
-        admit(state, self.layout)
+        seal = admit(state, self.layout).under(self.spec)
         acts, given = self._action_ids(state, actions)
-        refused = self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel)
+        refused = self._impl.step(state, acts, self.spec, self.auto_reset, self.parallel, seal)
         if refused >= 0:
             self._refuse(state, acts, given)
         return state
@@ -207,8 +209,10 @@ class BatchEngine:
         """A uniformly random legal action for every game, judged from the state (as ``step`` judges it, whatever
         its mask array holds); -1 where a deal is over.  Game ``b`` takes the ``floor(u * n)``-th of its ``n``
         legal actions, ``u`` its number of ``rng.random(batch_size)``."""
-        admit(state, self.layout)
-        return self._impl.random_legal(state, rng.random(state.batch_size), self.spec)
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r:.80}")
+        seal = admit(state, self.layout).under(self.spec)
+        return self._impl.random_legal(state, rng.random(state.batch_size), self.spec, seal)
 
     def deciding_players(self, state: VintBatchState) -> np.ndarray:
         """The agent (its seat number, ``player_i``) who decides now in each game, -1 once a deal is over: the seat
@@ -230,6 +234,17 @@ class BatchEngine:
         self._impl.check_rows(state, self.spec)
 
     # ------------------------------------------------------------ internals
+    #: The options of ``init`` and ``reset`` beyond ``deals`` and ``dealers`` (``_start``'s keyword arguments).
+    _deal_options = ("turned",)
+
+    def _check_deal_options(self, method: str, options: dict) -> None:
+        """Refuse an option ``init`` / ``reset`` does not take, naming the method and the options it takes."""
+        unknown = sorted(set(options) - set(self._deal_options))
+        if unknown:
+            takes = ("deals", "dealers") + self._deal_options
+            raise ValueError(f"{type(self).__name__}.{method}() takes no option {unknown[0]!r}; "
+                             f"its deal options are {', '.join(takes)}")
+
     def _start(self, state, idx, deals, dealers, turned=None):
         hands = as_hand_array(deals, idx.size) if deals is not None else None
         dl = as_dealers(dealers, idx.size) if dealers is not None else None
@@ -430,6 +445,8 @@ class Vint2pEngine(BatchEngine):
         out[moving, layout.offset["to_move"] + cur[moving]] = 1
         out[:, layout.slice("seat0_view")] = self.observe(state, np.zeros(b, dtype=np.int8))
         return out
+
+    _deal_options = ("widows", "piles")
 
     def _start(self, state, idx, deals, dealers, widows=None, piles=None):
         if deals is None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 import numpy as np
 
 from numba import njit, prange, types
+from llvmlite import ir
 from numba.extending import intrinsic
 
-from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, OVER, PLAY, SOLO_WHIST, TRICK, TRUMP, VINT,
-                    VOIDS, WHIST, WON, EngineStateError, KernelOptions, VintBatchState)
+from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, SOLO_WHIST, TRICK,
+                    TRUMP, VINT, VOIDS, WHIST, WON, EngineStateError, KernelOptions, RowSeal, VintBatchState)
 from .tables import (BID_BASE, HIGHEST_13, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
                      O_LAST_TRICK, O_PASS_COUNT, O_PASSOUT_PLAY, O_PHASE, O_PLAYED, O_TO_MOVE, O_TRACK, O_TRICK,
                      O_TRICK_LEADER, O_TRICKS_TAKEN, O_TRUMP, PASS, POPCOUNT_13, RUN_FROM_ACE, S_CALLS,
@@ -205,14 +206,15 @@ def _finish(small, b, diff, scale, points, rewards, terminated):
 
 @njit(cache=True, inline="always")
 def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_net, literal, scale, points, rewards,
-               terminated, run_tab, top_tab, pop_tab, coronet_tab, terms):
-    """One action in game ``b`` (legality checked before)."""
+               terminated, run_tab, top_tab, pop_tab, coronet_tab, terms, solo):
+    """One action in game ``b`` (legality checked before); ``solo``: ``game == SOLO_WHIST``, a constant of the
+    caller's loop (numba_backend's step kernels compile one loop for Solo Whist, one for the other games)."""
     one = np.uint64(1)
     phase = small[b, _PHASE]
     seat = np.int64(small[b, _CUR])
     small[b, _ACTOR] = seat
     small[b, _CUR] = (seat + 1) & 3
-    if phase != PLAY and game == SOLO_WHIST:
+    if phase != PLAY and solo:
         _solo_call(small, words, b, a, seat, literal, scale, points, rewards, terminated, terms)
         return
     if phase == AUCTION:                  # docs/rules/vint.md, Auction
@@ -280,7 +282,7 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
     small[b, _CUR] = winner
     played = small[b, _TRICKS_PLAYED] + 1
     small[b, _TRICKS_PLAYED] = played
-    if game == SOLO_WHIST:                # the misères and déclarée may end before the 13th trick
+    if solo:                              # the misères and déclarée may end before the 13th trick
         _solo_after_trick(small, words, b, literal, scale, points, rewards, terminated, terms)
     elif played == 13:
         if game == WHIST:
@@ -426,21 +428,21 @@ def _observe_whist(small, words, b, me, out):
 
 
 @njit(cache=True, inline="always")
-def _observe_one(small, words, b, me, out, game):
+def _observe_one(small, words, b, me, out, game, solo):
     if game == WHIST:
         _observe_whist(small, words, b, me, out)
-    elif game == SOLO_WHIST:
+    elif solo:
         _observe_solo(small, words, b, me, out)
     else:
         _observe_vint(small, words, b, me, out)
 
 
 @njit(cache=True, inline="always")
-def _legal_one(small, words, b, out, game):
-    """Legal actions of the player to move in game ``b`` into ``out[b]``."""
+def _legal_one(small, words, b, out, solo):
+    """Legal actions of the player to move in game ``b`` into ``out[b]`` (``solo``: the game is Solo Whist)."""
     out[b, :] = 0
     phase = small[b, _PHASE]
-    if game == SOLO_WHIST and phase != PLAY:
+    if solo and phase != PLAY:
         _legal_solo_calls(small, b, out)
     elif phase == AUCTION:
         out[b, PASS] = 1
@@ -805,86 +807,106 @@ def _deal_one(small, words, key, deal_index, b, game, no_trump):
 @njit(cache=True, inline="always")
 def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_trump, ten_is_honour, honours_net,
                literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
-               pop_tab, coronet_tab, terms):
-    """A whole engine step of game ``b``: act, deal again if over, write observation and mask."""
+               pop_tab, coronet_tab, terms, solo):
+    """A whole engine step of game ``b``: act, deal again if over, write observation and mask (``solo``: the game
+    is Solo Whist, a constant of the caller's loop)."""
     terminated[b] = False
     for s in range(4):
         points[b, s] = 0
         rewards[b, s] = 0.0
     if small[b, _PHASE] != OVER:
         _apply_one(small, words, b, action, game, passout_play, ten_is_honour, honours_net, literal, scale, points,
-                   rewards, terminated, run_tab, top_tab, pop_tab, coronet_tab, terms)
+                   rewards, terminated, run_tab, top_tab, pop_tab, coronet_tab, terms, solo)
         if auto_reset and terminated[b]:
             _deal_one(small, words, key, deal_index, b, game, no_trump)
     me = small[b, _CUR]
     if me < 0:
         me = max(small[b, _ACTOR], 0)
     observer[b] = me
-    _observe_one(small, words, b, np.int64(me), obs, game)
-    _legal_one(small, words, b, mask, game)
+    _observe_one(small, words, b, np.int64(me), obs, game, solo)
+    _legal_one(small, words, b, mask, solo)
 
 
 @njit(cache=True)
-def _first_refused(small, words, actions, game):
-    """The first game whose row fails the row check or whose action is not legal; -1 if none."""
+def _first_refused(small, words, actions, game, seal_small, seal_words, sealed):
+    """The first game whose row fails the row check (unless sealed) or whose action is not legal; -1 if none."""
     if game == SOLO_WHIST:        # one loop per kind of game: the other games' loop holds no Solo Whist code
-        return _first_refused_of(small, words, actions, game, True)
-    return _first_refused_of(small, words, actions, game, False)
+        return _first_refused_of(small, words, actions, game, True, seal_small, seal_words, sealed)
+    return _first_refused_of(small, words, actions, game, False, seal_small, seal_words, sealed)
 
 
 @njit(cache=True, inline="always")
-def _first_refused_of(small, words, actions, game, solo):
+def _first_refused_of(small, words, actions, game, solo, seal_small, seal_words, sealed):
     for b in range(small.shape[0]):
-        if not (_row_ok(small, words, b, game, solo) & _is_legal(small, words, b, actions[b], solo)):
+        if not _sealed(small, words, b, seal_small, seal_words, sealed):
+            if not _row_ok(small, words, b, game, solo):
+                return b
+        if not _is_legal(small, words, b, actions[b], solo):
             return b
     return -1
 
 
 # One kernel on one thread, one over numba's threads (distinct functions, so their disk caches differ).  Each
-# first checks every game (its row, the legality of its action) and writes nothing unless all pass: it returns
-# the first game refused, or -1 once every game has stepped.
+# first checks every game (its row unless sealed, the legality of its action) and writes nothing unless all
+# pass: it returns the first game refused, or -1 once every game has stepped and its row is sealed.
 @njit(cache=True)
 def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
                  honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                 top_tab, pop_tab, coronet_tab, terms):
-    refused = _first_refused(small, words, actions, game)
+                 top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
+    refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)
     if refused >= 0:
         return refused
+    if game == SOLO_WHIST:          # one loop per kind of game: the others' loop holds no Solo Whist code
+        for b in range(small.shape[0]):
+            _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
+                       honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
+                       run_tab, top_tab, pop_tab, coronet_tab, terms, True)
+            _seal(small, words, b, seal_small, seal_words, sealed)
+        return -1
     for b in range(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms)
+                   top_tab, pop_tab, coronet_tab, terms, False)
+        _seal(small, words, b, seal_small, seal_words, sealed)
     return -1
 
 
 @njit(cache=True, parallel=True)
 def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms):
-    refused = _first_refused(small, words, actions, game)    # on one thread: a parallel pass of its own
-    if refused >= 0:                                          # would make the threads meet twice a step
+                   top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
+    refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)   # on one thread: a
+    if refused >= 0:                                   # parallel pass of its own would make the threads meet twice
         return refused
+    if game == SOLO_WHIST:
+        for b in prange(small.shape[0]):
+            _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
+                       honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
+                       run_tab, top_tab, pop_tab, coronet_tab, terms, True)
+            _seal(small, words, b, seal_small, seal_words, sealed)
+        return -1
     for b in prange(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms)
+                   top_tab, pop_tab, coronet_tab, terms, False)
+        _seal(small, words, b, seal_small, seal_words, sealed)
     return -1
 
 
 @njit(cache=True)
 def _views_serial(small, words, seats, obs, mask, write_mask, game):
     for b in range(small.shape[0]):
-        _observe_one(small, words, b, np.int64(seats[b]), obs, game)
+        _observe_one(small, words, b, np.int64(seats[b]), obs, game, game == SOLO_WHIST)
         if write_mask:
-            _legal_one(small, words, b, mask, game)
+            _legal_one(small, words, b, mask, game == SOLO_WHIST)
 
 
 @njit(cache=True, parallel=True)
 def _views_parallel(small, words, seats, obs, mask, write_mask, game):
     for b in prange(small.shape[0]):
-        _observe_one(small, words, b, np.int64(seats[b]), obs, game)
+        _observe_one(small, words, b, np.int64(seats[b]), obs, game, game == SOLO_WHIST)
         if write_mask:
-            _legal_one(small, words, b, mask, game)
+            _legal_one(small, words, b, mask, game == SOLO_WHIST)
 
 
 @njit(cache=True)
@@ -895,8 +917,65 @@ def _views_subset(small, words, games, observer, obs, mask, game):
         if me < 0:
             me = max(small[b, _ACTOR], 0)
         observer[b] = me
-        _observe_one(small, words, b, np.int64(me), obs, game)
-        _legal_one(small, words, b, mask, game)
+        _observe_one(small, words, b, np.int64(me), obs, game, game == SOLO_WHIST)
+        _legal_one(small, words, b, mask, game == SOLO_WHIST)
+
+
+# ---------------------------------------------------------------- the row seal (state.RowSeal)
+@intrinsic
+def _load8(typingctx, arr, offset):
+    """The 8 bytes of int8 array ``arr``'s memory at byte ``offset`` as one uint64 (an unaligned load)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        ptr = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        return builder.load(ptr, align=1)
+    return types.uint64(arr, types.int64), codegen
+
+
+@intrinsic
+def _store8(typingctx, arr, offset, value):
+    """Write uint64 ``value`` as the 8 bytes of int8 array ``arr``'s memory at byte ``offset`` (unaligned)."""
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        ptr = builder.bitcast(builder.gep(data, [args[1]]), ir.IntType(64).as_pointer())
+        builder.store(args[2], ptr, align=1)
+        return context.get_dummy_value()
+    return types.void(arr, types.int64, types.uint64), codegen
+
+
+def row_seal_kernels(num_small: int, num_words: int):
+    """``(sealed, seal)`` for rows of ``num_small`` (at least 8) int8 and ``num_words`` uint64 columns: whether game
+    ``b``'s row is sealed and still, byte for byte, its copy as a kernel checked or wrote it; and seal it as it is
+    now.  The ``small`` row is read 8 bytes at a time (the last 8 overlapping), the column counts are compile-time
+    constants of the loops: read column by column, or with the counts from the arrays' shapes, the comparison
+    cost as much as the row check it replaces."""
+    chunks = (num_small + 7) // 8
+
+    @njit(inline="always")
+    def sealed(small, words, b, seal_small, seal_words, sealed_rows):
+        base = np.int64(b) * num_small
+        diff = np.uint64(0)
+        for k in range(chunks):
+            at = base + min(8 * k, num_small - 8)
+            diff |= _load8(small, at) ^ _load8(seal_small, at)
+        for w in range(num_words):
+            diff |= words[b, w] ^ seal_words[b, w]
+        return (sealed_rows[b] != 0) & (diff == np.uint64(0))
+
+    @njit(inline="always")
+    def seal(small, words, b, seal_small, seal_words, sealed_rows):
+        base = np.int64(b) * num_small
+        for k in range(chunks):
+            at = base + min(8 * k, num_small - 8)
+            _store8(seal_small, at, _load8(small, at))
+        for w in range(num_words):
+            seal_words[b, w] = words[b, w]
+        sealed_rows[b] = 1
+
+    return sealed, seal
+
+
+_sealed, _seal = row_seal_kernels(NUM_SMALL, NUM_WORDS)
 
 
 # ---------------------------------------------------------------- the row check
@@ -934,6 +1013,8 @@ _FAULTS = (
     ("contract", "Vint play needs a contract (highest 0..34, declarer 0..3) unless passed out"),
     ("whist_trump", "Whist needs a trump 0..4"),
     ("trick", "the trick in progress needs a leader 0..3 and a card 0..51 from each seat that played to it"),
+    ("played", "each hand must be its cards as dealt less the cards its seat played: 13 less the tricks played, "
+               "less one if it played to the trick in progress (a card of its hand as dealt, no longer held)"),
     ("solo_auction", "Solo Whist: partner must be -1..3, passed 0..15 (a bit per seat), may_accept and must_raise "
                      "0 or 1"),
     ("solo_turned", "Solo Whist: turned must be a card 0..51 of the dealer's hand as dealt"),
@@ -947,9 +1028,9 @@ _FAULTS = (
 ROW_FAULTS = tuple(message for _, message in _FAULTS)
 _NUM_FAULTS = len(_FAULTS)
 _CODE = {name: i + 1 for i, (name, _) in enumerate(_FAULTS)}
-(_F_HIGHEST, _F_WON, _F_HANDS, _F_DEAL, _F_BIDS, _F_VOIDS, _F_AUCTION, _F_PLAY, _F_CONTRACT, _F_WHIST_TRUMP,
- _F_TRICK, _F_SOLO_TURNED, _F_SOLO_CALLS, _F_SOLO_BID) = (
-    _CODE[n] for n in ("highest", "won", "hands", "deal", "bids", "voids", "auction", "play", "contract",
+(_F_HIGHEST, _F_WON, _F_HANDS, _F_PLAYED, _F_DEAL, _F_BIDS, _F_VOIDS, _F_AUCTION, _F_PLAY, _F_CONTRACT,
+ _F_WHIST_TRUMP, _F_TRICK, _F_SOLO_TURNED, _F_SOLO_CALLS, _F_SOLO_BID) = (
+    _CODE[n] for n in ("highest", "won", "hands", "played", "deal", "bids", "voids", "auction", "play", "contract",
                        "whist_trump", "trick", "solo_turned", "solo_calls", "solo_bid"))
 
 
@@ -1019,13 +1100,22 @@ def _relation_faults(small, words, b, game, solo):
     dealt_all = zero
     size_off = zero
     bids = zero
+    tricks = np.int64(small[b, _TRICKS_PLAYED])
+    played_off = False
     for s in range(4):
         dealt = words[b, DEALT + s]
-        outside |= (dealt & ~deck) | (words[b, HAND + s] & ~dealt)
+        hand = words[b, HAND + s]
+        outside |= (dealt & ~deck) | (hand & ~dealt)
         size_off |= _popcount(dealt) ^ np.uint64(13)
         dealt_all |= dealt
         bids |= words[b, BIDS + s]
+        # the hand is the cards dealt less the cards played: one a trick, and the card on the trick in progress
+        card = np.int64(small[b, TRICK + s])
+        on_trick = card >= 0
+        played_off |= (np.int64(_popcount(hand)) + tricks + np.int64(on_trick)) != 13
+        played_off |= on_trick & ((((dealt & ~hand) >> np.uint64(card & 63)) & np.uint64(1)) == zero)
     faults |= _fault_bit(outside != zero, _F_HANDS)
+    faults |= _fault_bit(played_off, _F_PLAYED)
     faults |= _fault_bit((size_off != zero) | (dealt_all != deck), _F_DEAL)
     faults |= _fault_bit((bids >> np.uint64(NUM_BIDS)) != zero, _F_BIDS)
     faults |= _fault_bit((words[b, VOIDS] >> np.uint64(16)) != zero, _F_VOIDS)
@@ -1123,19 +1213,22 @@ def _is_legal(small, words, b, a, solo):
 
 
 @njit(cache=True)
-def _random_legal(small, words, u, out, game):
+def _random_legal(small, words, u, out, game, seal_small, seal_words, sealed):
     """Action ``floor(u[b] * n_legal)``-th legal action of each game (-1 in a finished deal), from the state;
-    returns the first game whose row fails the row check (then ``out`` is not complete), or -1."""
+    returns the first game whose row fails the row check (then ``out`` is not complete), or -1.  A row not
+    sealed is sealed once it passes."""
     if game == SOLO_WHIST:
-        return _random_legal_of(small, words, u, out, game, True)
-    return _random_legal_of(small, words, u, out, game, False)
+        return _random_legal_of(small, words, u, out, game, True, seal_small, seal_words, sealed)
+    return _random_legal_of(small, words, u, out, game, False, seal_small, seal_words, sealed)
 
 
 @njit(cache=True, inline="always")
-def _random_legal_of(small, words, u, out, game, solo):
+def _random_legal_of(small, words, u, out, game, solo, seal_small, seal_words, sealed):
     for b in range(small.shape[0]):
-        if not _row_ok(small, words, b, game, solo):
-            return b
+        if not _sealed(small, words, b, seal_small, seal_words, sealed):
+            if not _row_ok(small, words, b, game, solo):
+                return b
+            _seal(small, words, b, seal_small, seal_words, sealed)
         bits, base = _legal_set(small, words, b, solo)
         k = np.int64(u[b] * np.int64(_popcount(bits)))
         for _ in range(k):                                       # drop the k lowest legal actions
@@ -1170,19 +1263,26 @@ def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
                                f"(small row {state.small[b].tolist()})")
 
 
+def unsealed(state: VintBatchState) -> RowSeal:
+    """A seal with no row sealed (every row gets the row check): for a caller without the state's own."""
+    return RowSeal(state.small.shape[0], state.small.shape[1], state.words.shape[1])
+
+
 def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
-         parallel: bool = False) -> int:
-    """One engine step in place; -1 once done.  Unless every game's row passes the row check and its action is
-    legal, nothing is written and the first game that fails is returned (``illegal_games`` / ``check_rows`` name
-    what failed)."""
+         parallel: bool = False, seal: RowSeal | None = None) -> int:
+    """One engine step in place; -1 once done.  Unless every game's row passes the row check (or is sealed in
+    ``seal``, the state's from ``state.admit``) and its action is legal, nothing is written and the first game
+    that fails is returned (``illegal_games`` / ``check_rows`` name what failed); else every row is sealed."""
     acts = np.array(actions, dtype=np.int64)      # its own memory: no array of the state changes it under the kernel
     if acts.shape != (state.batch_size,):
         raise ValueError(f"step takes one action per game: shape ({state.batch_size},), got {acts.shape}")
+    seal = seal if seal is not None else unsealed(state)
     kernel = _step_parallel if parallel else _step_serial
     return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.game, spec.passout_play,
                   spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.payments_literal, spec.reward_scale,
                   auto_reset, state.points, state.rewards, state.terminated, state.observer, state.observation,
-                  state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET, SOLO_TERMS)
+                  state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET, SOLO_TERMS,
+                  seal.small, seal.words, seal.sealed)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
@@ -1214,22 +1314,29 @@ def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray,
     return out
 
 
-def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions) -> np.ndarray:
-    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over)."""
+def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions,
+                 seal: RowSeal | None = None) -> np.ndarray:
+    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over);
+    every row passes the row check unless sealed in ``seal``."""
     out = np.empty(state.batch_size, dtype=np.int64)
-    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.game) >= 0:
+    seal = seal if seal is not None else unsealed(state)
+    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.game, seal.small,
+                     seal.words, seal.sealed) >= 0:
         check_rows(state, spec)
     return out
 
 
-def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> int:
+def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions,
+                  seal: RowSeal | None = None) -> int:
     """The step kernels' first pass alone: the first game ``step`` would refuse, -1 if none."""
-    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.game)
+    seal = seal if seal is not None else unsealed(state)
+    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.game, seal.small,
+                          seal.words, seal.sealed)
 
 
 @njit(cache=True)
 def _legal_into(small, words, out, game):
-    _legal_one(small, words, 0, out, game)
+    _legal_one(small, words, 0, out, game == SOLO_WHIST)
 
 
 def legal_actions(state: VintBatchState, game: int, spec: KernelOptions, num_actions: int) -> np.ndarray:

@@ -46,6 +46,13 @@ runs, in two parts, each in one place for every engine and kernel:
   (views, observe, reset) run the row check as a pass of their own first.
   The check has no branch on a valid row (each kernel loop is compiled for
   one kind of game, so Solo Whist's own checks cost the others nothing).
+- **The seal** (:class:`RowSeal`, kept beside the admission, never in the
+  state): a step kernel and ``random_actions`` take a row that is still,
+  byte for byte, the private copy made when a kernel last wrote or checked
+  it, without the row check; a step seals every row it writes.  Any other
+  row (edited in place, dealt by ``reset``, in a copy or a state whose
+  arrays were replaced, or sealed under other kernel options) gets the whole
+  row check, so its error is the row check's.
 
 A new kernel takes states through :func:`admit` and runs the row check
 (``_row_ok`` in its own loop, or ``check_rows`` before it); a new game adds
@@ -277,36 +284,70 @@ class StateLayout(NamedTuple):
         return (batch_size,) + tuple(sizes.get(t, t) for t in tail), np.dtype(self.obs_dtype if dtype is None else dtype)
 
 
-# id(state) -> (layout, ((name, array, shape, dtype, flags), ...)): the states whose arrays passed check_layout,
-# with what they were then.  An entry holds its arrays (so no other array can take their ids) and goes
-# with its state (weakref.finalize).
+class RowSeal:
+    """The private seal of an admitted state's rows: a copy of each game's ``small`` and ``words`` row as a kernel
+    last wrote it, and whether it is sealed.
+
+    A step kernel seals every row it writes (the copy is made at the end of the game's step); a row whose
+    values a kernel passed (the row check, or ``random_actions``'s) is sealed too.  A later kernel call takes a
+    sealed row that is still byte for byte its copy as checked, without the row check; any other row (edited
+    in place, dealt by ``reset``, never checked) gets the whole row check, so its error is the row check's.
+    The seal lives beside the admission (never in the state: a copy or a replaced array starts unsealed), and
+    holds for the kernel options it was made under (two-player Vint's ways check rows differently): another
+    engine's options unseal every row first.
+    """
+
+    __slots__ = ("small", "words", "sealed", "spec")
+
+    def __init__(self, batch_size: int, num_small: int, num_words: int):
+        self.small = np.zeros((batch_size, num_small), dtype=np.int8)
+        self.words = np.zeros((batch_size, num_words), dtype=np.uint64)
+        self.sealed = np.zeros(batch_size, dtype=np.uint8)      # 1: the row is its copy as checked
+        self.spec = None
+
+    def under(self, spec) -> "RowSeal":
+        """This seal for kernels run with options ``spec``: every row unsealed if last sealed under others."""
+        if self.spec is not spec:
+            if self.spec != spec:
+                self.sealed[:] = 0
+            self.spec = spec
+        return self
+
+
+# id(state) -> (layout, ((name, array, shape, dtype, flags), ...), seal): the states whose arrays passed
+# check_layout, with what they were then and their rows' seal.  An entry holds its arrays (so no other array
+# can take their ids) and goes with its state (weakref.finalize).
 _ADMITTED: dict[int, tuple] = {}
 
 
-def admit(state, layout: StateLayout) -> None:
+def admit(state, layout: StateLayout) -> RowSeal:
     """Refuse ``state`` unless its arrays are ones ``layout``'s engine makes; O(1) for a state admitted before.
 
     A state whose arrays are the very objects :func:`check_layout` passed,
     with the same shape, dtype and flags (C order, writeable), is admitted
     by that identity alone; any array replaced or changed in place (shape,
     dtype, strides, read-only flag) sends the state through the whole check
-    again.  The values inside are not this function's concern: the kernels
-    check every game's row before they run (``numba_backend``).
+    again, and its rows start unsealed.  The values inside are not this
+    function's concern: the kernels check every game's row before they run
+    (``numba_backend``), taking a row sealed by the kernel that last wrote
+    it as checked; returns the state's :class:`RowSeal`.
     """
     entry = _ADMITTED.get(id(state))
-    if entry is not None and entry[0] == layout:
+    if entry is not None and (entry[0] is layout or entry[0] == layout):
         arrays = state.__dict__
         for name, arr, shape, dtype, flags in entry[1]:
             a = arrays.get(name)
             if a is not arr or a.shape != shape or a.dtype is not dtype or a.flags.num != flags:
                 break
         else:
-            return
+            return entry[2]
     check_layout(state, layout)
     if id(state) not in _ADMITTED:
         weakref.finalize(state, _ADMITTED.pop, id(state), None)
+    seal = RowSeal(state.small.shape[0], state.small.shape[1], state.words.shape[1])
     _ADMITTED[id(state)] = (layout, tuple((name, a, a.shape, a.dtype, a.flags.num)
-                                          for name, a in ((n, getattr(state, n)) for n in ARRAYS)))
+                                          for name, a in ((n, getattr(state, n)) for n in ARRAYS)), seal)
+    return seal
 
 
 def check_layout(state, layout: StateLayout) -> None:

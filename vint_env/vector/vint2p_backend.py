@@ -28,10 +28,11 @@ from numba import njit, prange
 from ..games import vint2p as game
 from ..rules import vint2p as rules
 from .numba_backend import (_DEBRUIJN, _DEBRUIJN_INDEX, _HIGH13, _POP13, _bits, _contract_points, _mix,
-                            _observe_trick_cards, _passout_points, _popcount, sample_legal, unpack_bits)  # noqa: F401
+                            _observe_trick_cards, _passout_points, _popcount, row_seal_kernels,  # noqa: F401
+                            sample_legal, unpack_bits, unsealed)
 from .state import (AUCTION, BIDS, DEALT, DISCARDS, EXCHANGE, FINAL, GIVE, HAND, LAST, OVER, PLAY, TRICK, V2COL,
-                    VINT2P_NUM_SMALL, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError, KernelOptions,
-                    VintBatchState)
+                    VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError,
+                    KernelOptions, RowSeal, VintBatchState)
 from .tables import BID_BASE, NUM_BIDS, PASS, RUN_FROM_ACE, TOP_FIVE
 
 KEEP, EXCHANGE_HAND, WIDOW_TO_HAND, WIDOW_TO_DUMMY = (rules.KEEP, rules.EXCHANGE_HAND, rules.WIDOW_TO_HAND,
@@ -73,6 +74,7 @@ for _i, _p in enumerate(game.PHASES):
     _PHASE_COLUMN[_p.code] = _i
 
 _DECK = np.uint64((1 << 52) - 1)
+_sealed, _seal = row_seal_kernels(VINT2P_NUM_SMALL, VINT2P_NUM_WORDS)
 _BID_BITS = np.uint64((1 << NUM_BIDS) - 1)
 
 
@@ -650,6 +652,8 @@ _FAULTS = (
               "exchange: at most 12 cards exchanged by the player exchanging, both piles in order)"),
     ("play", "play needs a leader 0..3, a trump 0..4, at most 12 tricks played, a contract unless passed out, and "
              "a card from each seat that played to the trick in progress"),
+    ("played", "in play each hand must be its cards as play started less the cards its seat played: one a trick "
+               "(a seat that plays to tricks), and the card on the trick in progress (no longer held)"),
 )
 ROW_FAULTS = tuple(message for _, message in _FAULTS)
 
@@ -737,6 +741,16 @@ def _faults(small, words, b, way):
         bad_play |= (i < n) & (small[b, TRICK + s] < 0)
         s = _next_seat(way, s)
     faults |= np.int64(bad_play) << 5
+    tricks = np.int64(small[b, _TRICKS_PLAYED])
+    played_off = False
+    for s in range(4):                         # the hand is the cards as play started less the cards played
+        played = words[b, DEALT + s] & ~words[b, HAND + s]
+        card = np.int64(small[b, TRICK + s])
+        on_trick = card >= 0
+        plays = np.int64((not _two_hands(way)) or (s & 1) == 0)   # ways 2, 3: the piles at seats 1, 3 never play
+        played_off |= np.int64(_popcount(played)) != tricks * plays + np.int64(on_trick)
+        played_off |= on_trick & (((played >> np.uint64(card & 63)) & np.uint64(1)) == zero)
+    faults |= np.int64(playing & played_off) << 6
     return faults
 
 
@@ -754,9 +768,12 @@ def _first_fault(small, words, way, out):
 
 
 @njit(cache=True)
-def _first_refused(small, words, actions, way):
+def _first_refused(small, words, actions, way, seal_small, seal_words, sealed):
     for b in range(small.shape[0]):
-        if not ((_faults(small, words, b, way) == 0) & _is_legal(small, words, b, actions[b], way)):
+        if not _sealed(small, words, b, seal_small, seal_words, sealed):
+            if _faults(small, words, b, way) != 0:
+                return b
+        if not _is_legal(small, words, b, actions[b], way):
             return b
     return -1
 
@@ -801,25 +818,27 @@ def _step_game(small, words, key, deal_index, b, action, way, single, passout_pl
 
 @njit(cache=True)
 def _step_serial(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale, auto_reset,
-                 points, rewards, terminated, observer, obs, mask):
-    refused = _first_refused(small, words, actions, way)
+                 points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
+    refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
     if refused >= 0:
         return refused
     for b in range(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net, scale,
                    auto_reset, points, rewards, terminated, observer, obs, mask)
+        _seal(small, words, b, seal_small, seal_words, sealed)
     return -1
 
 
 @njit(cache=True, parallel=True)
 def _step_parallel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask):
-    refused = _first_refused(small, words, actions, way)
+                   auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
+    refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
     if refused >= 0:
         return refused
     for b in prange(small.shape[0]):
         _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net, scale,
                    auto_reset, points, rewards, terminated, observer, obs, mask)
+        _seal(small, words, b, seal_small, seal_words, sealed)
     return -1
 
 
@@ -868,15 +887,18 @@ def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
 
 
 def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
-         parallel: bool = False) -> int:
-    """One engine step in place; -1 once done, else the first game refused (nothing written)."""
+         parallel: bool = False, seal: RowSeal | None = None) -> int:
+    """One engine step in place; -1 once done (every row sealed), else the first game refused (nothing written);
+    a row sealed in ``seal`` is taken without the row check (numba_backend.step)."""
     acts = np.array(actions, dtype=np.int64)
     if acts.shape != (state.batch_size,):
         raise ValueError(f"step takes one action per game: shape ({state.batch_size},), got {acts.shape}")
+    seal = seal if seal is not None else unsealed(state)
     kernel = _step_parallel if parallel else _step_serial
     return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.way, spec.single_auction,
                   spec.passout_play, spec.honours_net, spec.reward_scale, auto_reset, state.points, state.rewards,
-                  state.terminated, state.observer, state.observation, state.legal_action_mask)
+                  state.terminated, state.observer, state.observation, state.legal_action_mask, seal.small,
+                  seal.words, seal.sealed)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
@@ -906,12 +928,15 @@ def write_observation(state: VintBatchState, players: np.ndarray, out: np.ndarra
 
 
 @njit(cache=True)
-def _random_legal(small, words, u, out, way):
+def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed):
     """The ``floor(u[b] * n)``-th of the ``n`` legal actions of each game (cards, then calls), from the state
-    (-1 in a finished deal); returns the first game whose row fails the row check (``out`` then incomplete), or -1."""
+    (-1 in a finished deal); returns the first game whose row fails the row check (``out`` then incomplete), or -1.
+    A row not sealed is sealed once it passes."""
     for b in range(small.shape[0]):
-        if _faults(small, words, b, way) != 0:
-            return b
+        if not _sealed(small, words, b, seal_small, seal_words, sealed):
+            if _faults(small, words, b, way) != 0:
+                return b
+            _seal(small, words, b, seal_small, seal_words, sealed)
         out[b] = -1
         if small[b, _PHASE] == OVER:
             continue
@@ -928,16 +953,22 @@ def _random_legal(small, words, u, out, way):
     return -1
 
 
-def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions) -> np.ndarray:
+def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions,
+                 seal: RowSeal | None = None) -> np.ndarray:
     """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over)."""
     out = np.empty(state.batch_size, dtype=np.int64)
-    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.way) >= 0:
+    seal = seal if seal is not None else unsealed(state)
+    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.way, seal.small,
+                     seal.words, seal.sealed) >= 0:
         check_rows(state, spec)
     return out
 
 
-def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> int:
-    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.way)
+def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions,
+                  seal: RowSeal | None = None) -> int:
+    seal = seal if seal is not None else unsealed(state)
+    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.way, seal.small,
+                          seal.words, seal.sealed)
 
 
 @njit(cache=True)
