@@ -33,6 +33,8 @@ from typing import Any
 from vint_env import games as _games
 from vint_env.agents.spec import AgentSpecError, parse_spec
 
+from .config_files import ConfigError, read_config_file, safe_yaml  # noqa: F401  (ConfigError: this module exports it)
+
 #: The env names a run may train on (from :mod:`vint_env.games`).
 GAMES = _games.env_names()
 ENV_SOURCES = ("aec", "vector")
@@ -54,10 +56,6 @@ MAX_LAYERS = 16
 MAX_WEIGHTS = 50_000_000
 #: Env steps a rollout may hold (``num_envs * num_steps``) before the deals in progress are finished.
 MAX_ROLLOUT_STEPS = 1 << 20
-
-
-class ConfigError(ValueError):
-    """A config file or override that is malformed, unknown, of the wrong type or out of range."""
 
 
 @dataclass(frozen=True)
@@ -539,7 +537,6 @@ def parse_override(text: str) -> tuple[str, Any]:
     A key may name its section (``ppo.learning_rate=1e-4``) or not (``learning_rate=1e-4``); a
     further dotted part sets one entry of a mapping key: ``opponent_mix.self=0.6``.
     """
-    from .config_files import safe_yaml
     if "=" not in text:
         raise ConfigError(f"--set expects key=value, got {_short(text)}")
     name, _, raw = text.partition("=")
@@ -591,12 +588,11 @@ def load_config(path: str | Path | None = None, overrides: list[str] | None = No
     """The config of ``path`` (YAML, with the files it inherits from) with ``overrides`` applied, validated.
 
     Every error is a :class:`ConfigError` that names the file once: ``config file 'X': ...``."""
-    from .config_files import read_config_file
     data: dict = {}
     source = None
     if path is not None:
         source = f"config file {str(path)!r}"
-        data = read_config_file(Path(path))
+        data = read_config_file(Path(path), nest)
     try:
         return config_from_dict(apply_overrides(data, overrides or []))
     except ConfigError as e:

@@ -20,7 +20,6 @@ import yaml
 
 from vint_env.inputs import InputFileError, read_regular
 
-from .config import ConfigError, nest
 
 #: Bounds of a config file read as YAML: a config is a page of keys, so anything larger is refused before parsing.
 MAX_CONFIG_BYTES = 1 << 20
@@ -28,6 +27,11 @@ MAX_CONFIG_DEPTH = 16
 #: Files a config may inherit through (``base:`` of a ``base:`` ...).
 MAX_BASE_DEPTH = 8
 BASE_KEY = "base"
+
+
+class ConfigError(ValueError):
+    """A config file or override that is malformed, unknown, of the wrong type or out of range (defined
+    here, the lowest module that raises it; :mod:`vint_env.training.config` exports it)."""
 
 
 class _UniqueKeys(yaml.SafeLoader):
@@ -105,9 +109,9 @@ def _base_path(name, path: Path, root: Path, source: str) -> Path:
     return base
 
 
-def config_layers(path: Path) -> list[tuple[Path, dict[str, dict]]]:
-    """``(file, its sectioned mapping)`` of the config file ``path`` and of each file it inherits from,
-    in that order (the named file first), before the keys are checked."""
+def config_layers(path: Path) -> list[tuple[Path, dict]]:
+    """``(file, its mapping)`` of the config file ``path`` and of each file it inherits from, in that
+    order (the named file first), as written (sectioned or flat), before the keys are checked."""
     path = Path(path)
     root = path.resolve().parent
     layers: list[tuple[Path, dict]] = []
@@ -122,21 +126,25 @@ def config_layers(path: Path) -> list[tuple[Path, dict[str, dict]]]:
             raise ConfigError(f"config file {str(path)!r}: more than {MAX_BASE_DEPTH} bases deep")
         data = _read_one(current, source)
         base = data.pop(BASE_KEY, None)
-        try:
-            layers.append((current, nest(data)))
-        except ConfigError as e:
-            raise ConfigError(f"{source}: {e}") from None
+        layers.append((current, data))
         if base is None:
             return layers
         current = _base_path(base, current, root, source)
         source = f"config file {str(path)!r}, base {str(current)!r}"
 
 
-def read_config_file(path: Path) -> dict[str, dict]:
+def read_config_file(path: Path, nest) -> dict[str, dict]:
     """The sectioned mapping of the config file ``path`` with the files it inherits from merged in
-    (this file's keys over its base's), before the keys are checked."""
+    (this file's keys over its base's), before the keys are checked; ``nest`` makes each file's mapping
+    sectioned (:func:`vint_env.training.config.nest`, whose errors are named with the file here)."""
     merged: dict[str, dict] = {}
-    for _, layer in reversed(config_layers(path)):      # the deepest base first, the named file last
+    layers = config_layers(path)
+    for i, (current, data) in reversed(list(enumerate(layers))):   # the deepest base first, the named file last
+        source = f"config file {str(path)!r}" + (f", base {str(current)!r}" if i else "")
+        try:
+            layer = nest(data)
+        except ConfigError as e:
+            raise ConfigError(f"{source}: {e}") from None
         for section, keys in layer.items():
             merged.setdefault(section, {}).update(keys)
     return merged

@@ -39,17 +39,13 @@ from ...atomic import atomic_write
 from ...inputs import InputFileError, check_regular_file
 from ..base import Agent, legal_actions
 from .networks import MaskedCategorical, build_network
-from .stored_tensors import check_archive, check_stored_tensors
+from .stored_tensors import CheckpointError, check_archive, check_stored_tensors, compact_tensors
 
 CHECKPOINT_FORMAT = "vint-env/ppo-checkpoint"
 CHECKPOINT_VERSION = 1
 REQUIRED_KEYS = ("game", "env_kwargs", "obs_size", "num_actions", "network", "model")
 #: The key of the SHA-256 of every tensor in a checkpoint (written by save_checkpoint, checked on load).
 DIGEST_KEY = "tensor_sha256"
-
-
-class CheckpointError(ValueError):
-    """A checkpoint file that is missing, corrupt, or does not fit the game asked for."""
 
 
 def env_name(game: str) -> str:
@@ -93,12 +89,14 @@ def tensor_digest(payload) -> str:
 def save_checkpoint(path: str | os.PathLike, payload: dict) -> Path:
     """Write ``payload`` to ``path`` atomically: a temporary file in the same
     folder, flushed to disk, then renamed over ``path``, so a kill at any
-    moment leaves either the old file or the new one, never half a file."""
+    moment leaves either the old file or the new one, never half a file.
+    A tensor that is a view (sliced, transposed) is saved as a copy stored in
+    full, as :func:`load_checkpoint` requires."""
     missing = [k for k in REQUIRED_KEYS if k not in payload]
     if missing:
         raise ValueError(f"checkpoint payload lacks {missing}")
     path = Path(path)
-    payload = {"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **payload}
+    payload = compact_tensors({"format": CHECKPOINT_FORMAT, "version": CHECKPOINT_VERSION, **payload})
     payload[DIGEST_KEY] = tensor_digest(payload)
     with atomic_write(path) as f:
         torch.save(payload, f)

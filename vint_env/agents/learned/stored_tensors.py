@@ -34,6 +34,11 @@ import zipfile
 
 import torch
 
+class CheckpointError(ValueError):
+    """A checkpoint file that is missing, corrupt, or does not fit the game asked for (defined here, the
+    lowest module that raises it; :mod:`~vint_env.agents.learned.policy` exports it)."""
+
+
 #: The dtypes a checkpoint's tensors may have (weights, optimizer state, counters, masks).
 STORED_DTYPES = frozenset({torch.float16, torch.bfloat16, torch.float32, torch.float64,
                            torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.bool})
@@ -42,11 +47,10 @@ MAX_SHARED_READS = 4
 
 
 def check_archive(path: str | os.PathLike, label: str) -> None:
-    """Refuse (:class:`~vint_env.agents.learned.policy.CheckpointError`) a zip checkpoint whose records are
+    """Refuse (:class:`CheckpointError`) a zip checkpoint whose records are
     compressed, or claim more bytes together than the file holds, before ``torch.load`` inflates them
     (a file in torch's older, non-zip format is left to ``torch.load``, which checks each storage's
     size against the bytes that follow it)."""
-    from .policy import CheckpointError
     with open(path, "rb") as f:
         if f.read(4) != b"PK\x03\x04":      # how torch.load tells its zip format
             return
@@ -79,9 +83,8 @@ def tensors_in(payload, where: str = ""):
 
 
 def check_stored_tensors(payload, path: str) -> None:
-    """Refuse (:class:`~vint_env.agents.learned.policy.CheckpointError`) a tensor of ``payload`` that
+    """Refuse (:class:`CheckpointError`) a tensor of ``payload`` that
     its stored bytes do not hold in full; reads no tensor's elements (module docstring)."""
-    from .policy import CheckpointError
     claimed, storages = 0, {}
     for key, t in tensors_in(payload):
         if t.layout != torch.strided or t.is_quantized or t.is_nested or t.device.type != "cpu":
@@ -104,3 +107,21 @@ def check_stored_tensors(payload, path: str) -> None:
     if claimed > MAX_SHARED_READS * distinct + 4096:
         raise CheckpointError(f"{path}: its tensors claim {claimed:,} bytes but store {distinct:,}; tensors "
                               f"sharing storages may claim at most {MAX_SHARED_READS} times the bytes stored")
+
+
+def compact_tensors(payload):
+    """``payload`` with every tensor that :func:`check_stored_tensors` would call a view (not contiguous,
+    or at a storage offset) replaced by a copy stored in full; what a checkpoint writer saves, so that
+    the loader never refuses a file the package wrote.  Other tensors are kept as they are, so tensors
+    that share one storage still share it."""
+    if isinstance(payload, torch.Tensor):
+        if payload.storage_offset() != 0 or not payload.is_contiguous():
+            return payload.clone(memory_format=torch.contiguous_format)
+        return payload
+    if isinstance(payload, dict):
+        return type(payload)((k, compact_tensors(v)) for k, v in payload.items())
+    if isinstance(payload, list):
+        return [compact_tensors(v) for v in payload]
+    if isinstance(payload, tuple):
+        return tuple(compact_tensors(v) for v in payload)
+    return payload
