@@ -168,7 +168,9 @@ def test_beliefs_never_contradict_what_the_player_knows(game, deals, weighed):
                 assert_consistent(pos, list(hands))
             weighed_positions += 1
     assert positions % 52 == 0 and positions >= 26 * deals      # (a passed-out Vint deal has no play)
-    assert weighed_positions >= 2 * weighed
+    # three positions a deal (tricks 1, 6 and 11 of seat 0); Vint deals passed out have none (seed 17: 114 of
+    # a possible 180 in its first 60 deals)
+    assert weighed_positions >= (2 if game == "whist" else 1.5) * weighed
 
 
 def test_vint_auction_weighs_the_deals():
