@@ -129,7 +129,7 @@ def deal_seeds(seed: int, k: int) -> tuple[int, list[int]]:
 
 def play_deals(game, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
                values: str = "") -> TeacherData:
-    """Deals ``first .. first+count-1`` played by the teacher in all four seats (with ``values="dd"``,
+    """Deals ``first .. first+count-1`` played by the teacher in every seat (four, or two-player Vint's two) (with ``values="dd"``,
     the card decisions valued double-dummy; with ``values="rollout"``, every decision valued by rollouts).
     ``game``: its record or its name (resolved once here, the record passed on)."""
     from vint_env import games
@@ -138,9 +138,10 @@ def play_deals(game, env_kwargs: dict, teacher: str, seed: int, first: int, coun
     record = games.get(game)
     check_values(values, record, env_kwargs)
     env = record.raw_env(**(env_kwargs or {}))
-    agents = [load_agent(teacher, game=record) for _ in AGENTS]
+    names = list(env.possible_agents)
+    agents = [load_agent(teacher, game=record) for _ in names]
     obs, masks, actions, seats, deal_ids, returns = [], [], [], [], [], []
-    num_actions = env.action_space(AGENTS[0]).n
+    num_actions = env.action_space(names[0]).n
     valuer = (RolloutValues(record, num_actions, agents, cards=values == "rollout") if values in ROLLOUT_KINDS
               else DealValues(record, num_actions) if values else None)
     card_values: list[np.ndarray] = []
@@ -149,12 +150,12 @@ def play_deals(game, env_kwargs: dict, teacher: str, seed: int, first: int, coun
         env.reset(seed=env_seed)
         for agent, s in zip(agents, agent_seeds):
             agent.reset(s)
-        received = np.zeros(4)          # each seat's rewards so far in this deal
+        received = np.zeros(len(names))  # each seat's rewards so far in this deal
         start = len(actions)
         before: list[float] = []        # the seat's rewards before each decision
         while env.agents:
             name = env.agent_selection
-            seat = AGENTS.index(name)
+            seat = names.index(name)
             if env.terminations[name] or env.truncations[name]:
                 env.step(None)
                 continue
@@ -169,14 +170,14 @@ def play_deals(game, env_kwargs: dict, teacher: str, seed: int, first: int, coun
             deal_ids.append(k)
             before.append(received[seat])
             env.step(a)
-            received += [env.rewards[ag] for ag in AGENTS]
+            received += [env.rewards[ag] for ag in names]
         returns += [received[seats[start + j]] - before[j] for j in range(len(before))]
         if valuer is not None:
             if values in ROLLOUT_KINDS:      # the teacher's own action is valued by the deal's real outcome
                 solved = valuer.solve({r: (actions[r], returns[r]) for r in range(start, len(actions))})
             else:
                 solved = valuer.solve()
-            nothing = np.full(env.action_space(AGENTS[0]).n, np.nan, dtype=np.float32)
+            nothing = np.full(num_actions, np.nan, dtype=np.float32)
             card_values += [solved.get(row, nothing) for row in range(start, len(actions))]
     return TeacherData.from_arrays(np.stack(obs), np.stack(masks), actions, returns, seats, deal_ids,
                                    np.stack(card_values) if valuer is not None else None)
