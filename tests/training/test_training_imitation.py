@@ -178,3 +178,16 @@ def test_held_out_deals_are_not_trained_on(whist_rule_data):
     net = build_network("mlp", 965, 52, {"hidden_sizes": [32]})
     h = behaviour_clone(net, whist_rule_data, epochs=1, batch_size=64, learning_rate=1e-3, seed=0, holdout=0.25)
     assert "heldout_agreement" in h[0] and 0 <= h[0]["heldout_agreement"] <= 1
+
+
+def test_teacher_data_of_two_player_vint_seats_its_two_players():
+    # Two-player Vint has two agents: every decision belongs to seat 0 or 1, both decide in each deal,
+    # and the deal's zero-sum result is paid to the player and its negative to the other.
+    d = generate("vint2p_v0", {"way": 4}, "rule", seed=3, deals=4)
+    assert d.masks[np.arange(len(d)), d.actions].all()
+    assert set(np.unique(d.seats)) == {0, 1}
+    for k in range(4):
+        rows = d.deal_ids == k
+        per_seat = {s: set(d.returns[rows & (d.seats == s)].tolist()) for s in (0, 1)}
+        assert all(len(v) == 1 for v in per_seat.values()), per_seat
+        assert per_seat[0].pop() == -per_seat[1].pop()
