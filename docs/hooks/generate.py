@@ -214,8 +214,8 @@ _ROLE = re.compile(r":[a-z]+:`~?([^`]+)`")
 def first_sentence(docstring: str) -> str:
     """A docstring's first sentence (of its first paragraph), Sphinx roles written as code."""
     paragraph = " ".join(docstring.strip().split("\n\n")[0].split())
-    end = re.search(r"[.:;](\s|$)(?=[A-Z`(]|$)", paragraph)
-    sentence = paragraph[:end.start() + 1] if end and paragraph[end.start()] == "." else paragraph
+    end = re.search(r"\.(\s|$)(?=[A-Z`(]|$)", paragraph)
+    sentence = paragraph[:end.start() + 1] if end else paragraph
     sentence = _ROLE.sub(lambda m: f"`{m.group(1).rsplit('.', 1)[-1] if m.group(0).count('~') else m.group(1)}`",
                          sentence)
     return sentence.replace("``", "`")
@@ -297,14 +297,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.check:
         stale = stale_pages()
         for path in stale:
-            print(f"stale: {path.relative_to(ROOT)} (run: python -m docs.hooks.generate)")
+            print(f"stale: {path.relative_to(DOCS.parent)} (run: python -m docs.hooks.generate)")
         return 1 if stale else 0
     for path in pages_with_parts():
         text = path.read_text(encoding="utf-8")
         new = regenerate(text)
         if new != text:
             path.write_text(new, encoding="utf-8")
-            print(f"wrote {path.relative_to(ROOT)}")
+            print(f"wrote {path.relative_to(DOCS.parent)}")
     return 0
 
 
