@@ -185,12 +185,9 @@ def config_table(which: str) -> str:
     for name in config_keys(which):
         if name not in comments:
             raise ValueError(f"config-table: key {name!r} has no comment on its line in config.py to say what it means")
-        field = config.FIELDS[name]
-        bounds = field.metadata["range"]
-        hint = config._HINTS[name]
-        numeric = any(t in (int, float) for t in (hint, *getattr(hint, "__args__", ())))
+        bounds = config.FIELDS[name].metadata["range"]       # a number's range, or the choices; else unbounded
         values = (str(bounds) if bounds.choices is not None
-                  else str(bounds).removeprefix("in ") if numeric and (bounds.lo, bounds.hi) != (None, None) else "")
+                  else str(bounds).removeprefix("in ") if (bounds.lo, bounds.hi) != (None, None) else "")
         rows.append(f"| `{name}` | `{config.SECTION_OF[name]}` | {_cell(f'`{_yaml_value(defaults[name])}`')} | "
                     f"{_cell(values)} | {_cell(comments[name])} |")
     return "\n".join(rows)
