@@ -46,6 +46,87 @@ def test_unknown_generated_part_is_an_error():
         load_hook().expand("<!-- generated: nonsense vint_v0 -->")
 
 
+
+GENERATED_PAGES = [p for p in PAGES if "<!-- generated:" in p.read_text()]
+
+
+def test_every_page_with_a_generated_part_is_checked():
+    assert len(GENERATED_PAGES) >= 9 and DOCS / "training.md" in GENERATED_PAGES
+    assert DOCS / "architecture.md" in GENERATED_PAGES
+
+
+@pytest.mark.parametrize("path", GENERATED_PAGES, ids=lambda p: str(p.relative_to(DOCS)))
+def test_committed_generated_parts_are_what_the_code_generates(path):
+    """A reader on GitHub sees the committed parts: they must equal what the code generates now."""
+    import difflib
+    text = path.read_text()
+    fresh = load_hook().regenerate(text)
+    diff = "\n".join(list(difflib.unified_diff(text.split("\n"), fresh.split("\n"), "committed", "generated",
+                                               lineterm=""))[:40])
+    assert fresh == text, f"{path.relative_to(ROOT)} is stale: run `python -m docs.hooks.generate`\n{diff}"
+
+
+def test_a_stale_part_is_found_and_rewritten(tmp_path, monkeypatch, capsys):
+    hook = load_hook()
+    page = (DOCS / "envs" / "whist.md").read_text()
+    assert "| `max_deals` | int | `100` |" in page
+    (tmp_path / "envs").mkdir()
+    stale = tmp_path / "envs" / "whist.md"
+    stale.write_text(page.replace("| `max_deals` | int | `100` |", "| `max_deals` | int | `50` |"))
+    (tmp_path / "plain.md").write_text("no generated part\n")
+    monkeypatch.setattr(hook, "DOCS", tmp_path)
+    assert hook.stale_pages() == [stale]
+    assert hook.main(["--check"]) == 1 and "stale: " in capsys.readouterr().out
+    assert stale.read_text() != page                     # --check writes nothing
+    assert hook.main([]) == 0
+    assert stale.read_text() == page and hook.main(["--check"]) == 0
+
+
+def test_a_new_marker_gets_its_part_and_an_end_marker():
+    hook = load_hook()
+    page = "# Title\n\n<!-- generated: config-table duplicate -->\n\nafter\n"
+    written = hook.regenerate(page)
+    assert written.split("\n")[2:8] == ["<!-- generated: config-table duplicate -->", "",
+                                         hook.config_table("duplicate").split("\n")[0],
+                                         "|---|---|---|---|---|", hook.config_table("duplicate").split("\n")[2], ""]
+    assert hook.END in written and hook.regenerate(written) == written and written.endswith("\nafter\n")
+    assert "<!--" not in hook.expand(written)
+
+
+def test_config_tables_read_each_keys_declaration():
+    from vint_env.training.config import PPOConfig
+    hook = load_hook()
+    assert PPOConfig().ppo.anneal_lr is True and PPOConfig().cloning.bc_epochs == 4
+    table = hook.config_table("anneal_lr,cloning")
+    assert "| `anneal_lr` | `ppo` | `true` |  | linear decay to 0 over the budget (see max_minutes) |" in table
+    assert "| `bc_epochs` | `cloning` | `4` | [0, 10000] | cloning passes over the teacher data |" in table
+    assert table.count("\n| `bc_") == 5                   # a section stands for its keys
+    with pytest.raises(ValueError, match="neither a section nor a key"):
+        hook.config_table("learnig_rate")
+
+
+def test_a_config_key_without_a_meaning_is_an_error(monkeypatch):
+    hook = load_hook()
+    monkeypatch.setattr(hook, "config_comments", lambda: {})
+    with pytest.raises(ValueError, match="key 'duplicate' has no comment"):
+        hook.config_table("duplicate")
+
+
+def test_the_file_table_has_every_module_of_the_package():
+    table = load_hook().files_table("vint_env")
+    modules = sorted((ROOT / "vint_env").rglob("*.py"))
+    assert table.count("\n| `") == len(modules) > 100
+    assert "| `evaluation/report.py` | Summaries of a match: margin with its confidence interval, boards won, " in table
+
+
+def test_every_file_the_architecture_page_names_exists():
+    text = (DOCS / "architecture.md").read_text()
+    named = set(re.findall(r"\bvint_env/[A-Za-z0-9_/]+\.py\b", text))
+    assert len(named) >= 15
+    missing = sorted(p for p in named if not (ROOT / p).is_file())
+    assert not missing, f"docs/architecture.md names files that do not exist: {missing}"
+
+
 #: What the project's developers read and users do not have (the rules specification, its seed books, the design
 #: notes): nothing in the repository may cite it.  Split so that this file does not cite it either.
 DEVELOPER_FILES = ("../" "shared", "shared" "/", "RULES" ".md", "DESIGN" ".md", "seed" " 00", "seeds" "/")

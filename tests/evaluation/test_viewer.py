@@ -47,6 +47,34 @@ def test_match_html_is_one_self_contained_file(match_files):
     assert deal["points"][table["seats"].index("A")] == table["points"][table["seats"].index("A")]
 
 
+
+def test_the_page_inlines_the_packaged_script_and_styles(match_files):
+    """The script and styles are files shipped with the package, inlined whole into the page when it is written:
+    the page reaches for nothing outside itself."""
+    import tomllib
+
+    from vint_env.evaluation import viewer
+    page = (match_files / "m.html").read_text()
+    static = Path(viewer.__file__).with_name("static")
+    for name in ("table.js", "viewer.js", "viewer.css"):
+        text = (static / name).read_text()
+        assert viewer.asset_text(name) == text and len(text) > 1500
+        assert text in page, f"{name} is not inlined whole"
+    assert page.index("function suitLines") < page.index("function renderReplay")   # table.js first
+    assert not re.search(r"<script[^>]*\bsrc\b|<link\b|<iframe|<img|@import|url\(", page)
+    pyproject = tomllib.loads((Path(viewer.__file__).parents[2] / "pyproject.toml").read_text())
+    assert "static/*" in pyproject["tool"]["setuptools"]["package-data"]["vint_env.evaluation"]
+
+
+def test_an_asset_that_would_end_its_element_is_refused(match_files, monkeypatch):
+    from vint_env.evaluation import viewer
+    real = viewer.asset_text
+    monkeypatch.setattr(viewer, "asset_text",
+                        lambda name: real(name) + ("\n// </SCRIPT>" if name == "viewer.js" else ""))
+    with pytest.raises(ValueError, match="holds '</script'"):
+        viewer.viewer_html(load_results(match_files / "m.json"), "t")
+
+
 def test_view_rebuilds_the_page_from_saved_results(match_files, capsys):
     assert cli_main(["view", str(match_files / "m.json"), "--html", str(match_files / "v.html")]) == 0
     assert f"wrote {match_files / 'v.html'}" in capsys.readouterr().out

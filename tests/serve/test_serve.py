@@ -315,8 +315,11 @@ def test_a_rubber_is_played_deal_by_deal_to_its_end(client):
 def test_the_page_and_its_static_files_come_from_the_package(client):
     page = client.get("/")
     assert page.status_code == 200 and '<script src="/static/app.js">' in page.text
-    for name in ("app.js", "style.css", "dom.js"):
+    for name in ("app.js", "style.css", "table.js"):
         assert client.get(f"/static/{name}").status_code == 200
+    from vint_env.evaluation.viewer import asset_text
+    assert client.get("/static/table.js").text == asset_text("table.js")     # the viewer's drawing, one file
+    assert '<script src="/static/table.js">' in page.text
 
 
 def test_a_network_agent_runs_on_one_torch_thread(client):

@@ -34,7 +34,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Respon
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..evaluation.viewer import DOM_JS
+from ..evaluation.viewer import asset_text
 from ..inputs import excerpt
 from ..play.table import TableStopped
 from .agents import ServedAgents
@@ -178,8 +178,8 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
     async def favicon(request: Request):        # what a browser asks for when a page names no icon
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
-    async def dom_js(request: Request):
-        return Response(DOM_JS, media_type="text/javascript")
+    async def table_js(request: Request):      # the match viewer's drawing of cards, hands and tricks
+        return Response(asset_text("table.js"), media_type="text/javascript")
 
     async def request_error(request: Request, exc: RequestError):
         return _error(exc.status, exc.message)
@@ -221,7 +221,7 @@ def create_app(idle_timeout: float = 1800.0, max_tables: int = 32, clock=None, h
         Route("/api/tables/{table}/deals/{number}", deal),
         Route("/api/tables/{table}/viewer", viewer),
         Route("/favicon.ico", favicon),
-        Route("/static/dom.js", dom_js),
+        Route("/static/table.js", table_js),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -143,7 +143,7 @@ class ModelConfig:
     network: str = key("sparse")          # a registered network, never an import path
     network_kwargs: dict = key({"hidden_sizes": [256, 256]})
     central_critic: bool = key(False)     # value from env.state() (every hand) + the seat; the actor never sees it
-    critic_hidden_sizes: list = key([256, 256])
+    critic_hidden_sizes: list = key([256, 256])   # hidden widths (tanh) of the centralised critic
 
 
 @dataclass
@@ -189,8 +189,8 @@ class TeacherDataConfig:
 class CloningConfig:
     """Behaviour cloning of the teacher's decisions (imitation.py)."""
     bc_epochs: int = key(4, ge=0, le=10_000)          # cloning passes over the teacher data
-    bc_batch_size: int = key(512, ge=1, le=1 << 20)
-    bc_learning_rate: float = key(0.001, gt=0, le=10)
+    bc_batch_size: int = key(512, ge=1, le=1 << 20)  # minibatch size of cloning
+    bc_learning_rate: float = key(0.001, gt=0, le=10)  # Adam step size of cloning
     bc_value_coef: float = key(0.5, ge=0, le=COEF)    # also fit the value head to the teacher's seats' returns
     bc_holdout: float = key(0.1, ge=0, lt=1)          # share of the teacher's deals held out to measure the clone
 
@@ -209,7 +209,7 @@ class ResidualConfig:
     """A rule bot overridden by the network (vint_env/agents/learned/residual.py); off while residual_base is ""."""
     residual_base: str = key("")                      # "rule" or ""
     residual_margin: float = key(0.0, ge=0, le=COEF)  # override where the network values another action more
-    residual_actions: str = key("cards", choices=RESIDUAL_ACTIONS)
+    residual_actions: str = key("cards", choices=RESIDUAL_ACTIONS)  # cards | auction (and Solo Whist's trump) | all
 
 
 @dataclass

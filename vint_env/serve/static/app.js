@@ -1,13 +1,11 @@
 "use strict";
 // The vint-serve page: a setup form, then one table played through the JSON API (/api/...).
-// el(tag, attrs, ...children): /static/dom.js, the match viewer's DOM helper.
-const SYMBOL = {S: "\u2660", H: "\u2665", D: "\u2666", C: "\u2663"};
-const SEAT = ["N", "E", "S", "W"];
+// The cards, hands and tricks are drawn by /static/table.js, the match viewer's script (SEATS, el, cardEl,
+// cardLabel, suitLines, trickSlots).
 let catalogue = null, table = null;
 
 const $ = id => document.getElementById(id);
 function signed(x) { const s = Number.isInteger(x) ? String(x) : x.toFixed(2); return x > 0 ? "+" + s : s; }
-function cardLabel(text) { return SYMBOL[text[0]] + text.slice(1); }
 
 function showError(message) {
   const box = $("error");
@@ -61,18 +59,11 @@ function handEl(seat, deal, legalCards) {
     box.append(el("div", {"class": "hidden-hand", text: seat.count + (seat.count === 1 ? " card" : " cards")}));
     return box;
   }
-  for (const s of ["S", "H", "D", "C"]) {
-    const line = el("div", {"class": "suit"}, el("span", {"class": "s-" + s, text: SYMBOL[s] + " "}));
-    const cards = seat.cards.filter(c => c[0] === s);
-    for (const c of cards) {
-      const legal = legalCards.has(c);
-      line.append(el("button", {"class": "card s-" + s + (legal ? " legal" : ""), "data-card": c, type: "button",
-                                title: legal ? "play " + c : c, onclick: legal ? () => move(c) : null}, c.slice(1)));
-      if (!legal) line.lastChild.disabled = true;
-    }
-    if (!cards.length) line.append("\u2014");
-    box.append(line);
-  }
+  box.append(...suitLines(seat.cards, c => {
+    const legal = legalCards.has(c);
+    const attrs = legal ? {type: "button", title: "play " + c, onclick: () => move(c)} : {type: "button", title: c, disabled: ""};
+    return cardEl(c, {tag: "button", rankOnly: true, extra: legal ? "legal" : "", attrs});
+  }));
   return box;
 }
 function renderDeal(t) {
@@ -85,18 +76,17 @@ function renderDeal(t) {
     box.replaceChildren(handEl(seat, deal, legalCards));
   }
   const trick = $("trick");
-  trick.replaceChildren(...deal.trick.map(p => el("div", {"class": "t-" + position(p.seat, deal.you)},
-                                   el("span", {"class": "played s-" + p.card[0], text: cardLabel(p.card)}))));
-  if (!deal.trick.length) trick.append(el("div", {"class": "t-2 muted", text: deal.phase}));
+  trick.replaceChildren(...trickSlots(deal.trick.map(p => [position(p.seat, deal.you), p.card])));
+  if (!deal.trick.length) trick.append(el("div", {"class": "slot-2 muted", text: deal.phase}));
   const last = deal.last_trick;
-  $("last-trick").textContent = last ? "trick " + last.number + ": " + last.cards.map(p => SEAT[p.seat] + " " + cardLabel(p.card)).join(", ") +
-                                       " \u2014 won by " + SEAT[last.winner] : "none yet";
-  $("calls").textContent = deal.calls.length ? deal.calls.map(c => SEAT[c.seat] + ": " + c.text).join("  ") : "none";
-  $("contract").textContent = deal.contract ? "contract " + deal.contract + (deal.declarer !== null ? " by " + SEAT[deal.declarer] : "") : "";
+  $("last-trick").textContent = last ? "trick " + last.number + ": " + last.cards.map(p => SEATS[p.seat] + " " + cardLabel(p.card)).join(", ") +
+                                       " \u2014 won by " + SEATS[last.winner] : "none yet";
+  $("calls").textContent = deal.calls.length ? deal.calls.map(c => SEATS[c.seat] + ": " + c.text).join("  ") : "none";
+  $("contract").textContent = deal.contract ? "contract " + deal.contract + (deal.declarer !== null ? " by " + SEATS[deal.declarer] : "") : "";
   $("turned").textContent = deal.turned ? "turned card " + cardLabel(deal.turned) : "";
-  const won = deal.tricks_won ? " Tricks: " + SEAT.map((s, i) => s + " " + deal.tricks_won[i]).join(", ") + "." : "";
+  const won = deal.tricks_won ? " Tricks: " + SEATS.map((s, i) => s + " " + deal.tricks_won[i]).join(", ") + "." : "";
   $("status").textContent = (deal.your_turn ? "Your turn: " + (legalCards.size ? "click a card" : "click a call") + "."
-                             : "Waiting for " + (deal.to_move === null ? "the table" : SEAT[deal.to_move]) + ".") + won;
+                             : "Waiting for " + (deal.to_move === null ? "the table" : SEATS[deal.to_move]) + ".") + won;
   $("hint").hidden = !deal.hint;
   $("hint-text").textContent = "";
   const calls = deal.legal.filter(a => !a.card);
@@ -133,7 +123,7 @@ function renderResult(t) {
   box.replaceChildren(el("h3", {text: "Scoring"}), infoEl(r.info.deal));
   if (r.info.rubber) box.append(el("h3", {text: "Rubber"}), infoEl(r.info.rubber));
   $("dealt").replaceChildren(el("h3", {text: "Hands as dealt"}),
-    ...r.hands.map((h, s) => el("div", {"class": "suit"}, SEAT[s] + ": " + h.map(cardLabel).join(" "))),
+    ...r.hands.map((h, s) => el("div", {"class": "suit"}, SEATS[s] + ": " + h.map(cardLabel).join(" "))),
     el("div", {"class": "muted", text: "actions: " + r.actions.map(a => a[1]).join(" ")}));
   $("open-viewer").href = "/api/tables/" + t.id + "/viewer#board=" + r.number;
   $("next").textContent = t.episode_over ? (t.episode === "rubber" ? "New rubber" : "Next deal") : "Next deal of the rubber";
