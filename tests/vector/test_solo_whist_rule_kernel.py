@@ -25,7 +25,7 @@ from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, BIDS, CALL_NAMES
                                              PASS, PROPOSAL, SOLO, TRUMP_ABONDANCE)
 from vint_env.vector import SoloWhistEngine
 from vint_env.vector.solo_whist_rule import RuleBotError, SoloWhistRuleBot
-from vint_env.vector.state import AUCTION, TRUMP
+from vint_env.vector.state import AUCTION, DEALT, HAND, TRUMP
 
 MUST_RAISE = SOLO_WHIST_LAYOUT.offset["must_raise"]
 RULE, RANDOM, PLAY_ONLY = 0, 1, 2          # who plays a seat: the rule bot; random; random calls, rule bot's play
@@ -121,6 +121,44 @@ def test_compiled_rule_bot_equals_python_bot_over_thousands_of_deals():
     covered, compared = play_both_bots(deals=4000, batch=64, seed=6)
     assert compared > 70000
     assert not missing(covered), (missing(covered), covered)
+
+
+def swap_hidden_cards(state, rng: np.random.Generator) -> None:
+    """In every game, swap unplayed cards of one suit between the hands of two seats that are not to move (the
+    turned card stays with the dealer): what the seat to move sees is unchanged, voids included."""
+    hands, dealt = state.words[:, HAND:HAND + 4], state.words[:, DEALT:DEALT + 4]
+    for b in range(state.batch_size):
+        me, turned = int(state.current_player[b]), int(state.turned[b])
+        for suit in range(4):
+            x, y = rng.choice([s for s in range(4) if s != me], size=2, replace=False)
+            cards = [[c for c in range(13 * suit, 13 * suit + 13) if int(hands[b, s]) >> c & 1 and c != turned]
+                     for s in (x, y)]
+            if cards[0] and cards[1]:
+                swap = np.uint64(1 << int(rng.choice(cards[0])) | 1 << int(rng.choice(cards[1])))
+                for words in (hands, dealt):
+                    words[b, x] ^= swap
+                    words[b, y] ^= swap
+
+
+def test_the_bot_reads_no_card_its_seat_cannot_see():
+    """The same decisions when the other seats' unplayed cards are swapped (a twin bot, with the same memory,
+    acts on the swapped copy of the state)."""
+    engine = SoloWhistEngine()
+    state = engine.init(seed=3, batch_size=64)
+    bot, twin = SoloWhistRuleBot(engine), SoloWhistRuleBot(engine)
+    rng = np.random.default_rng(3)
+    rows = np.arange(64)
+    changed = 0
+    for _ in range(300):
+        shadow = state.copy()
+        swap_hidden_cards(shadow, rng)
+        changed += int((shadow.words != state.words).any(axis=1).sum())
+        if bot.memory is not None:
+            twin.memory = bot.memory.copy()
+        actions = bot.actions(state, rows)
+        assert np.array_equal(twin.actions(shadow, rows), actions)
+        engine.step(state, actions)
+    assert changed > 10000
 
 
 def test_the_bot_refuses_a_game_whose_deal_is_over():
