@@ -156,7 +156,7 @@ def test_config_accepts_duplicate_for_the_partnership_games():
 
 
 def test_a_trainer_logs_the_variance_columns(tmp_path):
-    from vint_env.training.ppo import Trainer
+    from vint_env.training.trainer import Trainer
     cfg = load_config(None, ["game=whist_v0", "env_source=vector", "num_envs=8", "num_steps=52",
                              "collection.duplicate=true", "opponent_mix={self: 0.5, rule: 0.5}",
                              "network_kwargs={hidden_sizes: [16]}", "eval_opponents=[]", "total_timesteps=1"])

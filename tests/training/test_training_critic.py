@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 
 from vint_env.training.config import load_config
 from vint_env.training.evaluation import HarnessEvaluator
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.agents.learned.policy import PPOAgent, load_checkpoint
 from vint_env.envs.base import CardGameEnv
 
