@@ -52,7 +52,7 @@ def test_the_two_tables_hold_the_same_cards_with_the_seats_rotated(source, game)
     started = col._deal_again([0, 1, 2], np.random.default_rng(3), 0, buf)
     assert [i for i, _ in started] == [0, 3, 1, 4, 2, 5]
     assert [s for _, s in started][0::2] == [s for _, s in started][1::2]   # each pair: one seed
-    col._start([i for i, _ in started], [s for _, s in started])
+    batch.start_many([i for i, _ in started], [s for _, s in started])
     seats = batch.acting_seats()
     obs, masks = batch.observe(np.arange(6))
     for a in range(3):
