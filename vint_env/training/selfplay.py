@@ -16,16 +16,10 @@ final reward of a deal lands on each seat's last transition, which is marked
 ``done``.  Deals in progress when a game reaches ``num_steps`` are played to
 the end, so a rollout holds complete deals only and needs no bootstrap value.
 
-Duplicate training (``duplicate=True``, the config's ``collection.duplicate``): the games are
-pairs of tables, game ``i`` and game ``i + num_envs // 2`` (:mod:`vint_env.training.duplicate`).
-Both tables start every deal from the same seed (the same cards at the same seats, the same
-dealer); at the second table every controller sits one seat on (the learner's partnership holds
-the cards its opponents held at the first), against the same opponents (the same pool snapshot,
-the same bots with the same seeds).  When both tables have finished the deal, each learner seat's
-last transition gets the other table's return of the same seat subtracted (the *paired return*:
-the learner's result at this table relative to what was made with the same cards at the other),
-so the deal's luck (honours, coronets, strong hands) cancels; a table that finishes first waits
-for its twin.
+Duplicate training (``collection.duplicate``, :mod:`vint_env.training.duplicate`): the games are pairs
+of tables dealt the same cards, every controller one seat on at the second; once both have finished the
+deal, each learner seat's last transition gets the same seat's return at the other table subtracted (a
+table that finishes first waits for its twin).
 """
 
 from __future__ import annotations
