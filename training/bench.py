@@ -90,7 +90,7 @@ def self_play(game, overrides: list[str], tmp: str):
 
 def trainer_figures(cfg, updates: int, tmp: str) -> dict:
     """Medians over ``updates`` updates (after one left out) of the trainer's own scalars."""
-    from vint_env.training.ppo import Trainer
+    from vint_env.training.trainer import Trainer
     trainer = Trainer(cfg, os.path.join(tmp, f"run-{time.monotonic_ns()}"))
     rows = []
     updates_of = trainer.updates()

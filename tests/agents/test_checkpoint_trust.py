@@ -107,7 +107,7 @@ def test_an_agent_never_returns_a_masked_action_whatever_its_logits(value, greed
 
 def _trainer_checkpoint(run_dir, change):
     from vint_env.training.config import load_config
-    from vint_env.training.ppo import Trainer
+    from vint_env.training.trainer import Trainer
     cfg = load_config("configs/smoke.yaml")
     trainer = Trainer(cfg, run_dir)
     path = trainer.save()

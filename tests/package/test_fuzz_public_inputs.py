@@ -332,14 +332,14 @@ def test_vint_eval_command_lines(cli_files, capsys):
 
 def test_vint_train_command_lines(tmp_path, capsys, monkeypatch):
     pytest.importorskip("torch")
-    from vint_env.training import cli, ppo
+    from vint_env.training import cli, trainer
 
     class WouldTrain(Exception):
         pass
 
     def refuse_to_train(self, *a, **k):      # a valid command line would train: that is success here
         raise WouldTrain
-    monkeypatch.setattr(ppo.Trainer, "train", refuse_to_train)
+    monkeypatch.setattr(trainer.Trainer, "train", refuse_to_train)
     (tmp_path / "bomb.yaml").write_text("a: &a [1, 1]\nb: [*a, *a]\n")
     (tmp_path / "list.yaml").write_text("- 1\n- 2\n")
     keys = ["num_envs", "seed", "network", "game", "env_kwargs.reward_scale", "teacher", "eval_opponents",

@@ -52,7 +52,7 @@ def test_the_two_tables_hold_the_same_cards_with_the_seats_rotated(source, game)
     started = col._deal_again([0, 1, 2], np.random.default_rng(3), 0, buf)
     assert [i for i, _ in started] == [0, 3, 1, 4, 2, 5]
     assert [s for _, s in started][0::2] == [s for _, s in started][1::2]   # each pair: one seed
-    col._start([i for i, _ in started], [s for _, s in started])
+    batch.start_many([i for i, _ in started], [s for _, s in started])
     seats = batch.acting_seats()
     obs, masks = batch.observe(np.arange(6))
     for a in range(3):
@@ -156,7 +156,7 @@ def test_config_accepts_duplicate_for_the_partnership_games():
 
 
 def test_a_trainer_logs_the_variance_columns(tmp_path):
-    from vint_env.training.ppo import Trainer
+    from vint_env.training.trainer import Trainer
     cfg = load_config(None, ["game=whist_v0", "env_source=vector", "num_envs=8", "num_steps=52",
                              "collection.duplicate=true", "opponent_mix={self: 0.5, rule: 0.5}",
                              "network_kwargs={hidden_sizes: [16]}", "eval_opponents=[]", "total_timesteps=1"])

@@ -18,7 +18,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vint_env.training.config import load_config
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 
 ROOT = Path(__file__).resolve().parents[2]
 LINUX = sys.platform.startswith("linux")

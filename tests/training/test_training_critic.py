@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 
 from vint_env.training.config import load_config
 from vint_env.training.evaluation import HarnessEvaluator
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.agents.learned.policy import PPOAgent, load_checkpoint
 from vint_env.envs.base import CardGameEnv
 
@@ -32,7 +32,7 @@ def test_critic_sees_state_actor_sees_observation(tmp_path, monkeypatch):
     scalars = t.update_once()
     assert np.isfinite(scalars["loss"]) and np.isfinite(scalars["value_loss"])
     assert set(actor_in) == {965} and set(critic_in) == {1177}       # observation vs state() widths
-    assert any(not torch.equal(before[k], v) for k, v in t.critic.state_dict().items())   # the critic learnt
+    assert any(not torch.equal(before[k], v) for k, v in t.critic.state_dict().items())   # the critic moved
 
     # the saved agent is the actor alone: observation-sized input, no critic weights in the policy
     path = t.save()
@@ -53,6 +53,32 @@ def test_critic_sees_state_actor_sees_observation(tmp_path, monkeypatch):
     u.restore(path)
     for (k, a), (_, b) in zip(t.critic.state_dict().items(), u.critic.state_dict().items()):
         assert torch.equal(a, b), k
+
+
+def test_the_critic_learns_the_returns_of_its_rollout(tmp_path):
+    """PPO's value loss trains the centralised critic: on a fixed rollout, its squared error to the GAE
+    returns falls (the rollout's values are the critic's, so the first update starts from them)."""
+    from vint_env.training import ppo
+    from vint_env.training.streams import seeded
+    cfg = load_config(SMOKE, ["game=whist_v0", "central_critic=true", "critic_hidden_sizes=[32]",
+                              "opponent_mix={self: 1.0}", "num_envs=2", "num_steps=30", "learning_rate=0.003",
+                              "env_kwargs={reward_scale: 0.1}"])
+    t = Trainer(cfg, tmp_path)
+    rng, gen = seeded(0, 0, 0)
+    rollout = ppo.collect_rollout(t.collector, t.net, [], rng, gen, t.critic)
+    _, returns = ppo.compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64), rollout.dones,
+                                 rollout.next_index, cfg.ppo.gamma, cfg.ppo.gae_lambda)
+
+    def error() -> float:
+        with torch.no_grad():
+            values = t.critic(rollout.states, torch.from_numpy(rollout.seats)).numpy()
+        return float(np.mean((values - returns) ** 2))
+    start = error()
+    assert start > 0
+    for _ in range(5):
+        ppo.ppo_update(t.net, t.optimizer, rollout, returns - rollout.values.numpy(), returns, cfg.ppo, rng,
+                       critic=t.critic)
+    assert error() < 0.5 * start
 
 
 def test_critic_needs_the_aec_source(tmp_path):

@@ -12,7 +12,7 @@ torch = pytest.importorskip("torch")
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.imitation import bc_loss, behaviour_clone, evaluate_clone, kl_to_reference
 from vint_env.training.logs import RunLogger
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.training.teacher_data import TeacherData, generate, teacher_data
 from vint_env.agents.learned.networks import build_network
 

@@ -18,7 +18,7 @@ torch = pytest.importorskip("torch")
 
 from vint_env.training.config import load_config
 from vint_env.training.logs import RunLogger
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.agents.learned.policy import PPOAgent
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -6,7 +6,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("ray")
 
 from vint_env.training.config import load_config
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 
 TINY = ["game=whist_v0", "env_source=vector", "network=sparse", "network_kwargs={hidden_sizes: [16, 16]}",
         "num_envs=4", "num_steps=26", "opponent_mix={self: 0.6, pool: 0.2, rule: 0.2}", "pool_size=2",

@@ -7,7 +7,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vint_env.training.config import ConfigError, load_config
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.training.schedule import budget_fraction, budget_spent, linear
 
 SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"

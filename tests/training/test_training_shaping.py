@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.evaluation import HarnessEvaluator
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.training.shaping import RewardShaper, symlog
 from vint_env.training.sources import AECGameBatch, make_game_batch
 

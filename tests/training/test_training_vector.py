@@ -6,7 +6,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from vint_env.training.selfplay import SelfPlayCollector
-from vint_env.training.sources import make_game_batch
+from vint_env.training.sources import GameBatch, make_game_batch
 from vint_env.agents.learned.networks import build_network
 from vint_env.agents.registry import load_agent
 
@@ -17,6 +17,24 @@ def rollout(source, mix, seed=4, env_kwargs=None, game="vint_v0", network="mlp")
     net = build_network(network, batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
     col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game=game.partition("_v")[0]))
     return col.collect(net, [net], np.random.default_rng(seed), torch.Generator().manual_seed(seed))
+
+
+def test_both_sources_are_game_batches_and_observe_the_same_active_entries():
+    """One rollout-source interface: the AEC envs and the batched engine both implement ``GameBatch``, and
+    both give a sparse network the active entries of the very observations they give a dense one."""
+    for source in ("aec", "vector"):
+        batch = make_game_batch(source, "whist_v0", 3)
+        assert isinstance(batch, GameBatch), source
+        batch.start_many([0, 1, 2], [5, 6, 7])
+        ids = np.array([0, 2])
+        obs, masks = batch.observe(ids)
+        index, weight, masks2 = batch.observe_active(ids)
+        dense = np.zeros_like(obs)
+        for row in range(len(ids)):
+            np.add.at(dense[row], index[row], weight[row])
+        assert np.array_equal(dense, obs) and np.array_equal(masks, masks2), source
+    with pytest.raises(ValueError, match="centralised critic"):
+        make_game_batch("vector", "whist_v0", 1).states(np.array([0]))
 
 
 @pytest.mark.parametrize("mix", [{"self": 1.0}, {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}],

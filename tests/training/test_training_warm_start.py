@@ -11,7 +11,7 @@ torch = pytest.importorskip("torch")
 from vint_env.training.config import load_config
 from vint_env.training.imitation import behaviour_clone
 from vint_env.training.logs import RunLogger, cloning_rows, plot_learning_curves, trained_range
-from vint_env.training.ppo import Trainer
+from vint_env.training.trainer import Trainer
 from vint_env.training.teacher_data import generate
 from vint_env.agents.learned.networks import build_network
 
@@ -241,9 +241,8 @@ def test_the_harness_table_names_rl_gain_and_an_agent_equals_itself_against_its_
 def test_init_from_starts_a_run_from_a_checkpoints_network(tmp_path):
     import torch as _torch
 
-    from vint_env.training import warm_start
     from vint_env.training.config import ConfigError, load_config
-    from vint_env.training.ppo import Trainer
+    from vint_env.training.trainer import Trainer
     base = ["game=whist_v0", "num_envs=2", "network_kwargs={hidden_sizes: [8]}", "eval_opponents=[]",
             "total_timesteps=1", f"runs_dir={tmp_path}"]
     first = Trainer(load_config(None, base + ["seed=3"]), tmp_path / "a")
@@ -251,7 +250,7 @@ def test_init_from_starts_a_run_from_a_checkpoints_network(tmp_path):
     cfg = load_config(None, base + [f"init_from={path}", "kl_coef=0.5"])
     second = Trainer(cfg, tmp_path / "b")
     assert not all(_torch.equal(a, b) for a, b in zip(first.net.parameters(), second.net.parameters()))
-    warm_start.init_from(second)
+    second.init_from()
     assert all(_torch.equal(a, b) for a, b in zip(first.net.parameters(), second.net.parameters()))
     assert second.reference is not None and second.state.pretrained
     # another network is refused with the config, before any run folder is made

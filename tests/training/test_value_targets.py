@@ -155,7 +155,7 @@ def test_a_game_without_a_solver_or_an_unknown_kind_is_refused_by_name():
 def test_a_clone_only_run_needs_a_teacher_and_trains_no_update(tmp_path):
     with pytest.raises(ConfigError, match="total_timesteps"):
         load_config(SMOKE, ["total_timesteps=0"])
-    from vint_env.training.ppo import Trainer
+    from vint_env.training.trainer import Trainer
     cfg = load_config(SMOKE, ["game=whist_v0", "teacher=rule", "teacher_values=dd", "teacher_deals=2",
                               "bc_epochs=1", "total_timesteps=0", "eval_every=0", "eval_opponents=[]",
                               "opponent_mix={self: 1.0}", f"runs_dir={tmp_path}", "teacher_cache=false"])

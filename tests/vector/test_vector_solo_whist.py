@@ -206,16 +206,15 @@ def test_uint8_observations_equal_float32():
         states = [e.step(s, a) for e, s in zip(engines, states)]
 
 
-def test_solo_whist_self_play_adapter_credits_each_seat_its_payment():
-    from vint_env.vector import SelfPlayVecEnv
-    env = SelfPlayVecEnv(num_envs=8, seed=0, game="solo_whist")
-    step = env.reset()
-    assert step.obs.shape == (8, D) and step.mask.shape == (8, NUM_ACTIONS)
+def test_solo_whist_engine_pays_each_seat_at_the_end_of_a_deal():
+    engine = SoloWhistEngine()
+    state = engine.init(seed=0, batch_size=8)
+    assert state.observation.shape == (8, D) and state.legal_action_mask.shape == (8, NUM_ACTIONS)
     rng = np.random.default_rng(0)
     done = 0
     for _ in range(300):
-        step = env.step(random_legal_actions(step.mask, rng))
-        done += int(step.done.sum())
-        assert np.allclose(step.seat_rewards.sum(axis=1), 0)       # payments are zero-sum
-        assert not step.seat_rewards[~step.done].any()
+        state = engine.step(state, random_legal_actions(state.legal_action_mask, rng))
+        done += int(state.terminated.sum())
+        assert np.allclose(state.rewards.sum(axis=1), 0)       # payments are zero-sum
+        assert not state.rewards[~state.terminated].any()
     assert done >= 8

@@ -16,7 +16,7 @@ from vint_env.envs.whist_obs import D, encode_observation, encode_state
 from vint_env.envs.whist_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError, MalformedActionError
 from vint_env.rules.whist import WhistDeal
-from vint_env.vector import SelfPlayVecEnv, WhistEngine
+from vint_env.vector import WhistEngine
 from vint_env.vector.engine import random_legal_actions
 
 VARIANTS = [dict(), dict(ten_is_honour=True), dict(no_trump=True)]
@@ -166,14 +166,12 @@ def test_whist_engine_refuses_actions_outside_its_52_at_every_batch_size(batch):
         assert np.array_equal(state.small, before.small) and np.array_equal(state.words, before.words)
 
 
-def test_whist_self_play_adapter():
-    env = SelfPlayVecEnv(num_envs=8, seed=0, game="whist")
-    step = env.reset()
+def test_whist_engine_deals_again_after_52_plays():
+    engine = WhistEngine()
+    state = engine.init(seed=0, batch_size=8)
     rng = np.random.default_rng(0)
     done = 0
     for _ in range(60):
-        step = env.step(random_legal_actions(step.mask, rng))
-        done += step.done.sum()
-    assert done == 8 and step.obs.shape == (8, D) and step.mask.shape == (8, 52)
-    with pytest.raises(ValueError, match="game"):
-        SelfPlayVecEnv(2, game="bridge")
+        state = engine.step(state, random_legal_actions(state.legal_action_mask, rng))
+        done += state.terminated.sum()
+    assert done == 8 and state.observation.shape == (8, D) and state.legal_action_mask.shape == (8, 52)

@@ -2,10 +2,12 @@
 
 - ``config.py``: every hyper-parameter in :class:`PPOConfig`, a dataclass of sections by job, each key declared
   with its type and range; ``config_files.py``: reading ``configs/*.yaml`` (safe YAML, ``base:`` inheritance);
-- ``sources.py``: the batch of games a rollout plays (AEC envs, or the batched engine);
+- ``sources.py``: the batch of games a rollout plays (the ``GameBatch`` protocol; AEC envs, or the batched
+  engine in ``vector_source.py``);
 - ``selfplay.py``: who sits where, and the learner's per-seat transitions;
-- ``ppo.py``: GAE, the clipped PPO update and the :class:`Trainer` loop;
-- ``warm_start.py``, ``pool.py``, ``eval_schedule.py``, ``checkpoints.py``: the trainer's other jobs;
+- ``ppo.py``: the algorithm, top to bottom: collect a rollout, GAE, the clipped PPO update, log;
+- ``trainer.py``: the :class:`~vint_env.training.trainer.Trainer`, the run loop around the iterations;
+- ``warm_start.py``, ``pool.py``, ``eval_schedule.py``, ``checkpoints.py``: the run's other jobs;
 - ``collectors.py``: collection in processes (or Ray actors) beside the learner;
 - ``runner.py``: one run as a library call (what ``vint-train`` and the baseline recipe call);
 - ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;

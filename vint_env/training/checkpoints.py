@@ -59,6 +59,25 @@ def policy_payload(cfg: PPOConfig, obs_size: int, num_actions: int, model: dict)
     }
 
 
+def run_payload(cfg: PPOConfig, obs_size: int, num_actions: int, net, optimizer, pool, state: TrainState,
+                reference=None, critic=None, behaviour: dict | None = None, last_eval: dict | None = None) -> dict:
+    """A whole checkpoint: the policy (:func:`policy_payload`) and the ``trainer`` section that ``--resume``
+    restores (the counters, the optimizer, the opponent pool, the KL reference, the critic, the behaviour
+    weights of the collectors, the last evaluation)."""
+    return {
+        **policy_payload(cfg, obs_size, num_actions, net.state_dict()),
+        "trainer": {
+            **dataclasses.asdict(state),
+            "optimizer": optimizer.state_dict(),
+            "pool": pool.state(),
+            "reference": None if reference is None else reference.state_dict(),
+            "critic": None if critic is None else critic.state_dict(),
+            "behaviour": behaviour,
+            "last_eval": last_eval or {},
+        },
+    }
+
+
 def write_checkpoints(ckpt_dir: Path, update: int, payload: dict, keep: int) -> Path:
     """Write ``update_NNNNNN.pt`` and ``latest.pt`` (atomically), keep the ``keep`` newest numbered ones
     (0: all); remove temporary files left by a run killed in the middle of a write."""

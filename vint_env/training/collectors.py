@@ -26,7 +26,9 @@ import traceback
 import numpy as np
 import torch
 
-from .selfplay import Rollout, concat_rollouts
+from vint_env.agents.learned.networks import SparseObs
+
+from .selfplay import BOT_KINDS, Rollout
 from .streams import seeded
 
 
@@ -226,3 +228,31 @@ def make_collectors(cfg) -> ProcessCollectors | RayCollectors:
 
 def gather(parts: list[Rollout]) -> Rollout:
     return parts[0] if len(parts) == 1 else concat_rollouts(parts)
+
+
+def concat_rollouts(parts: list[Rollout]) -> Rollout:
+    """One rollout of several (collectors' shares of the games), links and deal numbers renumbered."""
+    if any(p.states is not None for p in parts):
+        raise ValueError("rollouts with critic states are collected in the learner only")
+    sizes = np.cumsum([0] + [len(p) for p in parts])
+    deals = np.cumsum([0] + [int(p.stats.get("deals", 0)) for p in parts])
+    obs = (SparseObs.cat([p.obs for p in parts]) if isinstance(parts[0].obs, SparseObs)
+           else torch.cat([p.obs for p in parts]))
+    next_index = np.concatenate([np.where(p.next_index >= 0, p.next_index + off, -1)
+                                 for p, off in zip(parts, sizes)])
+    stats = {"deals": int(deals[-1])}
+    total = max(stats["deals"], 1)
+    stats["deal_length"] = sum(p.stats.get("deal_length", 0.0) * p.stats.get("deals", 0) for p in parts) / total
+    for kind in ("pool",) + BOT_KINDS:
+        n = [p.stats.get(f"deals_vs_{kind}", 0) for p in parts]
+        r = [p.stats.get(f"return_vs_{kind}", float("nan")) for p in parts]
+        stats[f"return_vs_{kind}"] = (float(sum(a * b for a, b in zip(n, r) if a)) / sum(n)) if sum(n) else float("nan")
+        stats[f"deals_vs_{kind}"] = int(sum(n))
+    sides = [p.side_returns for p in parts if p.side_returns is not None]
+    return Rollout(obs=obs, masks=torch.cat([p.masks for p in parts]), actions=torch.cat([p.actions for p in parts]),
+                   logprobs=torch.cat([p.logprobs for p in parts]), values=torch.cat([p.values for p in parts]),
+                   rewards=np.concatenate([p.rewards for p in parts]), dones=np.concatenate([p.dones for p in parts]),
+                   next_index=next_index, seats=np.concatenate([p.seats for p in parts]),
+                   deal_ids=np.concatenate([p.deal_ids + off for p, off in zip(parts, deals)]),
+                   env_steps=sum(p.env_steps for p in parts), stats=stats,
+                   side_returns=np.concatenate(sides) if sides else None)

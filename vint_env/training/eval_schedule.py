@@ -1,20 +1,19 @@
-"""When a run evaluates, and how an evaluation survives a kill.
+"""When a run evaluates, what an evaluation plays, and how it survives a kill.
 
-The trainer evaluates every ``eval_every`` updates, once at the end, and (with a warm start) the
-untrained network and the clone at update 0; with a warm start the final evaluation also plays the
-agent against the clone (``checkpoints/warm_start.pt``): RL's gain over its start.  ``trainer.evaluate(checkpoint_path, update, deals)``
-plays a checkpoint (``evaluation.py`` wires the harness in).  The checkpoint saved before playing
-(the file the harness loads) marks the evaluation pending, the one saved after it is logged clears
-that, so ``--resume`` after a kill in between plays it again and its row is neither lost nor doubled.
+The trainer evaluates every ``eval_every`` updates (:func:`due`), once at the end, and (with a warm
+start) the untrained network and the clone at update 0; with a warm start the final evaluation also
+plays the agent against the clone (``checkpoints/warm_start.pt``): RL's gain over its start.
+``evaluate(checkpoint_path, update, deals)`` plays a checkpoint (``evaluation.py`` wires the harness in;
+:func:`play`).  The trainer saves a checkpoint before playing (the file the harness loads) that marks the
+evaluation pending, and one after it is logged that clears it, so ``--resume`` after a kill in between
+plays it again; :func:`play` drops the row a killed run may have logged, so it is neither lost nor doubled.
 """
 
 from __future__ import annotations
 
-from vint_env.agents.learned.policy import save_checkpoint
-from vint_env.points import format_points
+from pathlib import Path
 
-from .logs import FINAL_EVALUATION
-from .warm_start import warm_start_checkpoint
+from vint_env.points import format_points
 
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
 
@@ -30,54 +29,21 @@ def due(cfg, update: int) -> bool:
     return bool(cfg.evaluation.eval_every) and update % cfg.evaluation.eval_every == 0
 
 
-def run_evaluation(trainer, deals: int, final: bool = False) -> dict:
-    """Have ``trainer.evaluate`` play the current weights; log and return its scalars."""
-    st = trainer.state
-    if trainer.evaluate is None:
-        if final:
-            st.final_eval_update = st.update
-        return {}
-    st.pending_eval_deals, st.pending_eval_final = deals, final
-    path = trainer.save()
-    if trainer.logger is not None and hasattr(trainer.logger, "drop_rows"):
-        # a row of this very evaluation, logged by a run killed before its checkpoint: replaced
-        trainer.logger.drop_rows(st.update, prefix="eval/")
-    scalars = trainer.evaluate(path, st.update, deals)
-    before = warm_start_checkpoint(trainer) if final else None
-    if before is not None and hasattr(trainer.evaluate, "against_warm_start"):
+def play(evaluate, checkpoint: Path, update: int, deals: int, logger=None, warm_start: Path | None = None,
+         prefix: str = "eval/") -> dict:
+    """The ``eval/...`` scalars of ``evaluate`` playing ``checkpoint`` for ``deals`` boards per opponent, and
+    with ``warm_start`` (a final evaluation after a warm start) also against that checkpoint, on the same
+    boards.  A row of this very evaluation (``update``, scalars under ``prefix``) that a run killed before
+    its next checkpoint logged is dropped from ``logger`` first: the caller logs it again."""
+    if logger is not None and hasattr(logger, "drop_rows"):
+        logger.drop_rows(update, prefix=prefix)
+    scalars = evaluate(checkpoint, update, deals)
+    if warm_start is not None and hasattr(evaluate, "against_warm_start"):
         # what RL did: the agent after it against the same agent before it (the clone), same boards
-        scalars.update(trainer.evaluate.against_warm_start(path, before, deals))
-    trainer.last_eval = dict(scalars)
-    if trainer.logger is not None:
-        trainer.logger.log(st.update, st.global_step, {**scalars, FINAL_EVALUATION: 1} if final else scalars)
-    st.pending_eval_deals, st.pending_eval_final = 0, False
-    if final:
-        st.final_eval_update = st.update
-    trainer.save()
+        scalars.update(evaluate.against_warm_start(checkpoint, warm_start, deals))
     return scalars
 
 
-def evaluate_before_cloning(trainer, deals: int) -> dict:
-    """Evaluate the untrained network before the warm start clones the teacher, logged at update 0 as
-    ``eval_before_cloning/<opponent>/...``: where the learning curves start.
-
-    The checkpoint saved first leaves this evaluation undone, so a run killed while it plays does it
-    again on ``--resume`` (its row is dropped and logged again); the harness plays a copy of the
-    weights in ``checkpoints/before_cloning.pt``, removed afterwards."""
-    st = trainer.state
-    if trainer.evaluate is None:
-        return {}
-    trainer.save()
-    path = save_checkpoint(trainer.ckpt_dir / "before_cloning.pt", trainer.checkpoint_payload())
-    if trainer.logger is not None and hasattr(trainer.logger, "drop_rows"):
-        trainer.logger.drop_rows(0, prefix=BEFORE_CLONING)
-    trainer.say(f"evaluating the untrained network ({deals} boards per opponent) ...")
-    found = trainer.evaluate(path, 0, deals)
-    trainer.say(f"the untrained network: {margins(found)}")
-    scalars = {BEFORE_CLONING + k.removeprefix("eval/"): v for k, v in found.items()}
-    path.unlink(missing_ok=True)
-    if trainer.logger is not None:
-        trainer.logger.log(0, 0, scalars)
-    st.evaluated_before_cloning = True
-    trainer.save()
-    return scalars
+def before_cloning(scalars: dict) -> dict:
+    """An evaluation's ``eval/<opponent>/...`` scalars as the untrained network's, ``eval_before_cloning/...``."""
+    return {BEFORE_CLONING + k.removeprefix("eval/"): v for k, v in scalars.items()}

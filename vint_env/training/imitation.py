@@ -201,7 +201,7 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
 
     ``stop()`` (optional) is asked before every minibatch; once it returns True, cloning ends there: an
     epoch cut short is measured and reported with ``stopped: 1`` and the share of its minibatches done
-    (``epoch_done``), and no further epoch starts (a run's budget, :class:`vint_env.training.ppo.Trainer`).
+    (``epoch_done``), and no further epoch starts (a run's budget, :class:`vint_env.training.trainer.Trainer`).
     With ``measure_start`` the first record is ``epoch 0``: the same figures for the network as given,
     before any cloning step.  ``margins``: the held-out figures include the residual agent's at these
     margins (:func:`evaluate_clone`)."""

@@ -1,6 +1,6 @@
 """One training run as a library call: what ``vint-train`` and ``python -m training.baseline`` both do.
 
-:func:`run_training` builds the :class:`~vint_env.training.ppo.Trainer` of a config in a run folder
+:func:`run_training` builds the :class:`~vint_env.training.trainer.Trainer` of a config in a run folder
 (resuming from a checkpoint when given one), trains it with a progress bar or progress lines, and
 ends with the final evaluation table, the learning-curve plot and the match viewer;
 :func:`resume_config` is the config a stopped run continues with.
@@ -103,7 +103,7 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
     given, ``""`` for none), once the new run is built and none of its inputs lies inside the folder."""
     from .evaluation import HarnessEvaluator
     from .logs import RunLogger, plot_learning_curves
-    from .ppo import Trainer
+    from .trainer import Trainer
 
     run_dir = Path(run_dir)
     ckpt_path = resume_from

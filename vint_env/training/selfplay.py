@@ -16,16 +16,10 @@ final reward of a deal lands on each seat's last transition, which is marked
 ``done``.  Deals in progress when a game reaches ``num_steps`` are played to
 the end, so a rollout holds complete deals only and needs no bootstrap value.
 
-Duplicate training (``duplicate=True``, the config's ``collection.duplicate``): the games are
-pairs of tables, game ``i`` and game ``i + num_envs // 2`` (:mod:`vint_env.training.duplicate`).
-Both tables start every deal from the same seed (the same cards at the same seats, the same
-dealer); at the second table every controller sits one seat on (the learner's partnership holds
-the cards its opponents held at the first), against the same opponents (the same pool snapshot,
-the same bots with the same seeds).  When both tables have finished the deal, each learner seat's
-last transition gets the other table's return of the same seat subtracted (the *paired return*:
-the learner's result at this table relative to what was made with the same cards at the other),
-so the deal's luck (honours, coronets, strong hands) cancels; a table that finishes first waits
-for its twin.
+Duplicate training (``collection.duplicate``, :mod:`vint_env.training.duplicate`): the games are pairs
+of tables dealt the same cards, every controller one seat on at the second; once both have finished the
+deal, each learner seat's last transition gets the same seat's return at the other table subtracted (a
+table that finishes first waits for its twin).
 """
 
 from __future__ import annotations
@@ -38,6 +32,7 @@ import torch
 from vint_env.agents.learned.networks import MaskedCategorical, SparseObs
 
 from .duplicate import check_pairs, rotate_seats, twin
+from .sources import GameBatch
 
 LEARNER = -1          # controller code of a learner seat
 BOT = -2              # controller code of a scripted bot's seat
@@ -72,34 +67,6 @@ class Rollout:
 
     def __len__(self) -> int:
         return len(self.rewards)
-
-
-def concat_rollouts(parts: list[Rollout]) -> Rollout:
-    """One rollout of several (collectors' shares of the games), links and deal numbers renumbered."""
-    if any(p.states is not None for p in parts):
-        raise ValueError("rollouts with critic states are collected in the learner only")
-    sizes = np.cumsum([0] + [len(p) for p in parts])
-    deals = np.cumsum([0] + [int(p.stats.get("deals", 0)) for p in parts])
-    obs = (SparseObs.cat([p.obs for p in parts]) if isinstance(parts[0].obs, SparseObs)
-           else torch.cat([p.obs for p in parts]))
-    next_index = np.concatenate([np.where(p.next_index >= 0, p.next_index + off, -1)
-                                 for p, off in zip(parts, sizes)])
-    stats = {"deals": int(deals[-1])}
-    total = max(stats["deals"], 1)
-    stats["deal_length"] = sum(p.stats.get("deal_length", 0.0) * p.stats.get("deals", 0) for p in parts) / total
-    for kind in ("pool",) + BOT_KINDS:
-        n = [p.stats.get(f"deals_vs_{kind}", 0) for p in parts]
-        r = [p.stats.get(f"return_vs_{kind}", float("nan")) for p in parts]
-        stats[f"return_vs_{kind}"] = (float(sum(a * b for a, b in zip(n, r) if a)) / sum(n)) if sum(n) else float("nan")
-        stats[f"deals_vs_{kind}"] = int(sum(n))
-    sides = [p.side_returns for p in parts if p.side_returns is not None]
-    return Rollout(obs=obs, masks=torch.cat([p.masks for p in parts]), actions=torch.cat([p.actions for p in parts]),
-                   logprobs=torch.cat([p.logprobs for p in parts]), values=torch.cat([p.values for p in parts]),
-                   rewards=np.concatenate([p.rewards for p in parts]), dones=np.concatenate([p.dones for p in parts]),
-                   next_index=next_index, seats=np.concatenate([p.seats for p in parts]),
-                   deal_ids=np.concatenate([p.deal_ids + off for p, off in zip(parts, deals)]),
-                   env_steps=sum(p.env_steps for p in parts), stats=stats,
-                   side_returns=np.concatenate(sides) if sides else None)
 
 
 class StreamBuffer:
@@ -193,7 +160,7 @@ class SelfPlayCollector:
     ``duplicate``: the games are pairs of tables playing the same deals (see the module docstring).
     """
 
-    def __init__(self, batch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False):
+    def __init__(self, batch: GameBatch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False):
         self.batch = batch
         self.kinds = [k for k, p in opponent_mix.items() if p > 0]
         self.probs = np.array([opponent_mix[k] for k in self.kinds], dtype=np.float64)
@@ -251,12 +218,6 @@ class SelfPlayCollector:
         for s in np.flatnonzero(self.control[j] == BOT):
             self._bot(j, int(s), self.bot_kind[j]).reset(int(self.bot_seed[j, s]))
 
-    def _start(self, ids: list[int], seeds: list[int]) -> np.ndarray:
-        """Start the drawn deals (one engine reset for all where the batch can); credits ``[n, 4]``."""
-        if hasattr(self.batch, "start_many"):
-            return self.batch.start_many(ids, seeds)
-        return np.array([self.batch.start(i, s) for i, s in zip(ids, seeds)]).reshape(len(ids), 4)
-
     def _deal_again(self, games: list[int], rng: np.random.Generator, pool_size: int,
                     buf: StreamBuffer) -> list[tuple[int, int]]:
         """Draw the next deals of ``games`` (the first tables of their pairs with ``duplicate``, whose
@@ -273,13 +234,11 @@ class SelfPlayCollector:
 
     def _observe(self, ids: np.ndarray, sparse: bool):
         """The observations of games ``ids`` as the policy reads them (dense, or active entries) and masks."""
-        batch = self.batch
-        if sparse and hasattr(batch, "observe_active"):
-            index, weight, masks = batch.observe_active(ids)
-            return SparseObs(torch.from_numpy(index), torch.from_numpy(weight), batch.obs_size), torch.from_numpy(masks)
-        obs, masks = batch.observe(ids)
-        obs_t = torch.from_numpy(obs)
-        return (SparseObs.from_dense(obs) if sparse else obs_t), torch.from_numpy(masks)
+        if sparse:
+            index, weight, masks = self.batch.observe_active(ids)
+            return SparseObs(torch.from_numpy(index), torch.from_numpy(weight), self.batch.obs_size), torch.from_numpy(masks)
+        obs, masks = self.batch.observe(ids)
+        return torch.from_numpy(obs), torch.from_numpy(masks)
 
     def _sides(self, i: int) -> list[int]:
         """The sides the learner played in game ``i``'s deal (both in self-play)."""
@@ -307,7 +266,7 @@ class SelfPlayCollector:
         deal_len = np.zeros(n, dtype=np.int64)
         sparse = bool(getattr(policy, "sparse_input", False))
         first = self._deal_again(list(range(half if dup else n)), rng, len(pool), buf)
-        credits0 = self._start([i for i, _ in first], [s for _, s in first])
+        credits0 = batch.start_many([i for i, _ in first], [s for _, s in first])
         deal_return[[i for i, _ in first]] += credits0
         train_return[[i for i, _ in first]] += credits0
         total_steps = 0
@@ -337,7 +296,7 @@ class SelfPlayCollector:
                 ob, env, agent = batch.bot_view(i)
                 actions[k] = self._bot(i, seats[k], self.bot_kind[i]).act(ob, env=env, agent=agent)
             credits, done = batch.step(ids, actions)    # the training signal (maybe shaped)
-            real = getattr(batch, "last_real_credits", credits)   # the game's rewards, for the figures
+            real = batch.last_real_credits              # the game's rewards, for the figures
             total_steps += len(ids)
             steps[ids] += 1
             deal_len[ids] += 1
@@ -384,7 +343,7 @@ class SelfPlayCollector:
                     again.append(a)
             if again:
                 started = self._deal_again(again, rng, len(pool), buf)
-                credits0 = self._start([i for i, _ in started], [s for _, s in started])
+                credits0 = batch.start_many([i for i, _ in started], [s for _, s in started])
                 deal_return[[i for i, _ in started]] += credits0
                 train_return[[i for i, _ in started]] += credits0
         stats = {"deals": len(lengths), "deal_length": float(np.mean(lengths)) if lengths else 0.0}

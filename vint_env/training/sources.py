@@ -1,23 +1,16 @@
 """Where training games come from: a batch of games the trainer steps together.
 
-A *game batch* holds ``num_envs`` games and exposes what self-play needs:
-
-- ``start(i, seed)``: start a new deal in game ``i``;
-- ``acting_seats()``: the seat to move in every game (``-1``: the deal is over);
-- ``observe(ids)``: observations ``[n, D]`` float32 and masks ``[n, A]`` bool of the
-  seat to move in games ``ids`` (one batched forward pass covers them all);
-- ``step(ids, actions)`` -> ``credits [n, 4]``, ``done [n]``: plays one action in each
-  game; ``credits[k, s]`` is the reward that seat ``s`` of game ``ids[k]`` received
-  by this step, to be added to that seat's last transition;
-- ``bot_view(i)`` -> ``(observation dict, env or None, agent name)`` for scripted bots.
-
+A *game batch* holds ``num_envs`` games and exposes what self-play needs: the
+:class:`GameBatch` protocol, the one interface of a rollout source.
 :class:`AECGameBatch` is a Python loop over PettingZoo AEC envs (the reference
-path); :func:`make_game_batch` picks the source named by ``env_source`` in the
-config, so the batched engine (``vint_env.vector``) plugs in without touching
-the trainer.
+path), :class:`~vint_env.training.vector_source.VectorGameBatch` the batched engine
+(``vint_env.vector``); :func:`make_game_batch` picks the source named by ``env_source``
+in the config, so either plugs in without touching the trainer.
 """
 
 from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 
@@ -28,6 +21,40 @@ from vint_env.games import AGENT_SEAT as SEAT, AGENTS
 def game_module(game: str):
     """The env module of a game (``vint_env.envs.vint_v0`` ...); ValueError naming the known games."""
     return games.get(game).env_module()
+
+
+@runtime_checkable
+class GameBatch(Protocol):
+    """What self-play collection (``selfplay.py``) needs from a batch of ``num_envs`` games."""
+
+    num_envs: int
+    obs_size: int
+    num_actions: int
+    state_size: int | None            # length of the games' state() vectors; None: the source has none
+    last_real_credits: np.ndarray     # the credits of the last step before any training shaping
+
+    def start_many(self, ids, seeds) -> np.ndarray:
+        """New deals in games ``ids``, game ``ids[k]`` dealt by ``seeds[k]`` as the env's ``reset(seed=...)``
+        deals it; the credits ``[n, 4]`` given at the start (normally 0)."""
+
+    def acting_seats(self) -> np.ndarray:
+        """The seat to move in every game (``-1``: its deal is over)."""
+
+    def observe(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Observations ``[n, D]`` float32 and masks ``[n, A]`` bool of the seat to move in games ``ids``."""
+
+    def observe_active(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(index, weight, masks)``: the same observations as their active entries (sparse networks)."""
+
+    def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """One action in each game ``ids``; ``(credits [n, 4], done [n])``: ``credits[k, s]`` is the reward seat
+        ``s`` of game ``ids[k]`` received by this step, to be added to that seat's last transition."""
+
+    def bot_view(self, i: int) -> tuple[dict, object, str]:
+        """``(observation dict, env or None, agent name)`` of game ``i``'s seat to move, for scripted bots."""
+
+    def states(self, ids: np.ndarray) -> np.ndarray:
+        """Full-information state vectors ``[n, S]`` of games ``ids`` (a centralised critic's input)."""
 
 
 class AECGameBatch:
@@ -78,6 +105,9 @@ class AECGameBatch:
         self._advance(i, credits)
         return credits
 
+    def start_many(self, ids, seeds) -> np.ndarray:
+        return np.array([self.start(i, s) for i, s in zip(ids, seeds)]).reshape(len(ids), 4)
+
     def acting_seats(self) -> np.ndarray:
         return self._seat
 
@@ -86,11 +116,18 @@ class AECGameBatch:
         masks = np.stack([self._obs[i]["action_mask"] for i in ids]).astype(bool)
         return obs, masks
 
+    def observe_active(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        from vint_env.agents.learned.sparse import active_entries
+        obs, masks = self.observe(ids)
+        return (*active_entries(obs), masks)
+
     def bot_view(self, i: int):
         return self._obs[i], self.envs[i], AGENTS[self._seat[i]]
 
     def states(self, ids: np.ndarray) -> np.ndarray:
         """Full-information state vectors ``[n, S]`` of games ``ids`` (centralised critic; training only)."""
+        if self.state_size is None:
+            raise ValueError("these envs have no state_space: no state() for a centralised critic")
         return np.stack([self.envs[i].state() for i in ids]).astype(np.float32, copy=False)
 
     def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """The batched engine (``vint_env.vector``) as a game batch for the trainer.
 
-Same contract as :class:`vint_env.training.sources.AECGameBatch` (see ``sources.py``),
+The :class:`~vint_env.training.sources.GameBatch` protocol, as :class:`~vint_env.training.sources.AECGameBatch`,
 played by the game's batched engine (its record's ``engine``: Vint and Whist now) in NumPy
 arrays stepped by numba: one engine step moves every live game at once.  A game started with
 seed ``s`` gets the deal, dealer (and turned card) that the env's ``raw_env().reset(seed=s)``
@@ -60,6 +60,8 @@ class VectorGameBatch:
         self.num_envs = int(num_envs)
         self.obs_size = int(self.engine.observation_size)
         self.num_actions = int(self.engine.num_actions)
+        self.state_size = None                  # no state() vectors: a centralised critic needs env_source 'aec'
+        self.last_real_credits = np.zeros((0, 4))   # no training shaping here: the credits of the last step
         self.state = self.engine.init(seed=0, batch_size=self.num_envs)
         self.state.terminated[:] = True     # no game is live until start()
         self._seat = np.full(self.num_envs, -1, dtype=np.int64)
@@ -141,4 +143,8 @@ class VectorGameBatch:
         credits[:, :rewards.shape[1]] = np.where(done[:, None], rewards, 0.0)
         seats = np.asarray(self.engine.deciding_players(self.state), dtype=np.int64)
         self._seat[ids] = np.where(done, -1, seats[ids])
+        self.last_real_credits = credits
         return credits, done
+
+    def states(self, ids: np.ndarray) -> np.ndarray:
+        raise ValueError("env_source 'vector' has no state() vectors for a centralised critic; use env_source 'aec'")

@@ -1,9 +1,10 @@
 """The imitation warm start: clone a teacher before the first PPO update, then hold PPO near the clone.
 
-The teacher plays ``teacher_deals`` deals (``teacher_data.py``), the network clones its decisions
-(``imitation.py``), and with ``kl_coef > 0`` a frozen copy of the clone is kept as the reference
-that ``kl_coef * KL(clone || policy)`` pulls toward, a weight falling linearly to 0 at ``kl_decay``
-of the budget.
+The teacher plays ``teacher_deals`` deals (``teacher_data.py``) and the network clones its decisions
+(``imitation.py``; :func:`clone_teacher`), or the network starts from another checkpoint's weights
+(:func:`init_weights`); with ``kl_coef > 0`` a frozen copy of that start is kept as the reference that
+``kl_coef * KL(start || policy)`` pulls toward, a weight falling linearly to 0 at ``kl_decay`` of the
+budget.  These are functions of what they need; the trainer applies what they return.
 """
 
 from __future__ import annotations
@@ -33,12 +34,11 @@ def wanted(cfg, state) -> bool:
     return bool(cfg.teacher_data.teacher) and cfg.cloning.bc_epochs > 0 and not state.pretrained and state.update == 0
 
 
-def init_from(trainer) -> None:
-    """Start ``trainer.net`` from the network of the checkpoint ``init_from`` (a clone, a previous best): the
+def init_weights(cfg) -> dict:
+    """The weights (a state_dict) of the network in the checkpoint ``init_from`` (a clone, a previous best): the
     same game, observation size and network (name and kwargs) as the run's, or a ValueError naming what
-    differs; with ``kl_coef > 0`` a frozen copy is the KL reference."""
+    differs."""
     from vint_env.agents.learned.policy import CheckpointError, load_checkpoint, network_from_checkpoint
-    cfg = trainer.cfg
     try:
         ckpt = load_checkpoint(cfg.init.init_from, game=cfg.run.game)
         net = network_from_checkpoint(ckpt, cfg.init.init_from)
@@ -49,73 +49,56 @@ def init_from(trainer) -> None:
         raise ValueError(f"init_from={cfg.init.init_from!r} holds network {theirs[0]!r} with {theirs[1]!r}; this run "
                          f"trains {cfg.model.network!r} with {cfg.model.network_kwargs!r}: set network and network_kwargs "
                          f"to the checkpoint's")
-    trainer.net.load_state_dict(net.state_dict())
-    if cfg.init.kl_coef > 0:
-        trainer.reference = frozen_copy(trainer.net)
-    save_warm_start(trainer)        # the final evaluation plays the agent after RL against it
-    trainer.state.pretrained = True
-    trainer.say(f"init_from: the network of {cfg.init.init_from} starts the run")
+    return net.state_dict()
 
 
-def pretrain(trainer, seconds=None) -> list[dict]:
-    """Clone the teacher into ``trainer.net``; keep the clone as the KL reference when ``kl_coef > 0``;
-    log ``bc/...`` rows at update 0 (epoch 0: the network before cloning) and save a checkpoint.
+def clone_teacher(cfg, net: nn.Module, seconds, say) -> tuple[list[dict], list[dict]]:
+    """Clone the teacher into ``net`` (in place); ``(history, rows)``: the cloning's history (one entry per
+    epoch, epoch 0: the network before cloning) and the ``bc/...`` and ``teacher/...`` rows to log at update 0.
 
     ``seconds()`` is the run's training time so far (teacher data included): cloning stops between
-    two minibatches once it reaches ``max_minutes``, as the PPO updates would."""
+    two minibatches once it reaches ``max_minutes``, as the PPO updates would; ``say`` takes progress notes."""
     from .imitation import behaviour_clone
     from .teacher_data import teacher_data
-    cfg, st = trainer.cfg, trainer.state
-    seconds = seconds or (lambda: st.train_seconds)
     t0 = time.perf_counter()
-    data, _, cached = teacher_data(cfg.run.game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed, cfg.teacher_data.teacher_deals,
-                                   cfg.teacher_data.teacher_workers,
+    data, _, cached = teacher_data(cfg.run.game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed,
+                                   cfg.teacher_data.teacher_deals, cfg.teacher_data.teacher_workers,
                                    Path(cfg.run.runs_dir) / "teacher_cache" if cfg.teacher_data.teacher_cache else None,
-                                   say=trainer.say, values=cfg.value_targets.teacher_values)
+                                   say=say, values=cfg.value_targets.teacher_values)
     t1 = time.perf_counter()
 
     def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
         return cfg.run.max_minutes > 0 and seconds() >= 60.0 * cfg.run.max_minutes
 
-    history = behaviour_clone(trainer.net, data, cfg.cloning.bc_epochs, cfg.cloning.bc_batch_size, cfg.cloning.bc_learning_rate,
+    history = behaviour_clone(net, data, cfg.cloning.bc_epochs, cfg.cloning.bc_batch_size, cfg.cloning.bc_learning_rate,
                               cfg.run.seed, value_coef=cfg.cloning.bc_value_coef, max_grad_norm=cfg.ppo.max_grad_norm,
-                              holdout=cfg.cloning.bc_holdout, say=trainer.say, value_scale=cfg.value_targets.bc_value_scale,
+                              holdout=cfg.cloning.bc_holdout, say=say, value_scale=cfg.value_targets.bc_value_scale,
                               teacher_bonus=cfg.value_targets.bc_teacher_bonus, value_unit=cfg.value_targets.bc_value_unit,
                               stop=stop, measure_start=True,
                               margins=(cfg.residual.residual_margin,) if cfg.residual.residual_base else ())
     done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
     stopped = done < cfg.cloning.bc_epochs
     if stopped:
-        trainer.say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.run.max_minutes:g}) after {done:.2f} "
-                    f"of {cfg.cloning.bc_epochs} epochs")
-    if trainer.logger is not None:
-        for h in history:
-            trainer.logger.log(0, 0, {f"bc/{k}": v for k, v in h.items()})
-        trainer.logger.log(0, 0, {"teacher/decisions": len(data), "teacher/seconds": t1 - t0,
-                                  "teacher/cached": int(cached), "bc/total_seconds": time.perf_counter() - t1,
-                                  "bc/epochs_done": done, "bc/stopped_by_budget": int(stopped)})
-    if cfg.init.kl_coef > 0:
-        trainer.reference = frozen_copy(trainer.net)
-    save_warm_start(trainer)
-    st.pretrained = True
-    trainer.save()
-    return history
+        say(f"behaviour cloning: stopped by the budget (max_minutes={cfg.run.max_minutes:g}) after {done:.2f} "
+            f"of {cfg.cloning.bc_epochs} epochs")
+    rows = [{f"bc/{k}": v for k, v in h.items()} for h in history]
+    rows.append({"teacher/decisions": len(data), "teacher/seconds": t1 - t0, "teacher/cached": int(cached),
+                 "bc/total_seconds": time.perf_counter() - t1, "bc/epochs_done": done,
+                 "bc/stopped_by_budget": int(stopped)})
+    return history, rows
 
 
 WARM_START_FILE = "warm_start.pt"   # in the run's checkpoints/: the agent before RL, never pruned
 
 
-def save_warm_start(trainer) -> Path:
-    """Keep the clone as ``checkpoints/warm_start.pt`` (an agent: ``ppo:<path>``), so that the final evaluation
-    can play the agent after RL against the same agent before it."""
+def save_warm_start(ckpt_dir: Path, payload: dict) -> Path:
+    """Keep the clone (the policy ``payload``) as ``checkpoints/warm_start.pt`` (an agent: ``ppo:<path>``), so
+    that the final evaluation can play the agent after RL against the same agent before it."""
     from vint_env.agents.learned.policy import save_checkpoint
-
-    from .checkpoints import policy_payload
-    return save_checkpoint(trainer.ckpt_dir / WARM_START_FILE,
-                           policy_payload(trainer.cfg, trainer.obs_size, trainer.num_actions, trainer.net.state_dict()))
+    return save_checkpoint(Path(ckpt_dir) / WARM_START_FILE, payload)
 
 
-def warm_start_checkpoint(trainer) -> Path | None:
+def warm_start_checkpoint(ckpt_dir: Path) -> Path | None:
     """The run's warm start checkpoint (:func:`save_warm_start`), or None if it had none."""
-    path = trainer.ckpt_dir / WARM_START_FILE
+    path = Path(ckpt_dir) / WARM_START_FILE
     return path if path.exists() else None

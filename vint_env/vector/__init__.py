@@ -6,15 +6,13 @@ numba-compiled loops.
   PGX-style) play B games; observations, masks and rewards are ``vint_v0``'s /
   ``whist_v0``'s / ``solo_whist_v0``'s / ``vint2p_v0``'s (any of its five
   ways), bit for bit.
-- :class:`SelfPlayVecEnv` is the thin adapter for training: "the player to
-  move" of B games, one shared policy for every seat, with the rewards
-  credited to each seat (see its docstring), and :func:`seat_gae` turns a
-  rollout into per-seat advantages.
+
+Training plays the engine through :class:`vint_env.training.vector_source.VectorGameBatch`
+(self-play, per-seat transitions and GAE are ``vint_env.training``'s).
 """
 
 from .engine import BACKENDS, BatchEngine, SoloWhistEngine, Vint2pEngine, VintEngine, WhistEngine
-from .selfplay import SelfPlayStep, SelfPlayVecEnv, seat_gae
 from .state import EngineStateError, VintBatchState
 
 __all__ = ["VintEngine", "WhistEngine", "SoloWhistEngine", "Vint2pEngine", "BatchEngine", "VintBatchState",
-           "SelfPlayVecEnv", "SelfPlayStep", "seat_gae", "BACKENDS", "EngineStateError"]
+           "BACKENDS", "EngineStateError"]
