@@ -94,3 +94,22 @@ def test_vector_source_refuses_other_games_and_options():
         make_game_batch("vector", "vint_v0", 2, {"episode": "rubber"})
     with pytest.raises(ValueError, match="does not take env_kwargs"):
         make_game_batch("vector", "vint_v0", 2, {"max_deals": 3})
+
+
+def test_solo_whist_rule_bot_plays_compiled_in_the_engine_with_the_python_bots_actions():
+    # Against the rule bot, the engine source asks its compiled twin (all bot seats of a step in one call):
+    # the rollout is the one the Python bots make seat by seat.
+    def solo_rollout(compiled: bool):
+        batch = make_game_batch("vector", "solo_whist_v0", 8, {})
+        torch.manual_seed(0)
+        net = build_network("sparse", batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
+        col = SelfPlayCollector(batch, {"rule": 0.8, "self": 0.2}, 60,
+                                lambda kind: load_agent(kind, game="solo_whist"), compiled_bots=compiled)
+        return batch, col.collect(net, [net], np.random.default_rng(3), torch.Generator().manual_seed(3))
+
+    batch, fast = solo_rollout(True)
+    assert batch._rule_bot is not None                    # the compiled bot played
+    slow_batch, slow = solo_rollout(False)
+    assert slow_batch._rule_bot is None
+    assert fast.env_steps == slow.env_steps and torch.equal(fast.actions, slow.actions)
+    assert np.array_equal(fast.rewards, slow.rewards) and np.array_equal(fast.seats, slow.seats)

@@ -158,10 +158,14 @@ class SelfPlayCollector:
     ``make_bot(kind)`` builds a scripted agent (``"random"``, ``"rule"``): one
     instance per game and seat, reset with a seed drawn from the rollout RNG.
     ``duplicate``: the games are pairs of tables playing the same deals (see the module docstring).
+    ``compiled_bots``: a bot the source has compiled (``GameBatch.compiled_bot_actions``: Solo Whist's rule bot
+    in the engine) plays through it, all its games in one call; ``False`` asks the Python bots seat by seat.
     """
 
-    def __init__(self, batch: GameBatch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False):
+    def __init__(self, batch: GameBatch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False,
+                 compiled_bots: bool = True):
         self.batch = batch
+        self.compiled_bots = bool(compiled_bots)
         self.kinds = [k for k, p in opponent_mix.items() if p > 0]
         self.probs = np.array([opponent_mix[k] for k in self.kinds], dtype=np.float64)
         self.probs /= self.probs.sum()
@@ -291,10 +295,17 @@ class SelfPlayCollector:
                 prow = np.flatnonzero(ctrl == p)
                 logits, _ = pool[p](obs_t[prow])
                 actions[prow] = MaskedCategorical(logits, masks_t[prow]).sample(gen).numpy()
-            for k in np.flatnonzero(ctrl == BOT):
-                i = ids[k]
-                ob, env, agent = batch.bot_view(i)
-                actions[k] = self._bot(i, seats[k], self.bot_kind[i]).act(ob, env=env, agent=agent)
+            bot_rows = np.flatnonzero(ctrl == BOT)
+            for kind in sorted({self.bot_kind[i] for i in ids[bot_rows]}):
+                rows_of_kind = bot_rows[[self.bot_kind[i] == kind for i in ids[bot_rows]]]
+                compiled = batch.compiled_bot_actions(kind, ids[rows_of_kind]) if self.compiled_bots else None
+                if compiled is not None:
+                    actions[rows_of_kind] = compiled
+                    continue
+                for k in rows_of_kind:
+                    i = ids[k]
+                    ob, env, agent = batch.bot_view(i)
+                    actions[k] = self._bot(i, seats[k], kind).act(ob, env=env, agent=agent)
             credits, done = batch.step(ids, actions)    # the training signal (maybe shaped)
             real = batch.last_real_credits              # the game's rewards, for the figures
             total_steps += len(ids)

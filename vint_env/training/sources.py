@@ -53,6 +53,11 @@ class GameBatch(Protocol):
     def bot_view(self, i: int) -> tuple[dict, object, str]:
         """``(observation dict, env or None, agent name)`` of game ``i``'s seat to move, for scripted bots."""
 
+    def compiled_bot_actions(self, kind: str, ids: np.ndarray) -> np.ndarray | None:
+        """The actions of scripted bot ``kind`` for the seat to move in games ``ids``, chosen by a compiled
+        twin of the bot inside the source (the same actions as the Python bot's), or ``None`` where the
+        source has none: the collector then asks the Python bot seat by seat (``bot_view``)."""
+
     def states(self, ids: np.ndarray) -> np.ndarray:
         """Full-information state vectors ``[n, S]`` of games ``ids`` (a centralised critic's input)."""
 
@@ -123,6 +128,9 @@ class AECGameBatch:
 
     def bot_view(self, i: int):
         return self._obs[i], self.envs[i], AGENTS[self._seat[i]]
+
+    def compiled_bot_actions(self, kind: str, ids: np.ndarray) -> None:
+        return None                          # the envs' bots are the Python ones
 
     def states(self, ids: np.ndarray) -> np.ndarray:
         """Full-information state vectors ``[n, S]`` of games ``ids`` (centralised critic; training only)."""

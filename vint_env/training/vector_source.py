@@ -66,6 +66,7 @@ class VectorGameBatch:
         self.state.terminated[:] = True     # no game is live until start()
         self._seat = np.full(self.num_envs, -1, dtype=np.int64)
         self._actions = np.zeros(self.num_envs, dtype=np.int64)
+        self._rule_bot = None               # the compiled Solo Whist rule bot, made at its first use
 
     def deal_of_seed(self, seed: int):
         """``(hands, dealer, turned card or None)`` that the env's ``reset(seed=seed)`` deals."""
@@ -128,6 +129,16 @@ class VectorGameBatch:
         ob = {"observation": np.array(self.state.observation[i], dtype=np.float32),
               "action_mask": np.array(self.state.legal_action_mask[i], dtype=np.int8)}
         return ob, None, AGENTS[self._seat[i]]
+
+    def compiled_bot_actions(self, kind: str, ids: np.ndarray) -> np.ndarray | None:
+        """Solo Whist's rule bot runs inside the engine (``vint_env.vector.solo_whist_rule``, equal to the Python
+        bot decision by decision); every other bot is the Python one (``None``)."""
+        if kind != "rule" or self.record.env_name != "solo_whist_v0":
+            return None
+        if self._rule_bot is None:
+            from vint_env.vector.solo_whist_rule import SoloWhistRuleBot
+            self._rule_bot = SoloWhistRuleBot(self.engine)
+        return self._rule_bot.actions(self.state, ids)
 
     def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         live = self._seat >= 0
