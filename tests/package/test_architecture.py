@@ -107,6 +107,6 @@ def test_no_import_cycles_in_the_package():
 def test_every_test_file_sits_in_its_layers_folder():
     """tests/ mirrors the layers (docs/architecture.md, "The tests, by layer"): no test file at its top."""
     top = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
-    assert not top, f"test files at the top of tests/: {top}; file them with python .ci/move_tests.py"
+    assert not top, f"test files at the top of tests/: {top}; move each into its layer's folder"
     names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
     assert len(names) == len(set(names)), "a test file name is used in two folders"

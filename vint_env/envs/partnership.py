@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._moved import renamed_attributes
 from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
 from ..games.obs_blocks import encode_side_tricks
 
 SIDE_NAMES = ("NS", "EW")
-#: The episode kinds are each game record's (``Game.episodes``); the old name is kept for one release.
-__getattr__ = renamed_attributes(__name__, {"EPISODES": "vint_env.games.vint.EPISODES"})
 
 
 class PartnershipEnv(CardGameEnv):

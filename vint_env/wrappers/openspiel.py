@@ -37,7 +37,7 @@ What OpenSpiel sees:
   strings are a compact form of it (the information-state string is the key
   ISMCTS uses).
 - **Returns**: real points per player at the end of the deal (the record's
-  :class:`~vint_env.games.DealResult`, Solo Whist's quarter points turned
+  :class:`~vint_env.games.DealOutcome`, Solo Whist's quarter points turned
   into points), zero-sum.
 - **Parameters**: the env's options (``pyspiel.load_game("python_whist(no_trump=True)")``,
   ``python_vint2p(way=1)``), read from the env's constructor: everything

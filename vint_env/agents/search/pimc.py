@@ -67,7 +67,6 @@ from typing import Callable
 import numpy as np
 
 from ... import games
-from ..._moved import renamed_attributes
 from ..base import Agent, legal_actions
 from ..spec import AgentSpec, kind
 from .dds_batch import solve_one, solve_positions
@@ -250,14 +249,5 @@ def make_pimc(game, spec: AgentSpec, seed: int | None = None) -> PIMCAgent:
         opts["seed"] = seed
     return PIMCAgent(game, **opts)
 
-
-#: Moved to the games' PIMC plans (:mod:`.pimc_games`); the old names are kept for one release.
-__getattr__ = renamed_attributes(__name__, {
-    "vint_position": "vint_env.agents.search.pimc_games.vint_position",
-    "whist_position": "vint_env.agents.search.pimc_games.whist_position",
-    "sampled_dd_call": "vint_env.agents.search.pimc_games.sampled_dd_call",
-    "POSITION_OF": "vint_env.agents.search.pimc_games.POSITION_OF",
-    "GAMES": "vint_env.agents.search.pimc_games.PIMC_GAMES",
-})
 
 __all__ = ["PIMCAgent", "make_pimc", "decide", "knowledge", "card_classes", "Position", "DEFAULT_SAMPLES"]
