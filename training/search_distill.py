@@ -101,7 +101,7 @@ def main(argv=None) -> int:
     (args.out / f"{record.name}_distilled.json").write_text(json.dumps(report, indent=1, default=float))
     say(f"wrote {out}; measure it with:\n"
         f"  vint-eval match --game {record.name} --a ppo:{out} --b baseline --boards 500 --seed 3001 --no-dd\n"
-        f"  python -m vint_env.evaluation.pimc_measure --game {record.name} --a ppo:{out} --b pimc --boards 500 "
+        f"  python -m vint_env.evaluation.resumable_match --game {record.name} --a ppo:{out} --b pimc --boards 500 "
         f"--seed 3001 --deal-seed 3001 --log results/search/{record.name}_distilled_pimc.jsonl")
     return 0
 

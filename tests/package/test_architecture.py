@@ -1,6 +1,7 @@
 """The layers as docs/architecture.md draws them: games are named only in vint_env/games, and no import cycles.
 
-Both scans read the source (``ast``) of the whole package, the training scripts, the experiments and the docs hooks.
+Both scans read the source (``ast``) of the whole package, the training scripts, the benchmarks, the experiments and
+the docs hooks.
 """
 
 import ast
@@ -10,6 +11,7 @@ from vint_env import games
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCANNED = [*sorted((ROOT / "vint_env").rglob("*.py")), *sorted((ROOT / "training").rglob("*.py")),
+           *sorted((ROOT / "benchmarks").rglob("*.py")),
            *sorted((ROOT / "experiments").rglob("*.py")), *sorted((ROOT / "docs" / "hooks").rglob("*.py"))]
 GAME_NAMES = set(games.names()) | set(games.env_names())
 
