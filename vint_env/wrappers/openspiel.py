@@ -401,7 +401,7 @@ def _seed_from(sampler) -> int:
 
 def _knowledge(state: VintSpielState, player: int):
     """What ``player`` knows of the cards held now, for the exact deal sampler."""
-    from ..agents.search.deal_sampler import Knowledge
+    from ..agents.search.deal_sampler import HandConstraints
     deal = state.core.env.deal
     play = deal.play
     now = list(play.hands) if play is not None else list(deal.hands)
@@ -410,7 +410,7 @@ def _knowledge(state: VintSpielState, player: int):
     held = 0
     for h in now:
         held |= h
-    k = Knowledge(known=known, size=[h.bit_count() for h in now], gone=((1 << NUM_CARDS) - 1) & ~held)
+    k = HandConstraints(known=known, size=[h.bit_count() for h in now], gone=((1 << NUM_CARDS) - 1) & ~held)
     if play is not None:
         per_trick = len(play.seats)
         for start in range(0, len(play.plays), per_trick):
