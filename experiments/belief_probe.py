@@ -33,7 +33,7 @@ from vint_env.agents.search.replay import WorldReplay
 from vint_env.agents.search.search_games import network_of
 from vint_env.atomic import atomic_write
 from vint_env.evaluation.deals import generate_boards
-from vint_env.evaluation.games import make_env, reset_options
+from vint_env.evaluation.tables import make_env, reset_options
 from vint_env.evaluation.match import derive_seed
 
 TEMPERATURES = (0.5, 1.0, 2.0, 4.0)

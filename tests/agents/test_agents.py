@@ -10,7 +10,7 @@ import pytest
 from vint_env import vint_v0
 from vint_env.agents import Agent, RandomAgent
 from vint_env.agents.registry import load_agent
-from vint_env.evaluation.games import make_env
+from vint_env.evaluation.tables import make_env
 from vint_env.evaluation.match import play_table
 
 

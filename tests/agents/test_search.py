@@ -20,7 +20,7 @@ from vint_env.agents.search.position import hand_constraints  # noqa: E402
 from vint_env.agents.search.replay import WorldReplay  # noqa: E402
 from vint_env.agents.search.search import OPTIONS, SearchAgent  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK, card_text, hand_to_pbn  # noqa: E402
-from vint_env.evaluation.games import make_env  # noqa: E402
+from vint_env.evaluation.tables import make_env  # noqa: E402
 from vint_env.agents.spec import KINDS, AgentSpecError  # noqa: E402
 
 GAMES = [g.name for g in games.all_games() if g.search is not None]

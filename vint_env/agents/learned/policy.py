@@ -54,13 +54,6 @@ def env_name(game: str) -> str:
     return games.get(game).env_name
 
 
-def game_sizes(game: str) -> tuple[int, int]:
-    """``(obs_size, num_actions)`` of a game by name (``"vint"``, ``"vint_v0"`` ...), from its record."""
-    from ... import games
-    record = games.get(game)
-    return record.observation_size, record.num_actions
-
-
 def tensor_digest(payload) -> str:
     """SHA-256 over every tensor of ``payload`` (nested dicts and lists), with its key path, dtype and shape.
 
