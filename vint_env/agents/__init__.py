@@ -7,7 +7,7 @@ registry and the human agent sit here.
 
 Every agent implements :class:`Agent` (``reset(seed)``, ``act(observation,
 env=None, agent=None)``); :func:`load_agent` builds one from a spec string
-(``"random"``, ``"rule"``, ``"dd"``, ``"pimc[:OPTIONS]"``, ``"ppo:PATH"``, ``"baseline"``, ``"human"``,
+(``"random"``, ``"rule"``, ``"dd"``, ``"pimc[:OPTIONS]"``, ``"network:PATH"``, ``"baseline"``, ``"human"``,
 ``"py:MODULE:NAME"``) for a game (``"vint"``, ``"whist"``, ``"solo_whist"``).
 
 >>> from vint_env.agents import load_agent
