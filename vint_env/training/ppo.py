@@ -31,7 +31,7 @@ from . import eval_schedule, warm_start
 from .checkpoints import TrainState, policy_payload, read_resumable, write_checkpoints
 from .config import PPOConfig
 from .critic import CentralCritic
-from .eval_schedule import BEFORE_CLONING, margins  # noqa: F401  (public names of this module before the split)
+from .eval_schedule import margins
 from .evaluation import harness_game
 from .imitation import kl_to_reference
 from .pool import OpponentPool
