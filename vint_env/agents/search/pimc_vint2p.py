@@ -45,7 +45,7 @@ from __future__ import annotations
 import time
 
 from ...cards import FULL_DECK
-from ...games.vint2p import OPP_DUMMY, OPPONENT, OWN_DUMMY, OWN_HAND, PILE, PLAY, Vint2pKnowledge  # noqa: F401
+from ...games.vint2p import OPP_DUMMY, OPPONENT, OWN_DUMMY, OWN_HAND, PLAY, Vint2pKnowledge
 from ...rules.vint import Contract
 from ...rules.vint2p import FINAL, GIVE, WIDOW
 from .pimc_games import PimcPlan, RuleCaller
