@@ -28,12 +28,12 @@ from vint_env.agents.registry import load_agent
 from vint_env.agents.search.beliefs import NetworkPlayModel, action_probabilities, log_likelihood, normalise
 from vint_env.agents.search.deal_sampler import DealSampler
 from vint_env.agents.search.history import DealHistory
-from vint_env.agents.search.position import knowledge
+from vint_env.agents.search.position import hand_constraints
 from vint_env.agents.search.replay import WorldReplay
 from vint_env.agents.search.search_games import network_of
 from vint_env.atomic import atomic_write
 from vint_env.evaluation.deals import generate_boards
-from vint_env.evaluation.games import make_env, reset_options
+from vint_env.evaluation.tables import make_env, reset_options
 from vint_env.evaluation.match import derive_seed
 
 TEMPERATURES = (0.5, 1.0, 2.0, 4.0)
@@ -85,7 +85,7 @@ def probe(record, table_spec: str, deals: int, seed: int, candidates: int, progr
                 if seat % 2 == 0 and obs["action_mask"].sum() > 1 and plays is not None:
                     pos = pimc.position(k)
                     true = [int(env.unwrapped.deal.play.hands[(seat + r) % 4]) for r in range(4)]
-                    cands = DealSampler(knowledge(pos, False)).draw_many(rng, candidates)
+                    cands = DealSampler(hand_constraints(pos, False)).draw_many(rng, candidates)
                     dealt = cands | np.array(pos.played, dtype=np.int64)[None, :]
                     options = plan.engine_options(k)
                     key = tuple(sorted(options.items()))

@@ -33,7 +33,7 @@ from vint_env import games
 from vint_env.agents.registry import load_agent
 from vint_env.atomic import atomic_write
 from vint_env.evaluation.deals import generate_boards
-from vint_env.evaluation.games import make_env, reset_options
+from vint_env.evaluation.tables import make_env, reset_options
 from vint_env.evaluation.match import derive_seed
 
 

@@ -2,7 +2,7 @@
 
 from vint_env import games
 from vint_env.evaluation.deals import generate_board
-from vint_env.evaluation.games import make_env, reset_options
+from vint_env.evaluation.tables import make_env, reset_options
 
 
 def replay_points(game: str, seed: int, number: int, actions, options=None) -> tuple[list[float], tuple]:

@@ -247,7 +247,7 @@ def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
         boards = boards or generate_boards(args.boards, seed=args.measure_seed)
         say(f"measure: the trained policy vs {opp}, {args.boards} duplicate boards of seed {args.measure_seed} ...")
         t0 = time.perf_counter()
-        match = run_match(game, f"ppo:{ckpt}", opp, boards, seed=args.measure_seed, workers=args.workers,
+        match = run_match(game, f"network:{ckpt}", opp, boards, seed=args.measure_seed, workers=args.workers,
                           progress=not args.no_progress, analysis=False, env_options=env_options)
         s = summarize(match)
         m = s["margin_per_board"]

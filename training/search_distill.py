@@ -12,7 +12,7 @@
    small learning rate and a few epochs so that it moves toward the search's choices from where it
    was, ``--holdout`` of the deals held out to report agreement.
 3. The network is written as a PPO checkpoint, ``OUT/<game>_distilled.pt`` (agent spec
-   ``ppo:OUT/<game>_distilled.pt``), with the commands that measure it against the network it started
+   ``network:OUT/<game>_distilled.pt``), with the commands that measure it against the network it started
    from and against ``pimc``.
 
 Expert iteration (Anthony, Tian and Barber; AlphaZero's policy targets) repeats this: the distilled
@@ -100,8 +100,8 @@ def main(argv=None) -> int:
     report = {"before": before, "history": history, "checkpoint": str(out)}
     (args.out / f"{record.name}_distilled.json").write_text(json.dumps(report, indent=1, default=float))
     say(f"wrote {out}; measure it with:\n"
-        f"  vint-eval match --game {record.name} --a ppo:{out} --b baseline --boards 500 --seed 3001 --no-dd\n"
-        f"  python -m vint_env.evaluation.pimc_measure --game {record.name} --a ppo:{out} --b pimc --boards 500 "
+        f"  vint-eval match --game {record.name} --a network:{out} --b baseline --boards 500 --seed 3001 --no-dd\n"
+        f"  python -m vint_env.evaluation.resumable_match --game {record.name} --a network:{out} --b pimc --boards 500 "
         f"--seed 3001 --deal-seed 3001 --log results/search/{record.name}_distilled_pimc.jsonl")
     return 0
 

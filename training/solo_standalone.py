@@ -22,9 +22,9 @@ Measured (docs/baselines.md): round 1 beats round 0 (+0.43 [+0.18, +0.68] a boar
 1001) and gains about 0.6 points a board against the rule bot; round 2 does not (its values are made with
 copies of itself as partners and opponents, not rule bots), so the default is one round.
 
-Each round's checkpoint is a plain policy checkpoint (``ppo:PATH``; no ``residual`` entry: nothing but
-the network decides).  Measure with ``vint-eval match --game solo_whist --a ppo:OUT/round1.pt --b
-ppo:OUT/round0.pt --boards 1000 --seed 1001 --no-dd``.
+Each round's checkpoint is a plain policy checkpoint (``network:PATH``; no ``residual`` entry: nothing but
+the network decides).  Measure with ``vint-eval match --game solo_whist --a network:OUT/round1.pt --b
+network:OUT/round0.pt --boards 1000 --seed 1001 --no-dd``.
 """
 
 from __future__ import annotations
@@ -116,7 +116,7 @@ def main(argv=None) -> int:
     start = load_checkpoint(args.start, game=GAME)
     shipped_net = network_from_checkpoint(start, args.start)
 
-    cards, _, _ = teacher_data(GAME, {}, f"ppo:{args.start}", args.seed, args.card_deals, workers=1,
+    cards, _, _ = teacher_data(GAME, {}, f"network:{args.start}", args.seed, args.card_deals, workers=1,
                                cache_dir=out / "cache", say=say)
     card_idx = np.flatnonzero(~auction_rows(cards) & (cards.masks.sum(1) > 1))
     call_idx = np.flatnonzero(auction_rows(cards) & (cards.masks.sum(1) > 1))

@@ -1,6 +1,6 @@
 """The variance of the learner's return a deal, alone and paired by duplicate training, on the same deals.
 
-    python -m training.variance --game whist --agent ppo:runs/x/checkpoints/latest.pt --opponent rule --deals 2000
+    python -m training.variance --game whist --agent network:runs/x/checkpoints/latest.pt --opponent rule --deals 2000
 
 The policy (a PPO checkpoint's network, sampling as in training; without ``--agent`` a fresh network,
 which plays nearly at random) plays one side of every deal at two tables against ``--opponent``
@@ -21,7 +21,7 @@ import sys
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.variance", description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="whist", help="a partnership game: whist or vint")
-    p.add_argument("--agent", default="", help="ppo:PATH of a checkpoint (default: a fresh network)")
+    p.add_argument("--agent", default="", help="network:PATH of a checkpoint (default: a fresh network)")
     p.add_argument("--opponent", default="rule", choices=("rule", "random", "self"))
     p.add_argument("--deals", type=int, default=1000, help="deals at each table (default 1000)")
     p.add_argument("--seed", type=int, default=0)
@@ -39,8 +39,8 @@ def main(argv=None) -> int:
             spec = parse_spec(args.agent)
         except AgentSpecError as e:
             p.error(f"--agent: {e}")
-        if spec.kind != "ppo":
-            p.error(f"--agent must be ppo:PATH (a network plays both tables), got {args.agent!r}")
+        if spec.kind != "network":
+            p.error(f"--agent must be network:PATH (a network plays both tables), got {args.agent!r}")
         from vint_env.agents.learned.policy import CheckpointError, load_checkpoint, network_from_checkpoint
         path = spec.argument
         try:

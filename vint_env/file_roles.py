@@ -71,7 +71,7 @@ def check_file_roles(inputs: dict, outputs: dict, folders: dict | None = None,
 def spec_inputs(specs) -> tuple[dict, dict]:
     """``(files, folders)``: the files and the folders the agents of ``specs`` (texts or parsed
     :class:`~vint_env.agents.spec.AgentSpec`) read, by label, from their parsed specs' declared paths
-    (``ppo:PATH``, ``bidder:PATH``, ``baseline[:DIR]``, the source file of ``py:MODULE:NAME``'s module,
+    (``network:PATH``, ``bidder:PATH``, ``baseline[:DIR]``, the source file of ``py:MODULE:NAME``'s module,
     and any kind declared later), for :func:`check_file_roles`."""
     from .agents.spec import parse_spec
     files, folders = {}, {}

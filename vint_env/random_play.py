@@ -1,5 +1,5 @@
-"""Random legal play through PettingZoo's AEC loop, as the benchmarks run it (``vint_env.bench``, the wrapper's and
-the batched engine's benchmarks).
+"""Random legal play through PettingZoo's AEC loop, as the throughput benchmarks of the repository's
+``benchmarks/`` folder run it (the AEC envs', the wrapper's and the batched engine's).
 
 >>> import numpy as np
 >>> from vint_env import whist_v0

@@ -8,7 +8,7 @@ import pytest
 
 from vint_env.agents.registry import SPECS, load_agent, short_spec
 from vint_env.agents.search.pimc import PIMCAgent
-from vint_env.agents.spec import KINDS, AgentSpec, AgentSpecError, kinds_table, parse_spec
+from vint_env.agents.spec import ALIASES, KINDS, AgentSpec, AgentSpecError, kind, kinds_table, parse_spec
 
 
 def test_a_spec_is_parsed_into_kind_argument_and_options():
@@ -25,7 +25,7 @@ def test_a_spec_is_parsed_into_kind_argument_and_options():
 
 
 @pytest.mark.parametrize("text", ["random", "rule", "dd", "human", "pimc", "pimc:samples=1", "pimc:auction=1,bid=dd",
-                                  "pimc:seed=0,time=600", "ppo:a/b.pt", "baseline", "residual:x", "bidder:b.pt",
+                                  "pimc:seed=0,time=600", "network:a/b.pt", "baseline", "residual:x", "bidder:b.pt",
                                   "bidder:b.pt,cards=network,margin=0.5", "openspiel:ismcts",
                                   "openspiel:ismcts,uct=0.25,worlds=0", "py:m:f"])
 def test_the_text_of_a_spec_reads_back_to_the_same_spec(text):
@@ -51,7 +51,8 @@ def test_the_text_of_a_spec_reads_back_to_the_same_spec(text):
     ("openspiel:mcts", "BOT must be one of ismcts"),
     ("bidder:b.pt,margin=-1", "bidder option margin must be a number >= 0"),
     ("bidder:b.pt,cards=human", "bidder option cards must be one of ('rule', 'network')"),
-    ("bidder", "needs its PATH"), ("ppo", "needs its PATH"), ("ppo:a.pt,cards=rule", "ppo: unknown option 'cards'"),
+    ("bidder", "needs its PATH"), ("network", "needs its PATH"),
+    ("network:a.pt,cards=rule", "network: unknown option 'cards'"),
     ("rule:x", "expected KEY=VALUE, got 'x'"), ("rule:samples=3", "rule: unknown option 'samples'"),
     ("pimc:", "an empty item"), ("pimc:samples=3,", "an empty item"), ("pimc:32", "expected KEY=VALUE"),
     ("alphazero", "unknown kind 'alphazero'"), ("pmic", "unknown kind 'pmic' (did you mean 'pimc'?)"),
@@ -69,7 +70,7 @@ def test_a_spec_that_is_not_text_or_too_long_is_refused():
         with pytest.raises(AgentSpecError, match="an agent spec is text"):
             parse_spec(value)
     with pytest.raises(AgentSpecError, match="longer than") as info:
-        parse_spec("ppo:" + "a" * 100_000)
+        parse_spec("network:" + "a" * 100_000)
     assert len(str(info.value)) < 300
 
 
@@ -86,7 +87,7 @@ def test_a_spec_made_directly_is_checked_as_a_parsed_one():
     with pytest.raises(AgentSpecError, match="takes no argument"):
         AgentSpec("rule", "x")
     with pytest.raises(AgentSpecError, match="without commas"):
-        AgentSpec("ppo", "a.pt,samples=3")
+        AgentSpec("network", "a.pt,samples=3")
     with pytest.raises(AgentSpecError, match="unknown kind"):
         AgentSpec("nope")
     assert AgentSpec("pimc", None, (("time", None),)).given == {}        # None: left to the default
@@ -114,14 +115,14 @@ def test_what_a_kind_may_do_is_declared_with_it():
     assert not any(d.web for d in KINDS.values() if d.runs_code)
     assert {k for k, d in KINDS.items() if not d.web} >= {"py", "human", "openspiel"}
     paths = {k: d.argument.path for k, d in KINDS.items() if d.argument is not None and d.argument.path}
-    assert paths == {"ppo": "file", "bidder": "file", "baseline": "folder", "residual": "folder",
+    assert paths == {"network": "file", "bidder": "file", "baseline": "folder", "residual": "folder",
                      "program": "file", "py": "module"}
     with pytest.raises(ValueError, match="runs code"):
         type(KINDS["py"])("evil", "x", "m:f", runs_code=True)
 
 
 def test_the_files_a_spec_reads_come_from_its_parsed_value(tmp_path):
-    assert parse_spec("ppo:a/b.pt").paths()[0][1:] == (__import__("pathlib").Path("a/b.pt"), "file")
+    assert parse_spec("network:a/b.pt").paths()[0][1:] == (__import__("pathlib").Path("a/b.pt"), "file")
     assert parse_spec("bidder:b.pt,cards=rule").paths()[0][1].name == "b.pt"
     [(_, shipped, kind)] = parse_spec("baseline").paths()
     assert kind == "folder" and (shipped / "whist.pt").is_file()
@@ -139,8 +140,21 @@ def test_the_listing_names_every_kind_and_option():
     assert "py:MODULE:NAME" not in kinds_table(web_only=True)
 
 
+def test_ppo_is_an_alias_of_the_network_kind_read_as_network():
+    """The network agent kind is named for what it loads (any network checkpoint); ``ppo:PATH`` stays its alias."""
+    assert ALIASES == {"ppo": "network"} and "ppo" not in KINDS
+    for text in ("ppo:runs/a.pt", " ppo :runs/a.pt", "network:runs/a.pt"):
+        spec = parse_spec(text)
+        assert (spec.kind, spec.argument, str(spec)) == ("network", "runs/a.pt", "network:runs/a.pt")
+    assert AgentSpec("ppo", "a.pt") == parse_spec("network:a.pt") and kind("ppo") is KINDS["network"]
+    assert short_spec("ppo:runs/quick/checkpoints/latest.pt") == "network:quick/latest.pt"
+    with pytest.raises(AgentSpecError, match="needs its PATH"):
+        parse_spec("ppo")
+    assert "ppo:PATH is the same" in kinds_table()
+
+
 def test_labels_and_loading_take_the_parsed_spec():
-    assert short_spec(parse_spec("ppo:runs/quick/checkpoints/latest.pt")) == "ppo:quick/latest.pt"
+    assert short_spec(parse_spec("network:runs/quick/checkpoints/latest.pt")) == "network:quick/latest.pt"
     assert short_spec("  pimc:samples=3 ") == "pimc:samples=3"
     agent = load_agent(parse_spec("pimc:samples=5"), game="whist", seed=2)
     assert agent.samples == 5

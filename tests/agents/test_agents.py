@@ -10,7 +10,7 @@ import pytest
 from vint_env import vint_v0
 from vint_env.agents import Agent, RandomAgent
 from vint_env.agents.registry import load_agent
-from vint_env.evaluation.games import make_env
+from vint_env.evaluation.tables import make_env
 from vint_env.evaluation.match import play_table
 
 
@@ -33,7 +33,7 @@ def test_registry_builds_every_kind():
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("", "non-empty"), ("alphazero", "unknown kind 'alphazero'"), ("ppo", "needs its PATH"),
+    ("", "non-empty"), ("alphazero", "unknown kind 'alphazero'"), ("network", "needs its PATH"),
     ("random:x", "expected KEY=VALUE, got 'x'; write it random"), ("py:nomodule", "py:MODULE:NAME"),
 ])
 def test_registry_rejects_bad_specs(spec, message):
@@ -48,18 +48,19 @@ def test_registry_rejects_bad_game_and_dd_for_solo():
         load_agent("dd", game="solo_whist")
 
 
-def test_ppo_spec_without_torch_says_what_is_missing(monkeypatch):
+def test_network_spec_without_torch_says_what_is_missing(monkeypatch):
     # As if the train extra (torch) were not installed: the policy module cannot be imported.
     monkeypatch.setitem(sys.modules, "vint_env.agents.learned.policy", None)
-    with pytest.raises(ImportError, match=r"agent spec 'ppo' needs the train extra \(pip install 'vint-env\[train\]'\)"):
+    with pytest.raises(ImportError,
+                       match=r"agent spec 'network' needs the train extra \(pip install 'vint-env\[train\]'\)"):
         load_agent("ppo:some/ckpt.pt", game="vint")
 
 
-def test_ppo_spec_loads_through_policy_module(tmp_path):
+def test_network_spec_loads_through_policy_module(tmp_path):
     policy = importlib.import_module("vint_env.agents.learned.policy")
     assert hasattr(policy, "PPOAgent") and hasattr(policy.PPOAgent, "load")
     with pytest.raises(Exception) as info:
-        load_agent(f"ppo:{tmp_path / 'missing.pt'}", game="vint")
+        load_agent(f"network:{tmp_path / 'missing.pt'}", game="vint")
     assert "missing.pt" in str(info.value)
 
 

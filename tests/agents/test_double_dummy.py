@@ -9,8 +9,8 @@ from card_game_checks import ONE_SUIT_EACH, TOP_CARDS_NORTH
 from vint_env.agents.search.double_dummy import (DoubleDummyAgent, VintParGame, best_dd_card, dd_table,
                                           solve_position)
 from vint_env.agents.registry import load_agent
-from vint_env.cards import parse_pbn, random_deal
-from vint_env.rules.tricks import NO_TRUMP, TrickPlay
+from vint_env.cards import NO_TRUMP, parse_pbn, random_deal
+from vint_env.rules.tricks import TrickPlay
 from vint_env.rules.vint import PASS, VintDeal
 
 NT = 4

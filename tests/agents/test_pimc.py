@@ -15,9 +15,9 @@ from card_game_checks import ONE_SUIT_EACH
 from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
 from vint_env.agents.search.dds_batch import solve_one, solve_positions  # noqa: E402
-from vint_env.agents.search.deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge  # noqa: E402
+from vint_env.agents.search.deal_sampler import DealSampler, HandConstraints, ImpossibleConstraints  # noqa: E402
 from vint_env.agents.search.double_dummy import solve_position  # noqa: E402
-from vint_env.agents.search.pimc import PIMCAgent, Position, card_classes, decide, knowledge  # noqa: E402
+from vint_env.agents.search.pimc import PIMCAgent, Position, card_classes, decide, hand_constraints  # noqa: E402
 from vint_env.agents.spec import parse_spec  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK, hand_cards, random_deal  # noqa: E402
 from vint_env.rules.tricks import TrickPlay  # noqa: E402
@@ -87,7 +87,7 @@ def test_samples_never_contradict_what_the_player_knows(game, deals):
     n = 0
     voids_seen = 0
     for pos, true, _ in play_positions(game, deals=deals, seed=11 if game == "vint" else 12):
-        k = knowledge(pos, use_auction=False)
+        k = hand_constraints(pos, use_auction=False)
         sampler = DealSampler(k)
         assert_sample_consistent(pos, true)          # the bookkeeping admits the real deal
         for _ in range(3):
@@ -131,7 +131,7 @@ def test_sampler_is_exactly_uniform_on_a_small_case():
     void_suit = min({c // 13 for c in unknown_cards}, key=lambda s: -len(consistent_deals(s)))
     consistent = consistent_deals(void_suit)
     assert len(consistent) < len(consistent_deals(None))      # the void rules deals out
-    k = Knowledge(known=known, size=[13, 13, 13, 13], gone=0)
+    k = HandConstraints(known=known, size=[13, 13, 13, 13], gone=0)
     k.void(1, void_suit)
     sampler = DealSampler(k)
     assert sampler.total == len(consistent) > 1
@@ -144,19 +144,19 @@ def test_sampler_is_exactly_uniform_on_a_small_case():
 
 
 def test_impossible_knowledge_fails_loudly():
-    k = Knowledge(known=[(1 << 13) - 1, 0, 0, 0], size=[13, 13, 13, 13])
+    k = HandConstraints(known=[(1 << 13) - 1, 0, 0, 0], size=[13, 13, 13, 13])
     for seat in (1, 2, 3):
         k.void(seat, 1)                   # nobody holds the 13 clubs
-    with pytest.raises(ImpossibleKnowledge):
+    with pytest.raises(ImpossibleConstraints):
         DealSampler(k)
-    with pytest.raises(ImpossibleKnowledge):
-        DealSampler(Knowledge(known=[1, 1, 0, 0], size=[13, 13, 13, 13]))
+    with pytest.raises(ImpossibleConstraints):
+        DealSampler(HandConstraints(known=[1, 1, 0, 0], size=[13, 13, 13, 13]))
 
 
 def test_sampler_honours_auction_lower_bounds():
     rng = np.random.default_rng(1)
     hand = random_deal(rng)[0]
-    k = Knowledge(known=[hand, 0, 0, 0], size=[13, 13, 13, 13])
+    k = HandConstraints(known=[hand, 0, 0, 0], size=[13, 13, 13, 13])
     free_hearts = (SUIT_MASK[3] & ~hand).bit_count()
     k.at_least(2, 3, min(6, free_hearts))
     s = DealSampler(k)
@@ -212,7 +212,7 @@ def test_pimc_last_tricks_are_dd_optimal_from_its_own_view():
         if pos.gone.bit_count() < 40:
             continue                          # the last three tricks only
         hidden = [r for r in (1, 2, 3) if true[r].bit_count() > 0]
-        k = knowledge(pos, use_auction=False)
+        k = hand_constraints(pos, use_auction=False)
         if DealSampler(k).total != 1:
             continue                          # only positions where nothing is in doubt
         legal = [int(a) for a in np.flatnonzero(obs["action_mask"])]

@@ -13,7 +13,7 @@ from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
 from vint_env.agents.search.deal_sampler import DealSampler  # noqa: E402
 from vint_env.agents.search.double_dummy import solve_position  # noqa: E402
-from vint_env.agents.search.pimc import PIMCAgent, Position, decide, knowledge  # noqa: E402
+from vint_env.agents.search.pimc import PIMCAgent, Position, decide, hand_constraints  # noqa: E402
 from vint_env.agents.search.pimc_vint2p import OUT_OF_PLAY, deal_points  # noqa: E402
 from vint_env.agents.search.two_hand_dd import solve_two_hands  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK  # noqa: E402
@@ -68,7 +68,7 @@ def true_hands(deal, player: int) -> list[int]:
 
 
 def assert_consistent(pos: Position, hands: list[int]) -> None:
-    k = knowledge(pos, use_auction=False)
+    k = hand_constraints(pos, use_auction=False)
     gone = pos.gone
     assert hands[0] == pos.hand
     union = 0
@@ -95,7 +95,7 @@ def test_samples_never_contradict_what_the_player_knows(way, deals):
     n = voids = solvable = 0
     for pos, true, deal, _ in play_positions(way, deals, seed=100 + way):
         assert_consistent(pos, true)
-        sampler = DealSampler(knowledge(pos, use_auction=False))
+        sampler = DealSampler(hand_constraints(pos, use_auction=False))
         samples = [sampler.draw(rng) for _ in range(3)]
         for hands in samples:
             assert_consistent(pos, hands)

@@ -8,7 +8,7 @@ from vint_env.agents.rule import card_play as cp
 from vint_env.agents.rule.play_view import PlayView, TrickMemory
 from vint_env.agents.rule.vint import BIDDING_RULES, VintRuleAgent
 from vint_env.cards import NO_TRUMP, hand_from_cards, parse_card, parse_hand_pbn
-from vint_env.envs.vint_obs import encode_observation
+from vint_env.games.vint import encode_observation
 from vint_env.games.vint import GAME as VINT
 from vint_env.rules.vint import BID_BASE, PASS, VintDeal, bid_action
 from vint_env.cards import parse_pbn

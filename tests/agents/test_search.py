@@ -14,13 +14,13 @@ from vint_env.agents import load_agent  # noqa: E402
 from vint_env.agents.base import RandomAgent  # noqa: E402
 from vint_env.agents.search.beliefs import (PlayModel, log_likelihood, normalise,  # noqa: E402
                                             resample)
-from vint_env.agents.search.deal_sampler import DealSampler, Knowledge  # noqa: E402
+from vint_env.agents.search.deal_sampler import DealSampler, HandConstraints  # noqa: E402
 from vint_env.agents.search.history import DealHistory  # noqa: E402
-from vint_env.agents.search.position import knowledge  # noqa: E402
+from vint_env.agents.search.position import hand_constraints  # noqa: E402
 from vint_env.agents.search.replay import WorldReplay  # noqa: E402
 from vint_env.agents.search.search import OPTIONS, SearchAgent  # noqa: E402
 from vint_env.cards import FULL_DECK, SUIT_MASK, card_text, hand_to_pbn  # noqa: E402
-from vint_env.evaluation.games import make_env  # noqa: E402
+from vint_env.evaluation.tables import make_env  # noqa: E402
 from vint_env.agents.spec import KINDS, AgentSpecError  # noqa: E402
 
 GAMES = [g.name for g in games.all_games() if g.search is not None]
@@ -157,7 +157,7 @@ def test_beliefs_never_contradict_what_the_player_knows(game, deals, weighed):
         pos = plan.position(k)
         true = [int(raw.deal.play.hands[(seat + r) % 4]) for r in range(4)]
         assert_consistent(pos, true)                  # the bookkeeping admits the real deal
-        sampler = DealSampler(knowledge(pos, False))
+        sampler = DealSampler(hand_constraints(pos, False))
         for hands in sampler.draw_many(rng, 3).tolist():
             assert_consistent(pos, hands)
         positions += 1
@@ -401,7 +401,7 @@ def test_draw_many_is_uniform_on_a_small_case():
     from collections import Counter
     cards = [0, 1, 13, 14, 26, 27]
     known0 = FULL_DECK & ~sum(1 << c for c in cards)
-    k = Knowledge(known=[known0, 0, 0, 0], size=[46, 2, 2, 2])
+    k = HandConstraints(known=[known0, 0, 0, 0], size=[46, 2, 2, 2])
     k.void(1, 0)
     sampler = DealSampler(k)
     draws = Counter(map(tuple, sampler.draw_many(np.random.default_rng(0), 36 * 400).tolist()))

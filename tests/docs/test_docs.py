@@ -137,7 +137,7 @@ def test_nothing_in_the_repository_cites_the_developers_files():
     """Tests, docs, the package, the scripts, configs and CI name the project's own docs (docs/rules, the rule's
     section), never a file outside the repository."""
     found = []
-    tops = [ROOT / d for d in ("tests", "docs", "vint_env", "training", "examples", "configs", ".ci")]
+    tops = [ROOT / d for d in ("tests", "docs", "vint_env", "training", "benchmarks", "examples", "configs", ".ci")]
     files = [ROOT / f for f in ("README.md", "mkdocs.yml", "pyproject.toml")]
     for top in tops:
         files += [p for p in top.rglob("*") if p.is_file() and p.suffix in TEXT_SUFFIXES and "__pycache__" not in p.parts]
@@ -188,7 +188,7 @@ def test_every_doctest_is_collected():
     testpaths = re.search(r"^testpaths\s*=\s*\[([^\]]*)\]", section, re.M).group(1)
     roots = [ROOT / p for p in re.findall(r'"([^"]+)"', testpaths)]
     assert "--doctest-modules" in re.search(r"^addopts\s*=\s*(.*)$", section, re.M).group(1)
-    with_examples = [p for top in ("vint_env", "training") for p in (ROOT / top).rglob("*.py")
+    with_examples = [p for top in ("vint_env", "training", "benchmarks") for p in (ROOT / top).rglob("*.py")
                      if ">>> " in p.read_text()]
     assert len(with_examples) > 30
     outside = [str(p.relative_to(ROOT)) for p in with_examples if not any(r in p.parents for r in roots)]

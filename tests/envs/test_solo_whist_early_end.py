@@ -11,10 +11,10 @@ import numpy as np
 
 from card_game_checks import LOWEST_EAST as DEAL
 from vint_env import solo_whist_v0
-from vint_env.cards import parse_card, parse_pbn
+from vint_env.cards import NO_TRUMP, parse_card, parse_pbn
 from vint_env.rules.solo_whist import SoloWhistDeal, misere_is_safe
 from vint_env.rules.solo_whist_calls import MISERE, OPEN_MISERE, PASS
-from vint_env.rules.tricks import NO_TRUMP, TrickPlay
+from vint_env.rules.tricks import TrickPlay
 
 
 def test_the_issues_misere_is_made_before_the_first_card():

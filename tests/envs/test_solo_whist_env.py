@@ -7,7 +7,7 @@ import pytest
 from card_game_checks import DEAL_002, random_episode, swap_hidden_cards
 from vint_env import solo_whist_v0
 from vint_env.cards import hand_cards, parse_card, parse_pbn, random_deal
-from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation
+from vint_env.games.solo_whist import SOLO_WHIST_LAYOUT, STATE_SIZE, encode_observation
 from vint_env.rules import IllegalActionError, MalformedActionError
 from vint_env.rules.solo_whist import SoloWhistDeal
 from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, MISERE, OPEN_MISERE, PASS,

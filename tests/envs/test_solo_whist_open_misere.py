@@ -17,7 +17,7 @@ import numpy as np
 
 from vint_env import solo_whist_v0
 from vint_env.cards import NO_TRUMP, card_text, parse_card, parse_pbn
-from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT
+from vint_env.games.solo_whist import SOLO_WHIST_LAYOUT
 from vint_env.rules.solo_whist_calls import OPEN_MISERE, parse_action
 
 KIRILL, ALEKSEI, VLAD, ROMAN = 0, 1, 2, 3

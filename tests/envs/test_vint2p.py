@@ -9,10 +9,9 @@ from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from card_game_checks import legal_cards_by_rules, random_episode, ONE_SUIT_EACH_CLUBS_EAST as SUITS_DEAL
 from vint_env import vint2p_v0
-from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
+from vint_env.cards import FULL_DECK, NO_TRUMP, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.games.vint2p import VINT2P_LAYOUT, encode_observation
 from vint_env.rules import IllegalActionError, SideScore
-from vint_env.rules.tricks import NO_TRUMP
 from vint_env.rules.vint import bid_action
 from vint_env.rules.vint2p import (EXCHANGE_HAND, KEEP, NT, PASS, WIDOW_TO_DUMMY, WIDOW_TO_HAND,
                                    Vint2pDeal, Vint2pRubber)

@@ -8,7 +8,7 @@ import pytest
 from card_game_checks import DEAL_002, legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import vint_v0
 from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn
-from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation
+from vint_env.games.vint import VINT_LAYOUT, encode_observation
 from vint_env.rules import PASS, IllegalActionError, MalformedActionError, VintDeal, bid_action
 from vint_env.rules.vint_scoring import NT
 

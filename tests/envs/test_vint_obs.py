@@ -4,7 +4,7 @@ import numpy as np
 
 from vint_env import vint_v0
 from vint_env.cards import hand_cards, parse_card, parse_pbn
-from vint_env.envs.vint_obs import STATE_SIZE, VINT_LAYOUT
+from vint_env.games.vint import STATE_SIZE, VINT_LAYOUT
 from vint_env.rules import PASS, bid_action
 from vint_env.rules.vint_scoring import NT
 

@@ -8,7 +8,7 @@ import pytest
 from card_game_checks import DEAL_002, legal_cards_by_rules, random_episode, swap_hidden_cards, winner_by_rules
 from vint_env import whist_v0
 from vint_env.cards import FULL_DECK, NO_TRUMP, hand_cards, parse_card, parse_pbn, random_deal
-from vint_env.envs.whist_obs import STATE_SIZE, WHIST_LAYOUT, encode_observation
+from vint_env.games.whist import STATE_SIZE, WHIST_LAYOUT, encode_observation
 from vint_env.rules import IllegalActionError
 from vint_env.rules.whist import WhistDeal
 

@@ -6,7 +6,7 @@ import pytest
 
 from vint_env.evaluation import generate_boards, run_match, summarize
 from vint_env.evaluation.board_log import MatchLogError, load_log, play_logged
-from vint_env.evaluation import pimc_measure
+from vint_env.evaluation import resumable_match
 
 BOARDS = generate_boards(6, seed=9)
 WHERE = {"deal_seed": 9}
@@ -67,19 +67,19 @@ def test_not_a_log(tmp_path):
         load_log(bad)
 
 
-def test_pimc_measure_logs_and_summarises(tmp_path, capsys):
+def test_a_resumable_match_logs_and_summarises(tmp_path, capsys):
     log = tmp_path / "p.jsonl"
-    pimc_measure.main(["--game", "whist", "--a", "rule", "--b", "random", "--boards", "3", "--piece", "2",
+    resumable_match.main(["--game", "whist", "--a", "rule", "--b", "random", "--boards", "3", "--piece", "2",
                        "--deal-seed", "9", "--log", str(log)])
-    result, stats = pimc_measure.load(log)
+    result, stats = resumable_match.load(log)
     assert [b.number for b in result.boards] == [1, 2, 3]
     assert result.scores == run_match("whist", "rule", "random", generate_boards(3, seed=9), analysis=False,
                                       seed=0).scores
     assert stats["decisions"] == 0               # no PIMC agent here
     pimc_log = tmp_path / "pimc.jsonl"
-    pimc_measure.main(["--game", "whist", "--a", "pimc:samples=2", "--b", "random", "--boards", "1",
+    resumable_match.main(["--game", "whist", "--a", "pimc:samples=2", "--b", "random", "--boards", "1",
                        "--deal-seed", "9", "--log", str(pimc_log)])
-    _, stats = pimc_measure.load(pimc_log)
+    _, stats = resumable_match.load(pimc_log)
     assert stats["decisions"] == 52               # its two seats at each of two tables: 2 x 2 x 13 cards
-    pimc_measure.main(["--log", str(log), "--summary"])
+    resumable_match.main(["--log", str(log), "--summary"])
     assert "rule (A) vs random (B): whist" in capsys.readouterr().out

@@ -19,13 +19,13 @@ def _match(tmp_path, *extra):
     out = tmp_path / "m.json"
     env = {k: v for k, v in os.environ.items() if k not in ("OMP_NUM_THREADS", "MKL_NUM_THREADS")}
     subprocess.run([sys.executable, "-m", "vint_env.evaluation.cli", "match", "--game", "whist",
-                    "--a", f"ppo:{CHECKPOINT}", "--b", "rule", "--boards", "16", "--workers", "2",
+                    "--a", f"network:{CHECKPOINT}", "--b", "rule", "--boards", "16", "--workers", "2",
                     "--no-progress", "--out", str(out), *extra],
                    env=env, check=True, capture_output=True, text=True, timeout=300)
     return json.loads(out.read_text())["summary"]
 
 
-def test_each_worker_of_a_ppo_match_runs_torch_on_one_thread(tmp_path):
+def test_each_worker_of_a_network_match_runs_torch_on_one_thread(tmp_path):
     summary = _match(tmp_path)
     assert summary["workers"] == 2
     # one entry per worker process that played boards with the network loaded

@@ -45,8 +45,8 @@ def test_match_json_and_html_on_one_path_is_refused(tmp_path, capsys):
 def test_match_out_over_an_agents_checkpoint_is_refused(tmp_path, capsys):
     ckpt = tmp_path / "agent.json"
     ckpt.write_text("precious")
-    assert eval_main(["match", "--a", f"ppo:{ckpt}", "--b", "random", "--workers", "1", "--out", str(ckpt)]) == 2
-    assert "agent ppo:" in capsys.readouterr().err and ckpt.read_text() == "precious"
+    assert eval_main(["match", "--a", f"network:{ckpt}", "--b", "random", "--workers", "1", "--out", str(ckpt)]) == 2
+    assert "agent network:" in capsys.readouterr().err and ckpt.read_text() == "precious"
 
 
 def _copy_baseline(folder):

@@ -274,7 +274,7 @@ def test_two_player_replay_record_follows_the_rules_step_by_step(two_player_file
     from vint_env.cards import card_text, hand_cards
     from vint_env.envs import vint2p_v0
     from vint_env.evaluation.deals import generate_boards
-    from vint_env.evaluation.games import reset_options
+    from vint_env.evaluation.tables import reset_options
     from vint_env.evaluation.match import derive_seed
     [match] = load_results(two_player_files / f"w{way}.json")
     board = match["boards"][0]

@@ -160,7 +160,7 @@ def test_a_long_line_is_quoted_as_an_excerpt(tmp_path):
 
 
 def test_checkpoints_and_configs_that_are_not_files_are_named_as_such(tmp_path):
-    """`ppo:/dev/zero` and `--config /dev/zero` said the file "does not exist"."""
+    """`network:/dev/zero` and `--config /dev/zero` said the file "does not exist"."""
     torch = pytest.importorskip("torch")  # noqa: F841
     from vint_env.agents import load_agent
     from vint_env.agents.learned.policy import CheckpointError
@@ -171,11 +171,11 @@ def test_checkpoints_and_configs_that_are_not_files_are_named_as_such(tmp_path):
         for path, words in (("/dev/zero", "is a device, not a regular file"), (fifo, "is a FIFO"),
                             (tmp_path, "is a folder")):
             with pytest.raises(CheckpointError, match=words):
-                load_agent(f"ppo:{path}", game="whist")
+                load_agent(f"network:{path}", game="whist")
             with pytest.raises(ConfigError, match=words):
                 load_config(path)
     with pytest.raises(CheckpointError, match="does not exist"):
-        load_agent(f"ppo:{tmp_path / 'none.pt'}", game="whist")
+        load_agent(f"network:{tmp_path / 'none.pt'}", game="whist")
 
 
 def test_a_key_given_twice_in_a_config_is_refused(tmp_path):

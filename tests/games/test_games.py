@@ -81,12 +81,12 @@ def test_importing_the_batched_engine_or_games_does_not_load_pettingzoo():
     assert out.strip() == "[]"
 
 
-def test_old_public_imports_still_work():
+def test_the_public_imports_work():
     out = _run("from vint_env import vint_v0, whist_v0, solo_whist_v0\n"
-               "from vint_env.envs.vint_obs import VINT_LAYOUT, encode_observation\n"
-               "from vint_env.envs.whist_obs import WHIST_LAYOUT\n"
-               "from vint_env.envs.solo_whist_obs import SOLO_WHIST_LAYOUT\n"
-               "from vint_env.envs.layout import Layout\n"
+               "from vint_env.games.vint import VINT_LAYOUT, encode_observation\n"
+               "from vint_env.games.whist import WHIST_LAYOUT\n"
+               "from vint_env.games.solo_whist import SOLO_WHIST_LAYOUT\n"
+               "from vint_env.games.layout import Layout\n"
                "e = vint_v0.env(); e.reset(seed=0); print(VINT_LAYOUT.size, e.state().shape[0])")
     assert out.split() == ["1102", "1314"]
 
@@ -166,7 +166,7 @@ def test_every_game_gives_one_deal_result_type(name):
             env.step(int(legal[rng.integers(len(legal))]))
             total += [env.rewards[a] for a in games.AGENTS]
         result = g.deal_result(env.deal)
-        assert isinstance(result, games.DealResult) and sum(result.points) == 0
+        assert isinstance(result, games.DealOutcome) and sum(result.points) == 0
         assert np.allclose(np.array(result.points) * g.points_scale, total)     # what the env paid out
         assert result.details["dealer"] == env.deal.dealer
         if g.partnership:

@@ -1,6 +1,7 @@
 """The layers as docs/architecture.md draws them: games are named only in vint_env/games, and no import cycles.
 
-Both scans read the source (``ast``) of the whole package, the training scripts, the experiments and the docs hooks.
+Both scans read the source (``ast``) of the whole package, the training scripts, the benchmarks, the experiments and
+the docs hooks.
 """
 
 import ast
@@ -10,6 +11,7 @@ from vint_env import games
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SCANNED = [*sorted((ROOT / "vint_env").rglob("*.py")), *sorted((ROOT / "training").rglob("*.py")),
+           *sorted((ROOT / "benchmarks").rglob("*.py")),
            *sorted((ROOT / "experiments").rglob("*.py")), *sorted((ROOT / "docs" / "hooks").rglob("*.py"))]
 GAME_NAMES = set(games.names()) | set(games.env_names())
 
@@ -107,6 +109,6 @@ def test_no_import_cycles_in_the_package():
 def test_every_test_file_sits_in_its_layers_folder():
     """tests/ mirrors the layers (docs/architecture.md, "The tests, by layer"): no test file at its top."""
     top = sorted(p.name for p in (ROOT / "tests").glob("test_*.py"))
-    assert not top, f"test files at the top of tests/: {top}; file them with python .ci/move_tests.py"
+    assert not top, f"test files at the top of tests/: {top}; move each into its layer's folder"
     names = [p.name for p in (ROOT / "tests").rglob("test_*.py")]
     assert len(names) == len(set(names)), "a test file name is used in two folders"

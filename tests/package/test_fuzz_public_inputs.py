@@ -273,8 +273,8 @@ def test_engine_options_owned_by_redesign():
 # ------------------------------------------------------------------ command lines
 def _eval_argv(draw, tmp):
     sub = draw(st.sampled_from(["match", "league", "view", "deals"]))
-    agent = st.sampled_from(["random", "rule", "py:json:nope", "py:json:dumps", "ppo:/nonexistent.pt", "alphazero",
-                             "", "pimc:nonsense=1", "baseline:/nowhere", "py:", "ppo:"])
+    agent = st.sampled_from(["random", "rule", "py:json:nope", "py:json:dumps", "network:/nonexistent.pt", "alphazero",
+                             "", "pimc:nonsense=1", "baseline:/nowhere", "py:", "network:"])
     value = st.one_of(st.sampled_from(["1", "2", "0", "-1", "abc", "1e9", "", "vint", "whist"]), st.text(max_size=6))
     path = st.sampled_from([str(tmp / "a.json"), str(tmp / "a.pbn"), str(tmp), str(tmp / "no" / "x.json"),
                             "/dev/null", str(tmp / "bin.pbn"), str(tmp / "bad.json")])

@@ -174,7 +174,7 @@ def test_solo_whist_has_no_partner_option(capsys):
     assert main(["--game", "solo_whist", "--partner", "rule"]) == 2
     assert "no fixed partner" in capsys.readouterr().err
     assert main(["--game", "solo_whist", "--episode", "rubber"]) == 2
-    assert main(["--opponents", "ppo:/nonexistent.pt"]) == 2
+    assert main(["--opponents", "network:/nonexistent.pt"]) == 2
 
 
 @pytest.mark.parametrize("argv, line", [

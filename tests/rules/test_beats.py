@@ -5,7 +5,8 @@ from hypothesis import given, settings, strategies as st
 
 from vint_env.agents.rule import play_view
 from vint_env.agents.search.two_hand_dd import _leader_wins
-from vint_env.rules.tricks import NO_TRUMP, beats, trick_winner, winning_index
+from vint_env.cards import NO_TRUMP
+from vint_env.rules.tricks import beats, trick_winner, winning_index
 
 cards = st.integers(0, 51)
 trumps = st.integers(0, NO_TRUMP)

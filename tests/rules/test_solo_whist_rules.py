@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from card_game_checks import ONE_SUIT_EACH as ONE_SUIT, ONE_SUIT_EACH_TWOS_SWAPPED as SWAPPED
-from vint_env.cards import FULL_DECK, hand_cards, parse_card, parse_pbn, random_deal
+from vint_env.cards import FULL_DECK, NO_TRUMP, hand_cards, parse_card, parse_pbn, random_deal
 from vint_env.rules.solo_whist import SoloWhistDeal, declaree_is_safe, misere_is_safe
 from vint_env.rules.solo_whist_calls import (ABONDANCE, ACCEPT, DECLAREE, MISERE, OPEN_MISERE,
                                              PASS, PROPOSAL, SOLO, TRUMP_ABONDANCE, action_text,
                                              parse_action, trump_action)
 from vint_env.rules.solo_whist_payments import amount, payments
-from vint_env.rules.tricks import NO_TRUMP, IllegalActionError, TrickPlay
+from vint_env.rules.tricks import IllegalActionError, TrickPlay
 
 S, C, D, H = 0, 1, 2, 3
 CALLS_OF_ELDEST = [PASS, PROPOSAL, SOLO, MISERE, ABONDANCE, OPEN_MISERE, DECLAREE]

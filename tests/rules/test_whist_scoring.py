@@ -8,9 +8,8 @@ import pytest
 
 from card_game_checks import ONE_SUIT_EACH as ONE_SUIT_DEAL, ONE_SUIT_EACH_TWOS_SWAPPED as SMALL_SLAM_DEAL
 from vint_env import whist_v0
-from vint_env.cards import parse_card, parse_pbn
+from vint_env.cards import NO_TRUMP, parse_card, parse_pbn
 from vint_env.rules.rubber import SideScore
-from vint_env.rules.tricks import NO_TRUMP
 from vint_env.rules.whist import WhistDeal, WhistRubber
 from vint_env.rules.whist_scoring import coronet_value, honour_counts, score_honours, score_whist
 

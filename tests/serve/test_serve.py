@@ -224,7 +224,7 @@ def test_more_tables_than_the_limit_are_refused():
     ({"game": "vint", "seat": True}, 400, "seat must be one of"),
     ({"game": "vint2p", "seat": 2}, 400, "seat must be one of player_0, player_1"),
     ({"game": "vint", "opponents": "nonsense"}, 400, "unknown kind 'nonsense'"),
-    ({"game": "vint", "partner": "ppo:/no/such/checkpoint.pt"}, 403, "reads checkpoints only from no folder"),
+    ({"game": "vint", "partner": "network:/no/such/checkpoint.pt"}, 403, "reads checkpoints only from no folder"),
     ({"game": "vint", "opponents": "human"}, 403, "agent kind 'human' is not served"),
     ({"game": "vint", "opponents": "py:this:x"}, 403, "agent kind 'py' is not served"),
     ({"game": "vint", "opponents": "pimc:samples=99999999999999999"}, 400, "samples must be a positive integer"),
@@ -366,7 +366,7 @@ _json = st.recursive(st.none() | st.booleans() | st.integers(-2**70, 2**70)
                      | st.dictionaries(st.text(max_size=6), kids, max_size=3), max_leaves=6)
 _field_values = {"game": st.sampled_from(list(GAMES) + ["chess", ""]) | _json,
                  "seat": st.sampled_from(["N", "s", "west", "player_1", "3", 1, 5, -1]) | _json,
-                 "partner": st.sampled_from(["rule", "random", "pimc:samples=x", "dd", "ppo:", "py:os:path"]) | _json,
+                 "partner": st.sampled_from(["rule", "random", "pimc:samples=x", "dd", "network:", "py:os:path"]) | _json,
                  "opponents": st.sampled_from(["rule", "random", "baseline:/nowhere", "py:nope:x", ""]) | _json,
                  "episode": st.sampled_from(["deal", "rubber", "game"]) | _json,
                  "seed": st.integers(-5, 2**70) | _json,

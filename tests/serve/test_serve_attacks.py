@@ -106,16 +106,17 @@ def test_checkpoints_come_only_from_the_agents_folders(tmp_path):
     outside = _checkpoint(tmp_path / "elsewhere")
     (tmp_path / "agents" / "link.pt").symlink_to(outside)            # a link out of the folder
     with local(create_app(agents_dirs=[tmp_path / "agents"])) as c:
-        assert c.post("/api/tables", json={"game": "whist", "opponents": f"ppo:{inside}"}).status_code == 201
-        for spec in (f"ppo:{outside}", f"ppo:{tmp_path / 'agents' / 'link.pt'}", f"ppo:{tmp_path}/agents/../elsewhere/mine.pt",
-                     f"bidder:{outside}", f"baseline:{tmp_path / 'elsewhere'}", "ppo:/etc/passwd", "ppo:/dev/zero",
+        assert c.post("/api/tables", json={"game": "whist", "opponents": f"network:{inside}"}).status_code == 201
+        for spec in (f"network:{outside}", f"network:{tmp_path / 'agents' / 'link.pt'}",
+                     f"network:{tmp_path}/agents/../elsewhere/mine.pt", f"bidder:{outside}",
+                     f"baseline:{tmp_path / 'elsewhere'}", "network:/etc/passwd", "network:/dev/zero",
                      f"residual:{SHIPPED}"):
             r = c.post("/api/tables", json={"game": "whist", "opponents": spec})
             assert r.status_code == 403, (spec, r.text)
             assert r.json()["error"] == f"agent spec {spec.partition(':')[0]}: this server reads checkpoints only " \
                                         "from the folders named by its --agents-dir"
     with local(create_app()) as c:                                        # no --agents-dir: no path at all
-        r = c.post("/api/tables", json={"game": "whist", "opponents": f"ppo:{inside}"})
+        r = c.post("/api/tables", json={"game": "whist", "opponents": f"network:{inside}"})
         assert r.status_code == 403 and "no folder" in r.json()["error"]
         assert c.post("/api/tables", json={"game": "whist", "opponents": "baseline"}).status_code == 201
 
@@ -127,11 +128,11 @@ def test_an_error_never_says_where_a_file_is_or_whether_it_exists(tmp_path):
     with local(create_app(agents_dirs=[folder])) as c:
         answers = set()
         for name in ("junk.pt", "missing.pt"):
-            r = c.post("/api/tables", json={"game": "whist", "opponents": f"ppo:{folder / name}"})
+            r = c.post("/api/tables", json={"game": "whist", "opponents": f"network:{folder / name}"})
             assert r.status_code == 400 and str(tmp_path) not in r.text
             answers.add(r.json()["error"])
-        assert answers == {"agent ppo: its checkpoint could not be loaded (the server's log says why)"}
-        outside = [c.post("/api/tables", json={"game": "whist", "opponents": f"ppo:{p}"}).json()["error"]
+        assert answers == {"agent network: its checkpoint could not be loaded (the server's log says why)"}
+        outside = [c.post("/api/tables", json={"game": "whist", "opponents": f"network:{p}"}).json()["error"]
                    for p in (SHIPPED / "whist.pt", tmp_path / "nothing.pt")]
         assert outside[0] == outside[1] and str(SHIPPED) not in outside[0]
 

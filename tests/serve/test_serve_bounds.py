@@ -107,7 +107,7 @@ def test_a_direct_search_weighs_every_candidate_without_a_time_budget():
     pytest.importorskip("torch")
     from vint_env import games
     from vint_env.agents.search.search import WEIGH_BATCH, SearchAgent
-    from vint_env.evaluation.games import make_env
+    from vint_env.evaluation.tables import make_env
     from vint_env.agents.base import RandomAgent
     record = games.get("whist")
     env = make_env(record, "deal")

@@ -74,7 +74,7 @@ _scalar = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(all
 _json = st.recursive(_scalar, lambda kids: st.lists(kids, max_size=4) | st.dictionaries(st.text(max_size=8), kids,
                                                                                        max_size=4), max_leaves=12)
 _specs = st.sampled_from([f"{k.name}" for k in KINDS.values()] + [
-    "py:os:system", " py:this:x", "\tpy:json:dumps", "human", "openspiel:ismcts", "ppo:/etc/passwd", "ppo:/dev/zero",
+    "py:os:system", " py:this:x", "\tpy:json:dumps", "human", "openspiel:ismcts", "network:/etc/passwd", "network:/dev/zero",
     "bidder:/dev/zero,cards=rule", "baseline:/", "residual:/tmp", "pimc:samples=1000000", "pimc:time=1e308",
     "pimc:samples=2,samples=3", "pimc:seed=-1", "pimc:samples=1", "random", "rule", "dd:x", ""]) | st.text(max_size=30)
 _raw_bodies = st.one_of(

@@ -224,8 +224,8 @@ def test_overwrite_refuses_to_delete_an_input_of_the_run(tmp_path, capsys):
     shutil.copy(BASELINES / "vint.pt", latest)                   # a Vint checkpoint: the run reads it
     inside = str(latest)
     for override, label in [(f"init_from={inside}|network_kwargs.hidden_sizes=[512, 512]", "init_from"),
-                            (f"eval_opponents=[random, 'ppo:{inside}']", "agent ppo:"),
-                            (f"teacher=ppo:{inside}", "agent ppo:")]:
+                            (f"eval_opponents=[random, 'ppo:{inside}']", "agent network:"),
+                            (f"teacher=ppo:{inside}", "agent network:")]:
         extra = ["--set", "total_timesteps=0", "--set", "bc_epochs=1"] if override.startswith("teacher") else []
         sets = [arg for text in override.split("|") for arg in ("--set", text)]
         code = main(["--config", SMOKE, "--run-dir", str(run), "--overwrite", "--no-progress", *sets, *extra])
@@ -250,7 +250,7 @@ def test_overwrite_refuses_to_delete_an_input_of_the_run(tmp_path, capsys):
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=True, allow_infinity=True)
     | st.text(max_size=12) | st.sampled_from(["rule", "random", "aec", "vector", "mlp", "sparse", "dd", "whist_v0",
-                                               "ppo:/nonexistent.pt", "py:this:x", "program:/bin/x", ""]),
+                                               "network:/nonexistent.pt", "py:this:x", "program:/bin/x", ""]),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8) | st.sampled_from(list(FIELDS)),
                                                                   inner, max_size=4),
     max_leaves=8)

@@ -38,7 +38,7 @@ def test_smoke_train_evaluate_resume(tmp_path, capsys):
     # ... and every update its training time: the curves' second axis
     assert all(float(r["elapsed_minutes"]) > 0 for r in rows if r.get("loss"))
     # the checkpoint is an agent for the harness
-    agent = load_agent(f"ppo:{run / 'checkpoints' / 'latest.pt'}", game="vint")
+    agent = load_agent(f"network:{run / 'checkpoints' / 'latest.pt'}", game="vint")
     assert agent.game == "vint_v0"
 
     # starting again into the same folder is refused; resuming with a larger budget continues

@@ -216,7 +216,7 @@ def test_the_final_evaluation_plays_the_agent_against_its_warm_start(tmp_path):
     assert hook.against == [(f"update_{t.state.update:06d}.pt", WARM_START_FILE, 7)]
     assert final["eval/warm_start/mean"] == 0.5
     warm = run / "checkpoints" / WARM_START_FILE
-    agent = PPOAgent.load(warm, game=cfg.run.game)            # an agent: ppo:<path> plays it
+    agent = PPOAgent.load(warm, game=cfg.run.game)            # an agent: network:<path> plays it
     for k, v in clone.items():
         assert torch.equal(agent.network.state_dict()[k], v)
     assert any(r.get("eval/warm_start/mean") == "0.5" for r in t.logger.rows)

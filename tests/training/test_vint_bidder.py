@@ -163,7 +163,7 @@ def test_bidder_loader_refusals(checkpoints, tmp_path):
     refused = [  # (agent spec, game, error, what the message says)
         (f"bidder:{tmp_path / 'none.pt'}", "vint", CheckpointError, "does not exist"),
         (f"bidder:{checkpoints['ppo']}", "vint", CheckpointError, "not a bidder checkpoint"),
-        (f"ppo:{bidder}", "vint", CheckpointError, "is a bidder checkpoint"),
+        (f"network:{bidder}", "vint", CheckpointError, "is a bidder checkpoint"),
         (f"bidder:{bidder}", "whist", CheckpointError, "trained on"),
         (f"bidder:{bidder},cards=network", "vint", CheckpointError, "card_network"),
         (f"bidder:{bidder},cards=dd", "vint", ValueError, "cards must be one of"),

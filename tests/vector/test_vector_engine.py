@@ -16,7 +16,7 @@ import pytest
 
 from card_game_checks import ONE_SUIT_EACH
 from vint_env.cards import DeckError, parse_pbn
-from vint_env.envs.vint_obs import D, encode_observation, encode_state
+from vint_env.games.vint import D, encode_observation, encode_state
 from vint_env.envs.vint_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError, MalformedActionError
 from vint_env.rules.vint import PASS, VintDeal

@@ -12,7 +12,7 @@ import pytest
 
 from card_game_checks import ONE_SUIT_EACH
 from vint_env.cards import parse_pbn
-from vint_env.envs.whist_obs import D, encode_observation, encode_state
+from vint_env.games.whist import D, encode_observation, encode_state
 from vint_env.envs.whist_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError, MalformedActionError
 from vint_env.rules.whist import WhistDeal

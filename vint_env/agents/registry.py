@@ -15,8 +15,9 @@ spec                  agent
                       solved double-dummy (fair; Vint, Whist, two-player
                       Vint); options
                       ``samples=N,time=SECONDS,auction=0|1,bid=rule|dd,seed=N``
-``ppo:PATH``          a trained PPO policy from checkpoint PATH
-                      (``vint_env.agents.learned.policy.PPOAgent.load(PATH, game=...)``)
+``network:PATH``      a trained network from checkpoint PATH: PPO's, a clone's,
+                      a distilled one (``vint_env.agents.learned.policy.PPOAgent.load(PATH,
+                      game=...)``); ``ppo:PATH`` is an alias of it
 ``baseline[:DIR]``    the trained policy shipped for the game
                       (``vint_env/baselines/<game>.pt``, or DIR's; made by
                       ``python -m training.baseline --game GAME``; see
@@ -69,10 +70,10 @@ def rule_agent(game: Game | str = "vint") -> Agent:
 def short_spec(spec: str | AgentSpec) -> str:
     """A spec as a seat's label shows it: a file or folder it names by its run and file name, not its whole path.
 
-    >>> short_spec("ppo:runs/quick/checkpoints/latest.pt")
-    'ppo:quick/latest.pt'
+    >>> short_spec("network:runs/quick/checkpoints/latest.pt")
+    'network:quick/latest.pt'
     >>> short_spec("ppo:/tmp/my_agent.pt"), short_spec(" rule"), short_spec("bidder:/a/b/bid.pt,cards=rule")
-    ('ppo:my_agent.pt', 'rule', 'bidder:bid.pt,cards=rule')
+    ('network:my_agent.pt', 'rule', 'bidder:bid.pt,cards=rule')
     """
     spec = parse_spec(spec)
     arg = spec.declaration.argument
@@ -123,7 +124,7 @@ def make_pimc(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
     return record.pimc_agent_factory()(record, spec, seed)
 
 
-def make_ppo(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
+def make_network(record: Game, spec: AgentSpec, seed: int | None) -> Agent:
     from .learned.policy import PPOAgent
     return PPOAgent.load(spec.argument, game=record)
 

@@ -4,15 +4,16 @@ A spec is ``KIND``, or ``KIND:ITEM,ITEM,...``: after the colon, comma-separated,
 first (for a kind that takes one: a checkpoint path, a folder, a bot's name) and then its options as
 ``KEY=VALUE``::
 
-    rule                                  pimc:samples=32,time=0.5
-    ppo:runs/whist/checkpoints/latest.pt  bidder:runs/bidder.pt,cards=rule
-    baseline:my_baselines                 openspiel:ismcts,sims=300,seed=7
+    rule                                      pimc:samples=32,time=0.5
+    network:runs/whist/checkpoints/latest.pt  bidder:runs/bidder.pt,cards=rule
+    baseline:my_baselines                     openspiel:ismcts,sims=300,seed=7
 
 Every kind is one :class:`AgentKind` in :data:`KINDS`, the one place a kind is declared: its argument,
 its options (each a :class:`Option`, the declared-parameter machinery of the games'
 :mod:`~vint_env.games.params`: type, default, range, a line of doc), which of them name files it reads
 (the output-over-input check and `vint-serve`'s folder allow-list read them from here), whether a web
-request may ask for it, and the factory that builds its agent.  :func:`parse_spec` is the one parser:
+request may ask for it, the factory that builds its agent, and the other names it answers to (``ppo`` is
+``network``'s: a spec reads back under the kind's own name).  :func:`parse_spec` is the one parser:
 an unknown kind or option names the nearest known one, a value out of range names the option and its
 range, an option given twice is an error, and surrounding blanks are dropped before anything is
 decided (a guard on the raw text is a bypass: ``" py:this:x"`` is a ``py`` spec).
@@ -37,8 +38,8 @@ from typing import Any, Callable
 from ..games.params import MAX_POINTS, OptionError, Parameter, unknown_name
 from ..inputs import excerpt
 
-__all__ = ["AgentKind", "AgentSpec", "AgentSpecError", "Argument", "KINDS", "MAX_SPEC_LENGTH", "Option", "kind",
-           "parse_spec", "kinds_table", "kinds_listing", "describe"]
+__all__ = ["ALIASES", "AgentKind", "AgentSpec", "AgentSpecError", "Argument", "KINDS", "MAX_SPEC_LENGTH", "Option",
+           "kind", "parse_spec", "kinds_table", "kinds_listing", "describe"]
 
 #: The longest spec text read (a path of the longest length most systems allow, and options).
 MAX_SPEC_LENGTH = 4096 + 512
@@ -82,7 +83,7 @@ class Option(Parameter):
 
 @dataclass(frozen=True)
 class Argument:
-    """The argument of a kind, written first after the colon (``ppo:PATH``)."""
+    """The argument of a kind, written first after the colon (``network:PATH``)."""
 
     name: str                                 #: as the docs write it: PATH, DIR, BOT, MODULE:NAME
     doc: str                                  #: one line
@@ -101,7 +102,8 @@ class AgentKind:
     ``web``: a `vint-serve` request may ask for it (never a kind that imports or runs code);
     ``runs_code``: it imports or runs code the spec names, so no stored config decides it;
     ``time_option``: the option that bounds a decision's seconds (`vint-serve` caps it);
-    ``extra``: the pip extra its agents need, for the message when it is missing.
+    ``extra``: the pip extra its agents need, for the message when it is missing;
+    ``aliases``: other names of the kind in a spec (``ppo`` for ``network``), read as the kind's own.
     """
 
     name: str
@@ -114,6 +116,7 @@ class AgentKind:
     time_option: str | None = None
     extra: str | None = None
     games: str = "every game"                 #: which games it plays, for the listing
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.runs_code and self.web:
@@ -168,6 +171,7 @@ class AgentSpec:
     options: tuple[tuple[str, Any], ...] = field(default=())
 
     def __post_init__(self):
+        object.__setattr__(self, "kind", ALIASES.get(self.kind, self.kind))
         if self.kind not in KINDS:
             raise AgentSpecError(_unknown_kind(self.kind))
         declared = KINDS[self.kind]
@@ -287,7 +291,7 @@ def parse_spec(text) -> AgentSpec:
     if not spec:
         raise AgentSpecError(f"an agent spec is non-empty text, one of: {', '.join(k.usage() for k in KINDS.values())}")
     name, colon, rest = spec.partition(":")
-    name = name.strip()
+    name = ALIASES.get(name.strip(), name.strip())
     if name not in KINDS:
         raise AgentSpecError(_unknown_kind(name))
     declared = KINDS[name]
@@ -324,7 +328,8 @@ def parse_spec(text) -> AgentSpec:
 
 
 def kind(name: str) -> AgentKind:
-    """The declaration of kind ``name`` (AgentSpecError naming the nearest kind otherwise)."""
+    """The declaration of kind ``name`` or of an alias of it (AgentSpecError naming the nearest kind otherwise)."""
+    name = ALIASES.get(name, name)
     if name not in KINDS:
         raise AgentSpecError(_unknown_kind(name))
     return KINDS[name]
@@ -390,7 +395,8 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                          "are spent (at least one)", minimum=0.0, exclusive_minimum=True, maximum=600.0,
                          optional=True),
                   _seed())),
-    AgentKind("ppo", "a trained PPO checkpoint", f"{_REGISTRY}:make_ppo", extra="train",
+    AgentKind("network", "a trained network from its checkpoint: PPO's, a clone's, a distilled one (ppo:PATH is "
+              "the same)", f"{_REGISTRY}:make_network", extra="train", aliases=("ppo",),
               argument=Argument("PATH", "the checkpoint file", path="file")),
     AgentKind("baseline", "the trained agent shipped for the game (or DIR's)", f"{_REGISTRY}:make_baseline",
               extra="train", argument=Argument("DIR", "a folder of <game>.pt and <game>.json (default: the "
@@ -432,6 +438,8 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
               web=False, runs_code=True, argument=Argument("MODULE:NAME", "a module and its agent factory",
                                                            path="module")),
 )}
+#: The other names of the kinds (``ppo`` -> ``network``), each read as its kind's own name.
+ALIASES: dict[str, str] = {alias: k.name for k in KINDS.values() for alias in k.aliases}
 
 
 def kinds_table(web_only: bool = False) -> str:

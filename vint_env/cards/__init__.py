@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 from numbers import Integral
-from typing import Iterable, Iterator, Sequence
+from typing import Iterable, Sequence
 
 from ..inputs import excerpt
 
@@ -293,10 +293,3 @@ def random_deal(rng) -> tuple[int, int, int, int]:
         order = list(range(NUM_CARDS))
         rng.shuffle(order)
     return tuple(hand_from_cards(order[13 * s:13 * s + 13]) for s in range(4))  # type: ignore[return-value]
-
-
-def iter_suit_cards(hand: int, suit: int) -> Iterator[int]:
-    ranks = hand_suit_ranks(hand, suit)
-    for r in range(13):
-        if ranks >> r & 1:
-            yield suit * 13 + r

@@ -36,8 +36,9 @@ class UnknownAgentError(KeyError, ValueError):
 
 
 @dataclass
-class Outcome:
-    """What one applied action did to the episode.
+class StepOutcome:
+    """What one applied action did to the episode (one step's; what a whole deal came to is the game record's
+    :class:`~vint_env.games.outcome.DealOutcome`).
 
     ``points``: raw points per seat earned by this action (a deal or rubber
     premium), or ``None``; ``infos``: extra info given to every agent.
@@ -50,7 +51,7 @@ class Outcome:
 
 
 # What most actions do: nothing to score, the episode goes on (shared, never mutated).
-NOTHING = Outcome()
+NOTHING = StepOutcome()
 
 
 _SUIT_BYTES = [bytes((x >> i) & 1 for i in range(13)) for x in range(1 << 13)]   # 13 bits -> 13 bytes
@@ -339,7 +340,7 @@ class CardGameEnv(AECEnv):
     def _is_legal(self, action: int) -> bool:
         return self.deal.is_legal(action)
 
-    def _apply(self, action: int) -> Outcome:
+    def _apply(self, action: int) -> StepOutcome:
         raise NotImplementedError
 
     def _encode(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:

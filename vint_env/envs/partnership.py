@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._moved import renamed_attributes
-from .base import NOTHING, CardGameEnv, Outcome, random_deal_for
+from .base import NOTHING, CardGameEnv, StepOutcome, random_deal_for
 from ..games.obs_blocks import encode_side_tricks
 
 SIDE_NAMES = ("NS", "EW")
-#: The episode kinds are each game record's (``Game.episodes``); the old name is kept for one release.
-__getattr__ = renamed_attributes(__name__, {"EPISODES": "vint_env.games.vint.EPISODES"})
 
 
 class PartnershipEnv(CardGameEnv):
@@ -94,7 +91,7 @@ class PartnershipEnv(CardGameEnv):
     def _next_hands(self):
         return random_deal_for(self._queued_deals, self._rng)
 
-    def _apply(self, action: int) -> Outcome:
+    def _apply(self, action: int) -> StepOutcome:
         deal = self.deal
         deal.apply(action, checked=True)     # CardGameEnv.step checked it
         if not deal.is_over:
@@ -104,7 +101,7 @@ class PartnershipEnv(CardGameEnv):
         if self.rubber is None:
             diff = deal.scores[0].total - deal.scores[1].total
             infos["points"] = diff
-            return Outcome(points=self._side_points(diff), terminated=True, infos=infos)
+            return StepOutcome(points=self._side_points(diff), terminated=True, infos=infos)
         record = self.rubber.finish_deal()
         self.last_record = record
         diff = record.difference
@@ -113,11 +110,11 @@ class PartnershipEnv(CardGameEnv):
         infos["rubber"] = self._rubber_info()
         points = self._side_points(diff)
         if self.rubber.is_over:
-            return Outcome(points=points, terminated=True, infos=infos)
+            return StepOutcome(points=points, terminated=True, infos=infos)
         if self.deals_played >= self.max_deals:
-            return Outcome(points=points, truncated=True, infos=infos)
+            return StepOutcome(points=points, truncated=True, infos=infos)
         self.deal = self._next_rubber_deal(self._next_hands(), None)
-        return Outcome(points=points, infos=infos)
+        return StepOutcome(points=points, infos=infos)
 
     def _rubber_info(self) -> dict:
         sheet = self.rubber.sheet

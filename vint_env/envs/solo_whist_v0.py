@@ -34,7 +34,7 @@ from ..cards import NO_TRUMP, card_text
 from ..games.solo_whist import GAME, encode_observation, encode_state
 from ..rules.solo_whist import SoloWhistDeal
 from ..rules.solo_whist_calls import action_text
-from .base import (NOTHING, CardGameEnv, Outcome, env_factories, random_deal_for, random_turned_card,
+from .base import (NOTHING, CardGameEnv, StepOutcome, env_factories, random_deal_for, random_turned_card,
                    take_dealer, take_deals, take_turned_card)
 
 _D = GAME.defaults
@@ -64,14 +64,14 @@ class raw_env(CardGameEnv):
             turned = random_turned_card(self._rng, hands[dealer])
         self.deal = SoloWhistDeal(hands, dealer, turned, self.payments)
 
-    def _apply(self, action: int) -> Outcome:
+    def _apply(self, action: int) -> StepOutcome:
         deal = self.deal
         deal.apply(action, checked=True)     # CardGameEnv.step checked it
         if not deal.is_over:
             return NOTHING
         info = self._deal_info(deal)
-        return Outcome(points=list(deal.payments), terminated=True,
-                       infos={"deal": info, "payments": list(deal.payments)})
+        return StepOutcome(points=list(deal.payments), terminated=True,
+                           infos={"deal": info, "payments": list(deal.payments)})
 
     def _deal_info(self, deal: SoloWhistDeal) -> dict:
         over = not deal.thrown_in

@@ -3,18 +3,18 @@
 Examples::
 
     vint-eval match --game vint --a rule --b random --boards 1000 --workers 2 --out results/rule_vs_random.json
-    vint-eval --game whist --a ppo:runs/whist/checkpoints/latest.pt --b rule --boards 1000   # `match` is the default
+    vint-eval --game whist --a network:runs/whist/checkpoints/latest.pt --b rule --boards 1000   # `match` is the default
     vint-eval match --game vint --a dd --b rule --boards 200
     vint-eval match --game vint --a rule --b random --episode rubber --boards 100
     vint-eval league --game vint --agents random rule dd --boards 200 --out-dir results/league_vint
     vint-eval deals --boards 1000 --seed 0 --out my_deals.pbn
-    vint-eval ladder --game whist --agent ppo:runs/whist/checkpoints/latest.pt --set test   # the benchmark
+    vint-eval ladder --game whist --agent network:runs/whist/checkpoints/latest.pt --set test   # the benchmark
     vint-eval match --game vint2p --env-option way=1 --a rule --b random --boards 1000
     vint-eval match --game vint --a rule --b random --boards 100 --out results/m.json --html results/m.html
     vint-eval view results/m.json              # the HTML viewer (results/m.html) from saved results
     vint-eval video --game vint --a rule --b random --board 1 --viewer S --out deal.gif   # a board as a GIF
 
-Agents are spec strings: random, rule, dd, pimc[:OPTION,...], ppo:PATH, baseline (the trained agent
+Agents are spec strings: random, rule, dd, pimc[:OPTION,...], network:PATH, baseline (the trained agent
 shipped for the game), human, py:MODULE:NAME ...; `vint-eval agents` lists every kind with its options.
 Boards come from ``--deals FILE.pbn`` or are generated from ``--seed``
 (board i depends only on the seed and i).
@@ -99,7 +99,7 @@ def env_options(items, game: Game | str = "vint") -> dict:
 
 def _check_outputs(args, specs, outputs: dict, folders: dict | None = None) -> None:
     """No output over an input: ``--deals``, and every file or folder the agents' parsed specs name
-    (``ppo:PATH``, ``bidder:PATH``, ``baseline[:DIR]`` ..., from their declarations)."""
+    (``network:PATH``, ``bidder:PATH``, ``baseline[:DIR]`` ..., from their declarations)."""
     files, read_folders = spec_inputs(specs)
     check_file_roles({"--deals": args.deals, **files}, outputs, folders, read_folders)
 

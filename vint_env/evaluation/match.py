@@ -29,18 +29,15 @@ from typing import Callable
 import numpy as np
 
 from .. import games
-from .._moved import renamed_attributes
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.registry import load_agent
 from ..agents.spec import AgentSpec, parse_spec
-from ..games import DealOutcome, Game
+from ..games import PARTNERSHIP, TWO_PLAYER, DealOutcome, Game
 from ..seeds import check_seed
 from .deals import Board
-from .games import PARTNERSHIP, TWO_PLAYER, make_env, reset_options, table_outcome
+from .tables import make_env, reset_options, table_outcome
 from .replay import DealReplay, TableRecorder
-
-__getattr__ = renamed_attributes(__name__, {"AGENT_NAMES": "vint_env.games.AGENTS"})
 
 
 @dataclass

@@ -20,14 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .._moved import renamed_attributes
 from ..cards import NUM_CARDS, card_text, hand_cards   # actions 0..51 are the cards in every game
 from .. import games
 from ..games import AGENTS, DealOutcome, Game
-
-#: ``DealRecord`` was this module's name for :class:`DealReplay` (``vint_env.rules.rubber.DealRecord`` is a
-#: score-sheet line, another thing): the old name is kept for one release.
-__getattr__ = renamed_attributes(__name__, {"DealRecord": "vint_env.evaluation.replay.DealReplay"})
 
 
 @dataclass

@@ -15,10 +15,6 @@ from .replay import replay_json
 from .stats import mean_ci, share_ci
 
 
-def _team_of_seat(table, seat: int) -> str:
-    return table.seats[seat]
-
-
 def summarize(match: MatchResult) -> dict:
     """Figures of a match, as a JSON-ready dict."""
     scores = match.scores

@@ -17,7 +17,7 @@ from ..agents.registry import load_agent
 from ..envs.picture import save_gif
 from ..games import Game
 from .deals import Board
-from .games import make_env, reset_options
+from .tables import make_env, reset_options
 from .match import derive_seed, play_table, seat_plans
 
 

@@ -27,7 +27,7 @@ import importlib
 from ..inputs import excerpt
 from .layout import Layout
 from .outcome import DealOutcome
-from .record import PARTNERSHIP, SOLO, TWO_PLAYER, DealResult, Game
+from .record import PARTNERSHIP, SOLO, TWO_PLAYER, Game
 
 #: The agents of every game's env: ``player_i`` sits in seat i.
 AGENTS = tuple(f"player_{i}" for i in range(4))
@@ -109,5 +109,5 @@ def engine_games() -> tuple[str, ...]:
     return tuple(g.name for g in _load().values() if g.engine is not None)
 
 
-__all__ = ["AGENTS", "AGENT_SEAT", "DealOutcome", "DealResult", "Game", "Layout", "PARTNERSHIP", "SOLO", "TWO_PLAYER", "get", "names", "env_names",
+__all__ = ["AGENTS", "AGENT_SEAT", "DealOutcome", "Game", "Layout", "PARTNERSHIP", "SOLO", "TWO_PLAYER", "get", "names", "env_names",
            "all_games", "engine_games", "add_game_option"]

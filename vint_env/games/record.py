@@ -23,11 +23,6 @@ from .layout import Layout
 from .outcome import DealOutcome
 from .params import Parameter, check_options, parse_options
 
-#: The old name of :class:`~vint_env.games.outcome.DealOutcome` (``Game.deal_result`` returns the game's
-#: outcome type, a subclass of it, with the same ``points``, ``breakdown`` and ``details``).
-DealResult = DealOutcome
-
-
 PARTNERSHIP = "partnership"   # fixed sides (0, 2) and (1, 3); duplicate swaps them
 SOLO = "solo"                 # every player for themselves; rotated through the seats
 TWO_PLAYER = "two_player"     # two agents, player_0 and player_1; duplicate swaps them

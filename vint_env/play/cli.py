@@ -3,13 +3,13 @@
 Examples::
 
     vint-play                                              # Vint, you South, rule bots all round
-    vint-play --game vint --partner rule --opponents ppo:runs/quick/checkpoints/latest.pt
+    vint-play --game vint --partner rule --opponents network:runs/quick/checkpoints/latest.pt
     vint-play --game whist --opponents baseline                # the trained agent shipped for Whist
     vint-play --game whist --episode rubber --seat N
     vint-play --game solo_whist --opponents rule --deals 5 --seed 7
     vint-play --game vint2p --env-option way=4 --player 0    # two-player Vint, way 1 .. 5 (default 4)
 
-Agents are the spec strings of `vint-eval` (random, rule, dd, ppo:PATH,
+Agents are the spec strings of `vint-eval` (random, rule, dd, network:PATH,
 baseline, py:MODULE:NAME).  Type calls and cards by name (1NT, pass, SA, h10, misere,
 solo, keep, exchange, widow-hand), or help, hint, hand, legal, quit.
 """

@@ -24,7 +24,7 @@ from ..agents.registry import load_agent, short_spec
 from ..agents.spec import AgentSpec, parse_spec
 from ..inputs import excerpt
 from ..evaluation.deals import generate_board
-from ..evaluation.games import make_env, reset_options
+from ..evaluation.tables import make_env, reset_options
 from ..evaluation.replay import DealReplay, TableRecorder
 
 

@@ -1,8 +1,9 @@
 """Pure game logic: deal, auction, play and scoring. No RL, no numpy."""
 
+from ..cards import NO_TRUMP
 from .phase import Phase
 from .rubber import DealRecord, Rubber, SideScore, side_of
-from .tricks import NO_TRUMP, IllegalActionError, MalformedActionError, TrickPlay, check_action, trick_winner
+from .tricks import IllegalActionError, MalformedActionError, TrickPlay, check_action, trick_winner
 from .vint import (BID_BASE, NUM_ACTIONS as VINT_NUM_ACTIONS, PASS, Contract, VintDeal,
                    VintRubber, action_contract, action_text, bid_action, parse_action)
 from .vint_scoring import NT, score_contract, score_passout_play

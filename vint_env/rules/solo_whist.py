@@ -40,13 +40,13 @@ all from the end of the first trick.
 
 from __future__ import annotations
 
-from ..cards import SUIT_MASK, card_text, validate_deal
+from ..cards import NO_TRUMP, SUIT_MASK, card_text, validate_deal
 from .phase import Phase
 from .solo_whist_calls import (ABONDANCE, ACCEPT, BIDS, DECLAREE, MISERE, NUM_ACTIONS,
                                OPEN_MISERE, PASS, PROPOSAL, SOLO, TRUMP_ABONDANCE, TRUMP_BASE,
                                action_text, bid_index)
 from .solo_whist_payments import MISERES, PAYMENT_VARIANTS, contract_made, payments
-from .tricks import NO_TRUMP, TrickPlay, illegal_action
+from .tricks import TrickPlay, illegal_action
 from .whist import check_turned_card
 
 AUCTION, TRUMP, PLAY, OVER = Phase.AUCTION, Phase.TRUMP, Phase.PLAY, Phase.OVER

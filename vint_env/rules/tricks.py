@@ -11,7 +11,7 @@ Four seats play to every trick (clockwise), or only the seats given in
 
 from __future__ import annotations
 
-from ..cards import NO_TRUMP, SUIT_MASK, Suit, card_text, hand_cards  # noqa: F401  (NO_TRUMP re-exported)
+from ..cards import NO_TRUMP, SUIT_MASK, Suit, card_text, hand_cards  # noqa: F401  (NO_TRUMP: the doctests')
 from .phase import Phase
 
 

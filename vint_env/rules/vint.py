@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from ..cards import card_text, validate_deal
+from ..cards import NO_TRUMP, card_text, validate_deal
 from .phase import Phase
 from .rubber import GAME_RACE_VARIANTS, DealRecord, Rubber, SideScore, side_of
-from .tricks import NO_TRUMP, TrickPlay, illegal_action
+from .tricks import TrickPlay, illegal_action
 from .vint_scoring import HONOURS_VARIANTS, NT, score_contract, score_passout_play, trick_value
 
 PASS = 52

@@ -29,10 +29,10 @@ whole hand (way 2), 90 the widow to my hand, 91 the widow to my dummy (way 5).
 
 from __future__ import annotations
 
-from ..cards import DeckError, hand_cards, hand_size
+from ..cards import NO_TRUMP, DeckError, hand_cards, hand_size
 from .phase import Phase
 from .rubber import Rubber, SideScore
-from .tricks import FOUR_SEATS, NO_TRUMP, TrickPlay, illegal_action
+from .tricks import FOUR_SEATS, TrickPlay, illegal_action
 from .vint import (AUCTION, BID_BASE, NUM_ACTIONS as VINT_ACTIONS, OVER, PASS, PLAY, Auction, Contract, action_contract,
                    bid_action, check_variants)
 from .vint import action_text as vint_action_text

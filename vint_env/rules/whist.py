@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numbers
 
-from ..cards import card_text, hand_cards, validate_deal
+from ..cards import NO_TRUMP, card_text, hand_cards, validate_deal
 from .phase import Phase
 from .rubber import DealRecord, Rubber, SideScore
-from .tricks import NO_TRUMP, TrickPlay, illegal_action
+from .tricks import TrickPlay, illegal_action
 from .whist_scoring import score_whist
 
 NUM_ACTIONS = 52

@@ -14,9 +14,8 @@ shared :class:`~vint_env.rules.rubber.Rubber` sheet.
 
 from __future__ import annotations
 
-from ..cards import hand_suit_ranks
+from ..cards import NO_TRUMP, hand_suit_ranks
 from .rubber import SideScore, side_of
-from .tricks import NO_TRUMP
 from .vint_scoring import ALL_ACES, sequence_length
 
 TRICK_POINTS = 2              # per trick over six, below the line
@@ -78,7 +77,7 @@ def score_whist(hands, trump: int, side_tricks: tuple[int, int],
     """Score a played Whist deal (docs/rules/whist.md).
 
     ``hands`` are the four hands as dealt, ``trump`` a suit or
-    :data:`~vint_env.rules.tricks.NO_TRUMP` (variant ``no_trump``: the aces
+    :data:`~vint_env.cards.NO_TRUMP` (variant ``no_trump``: the aces
     are the honours and every coronet is doubled), ``side_tricks`` the
     tricks of side 0 and side 1.
     """

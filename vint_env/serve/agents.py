@@ -6,7 +6,7 @@ with nothing but what the page offers anyway:
 - only the kinds declared ``web`` in :mod:`vint_env.agents.spec` (the built-in bots and the shipped
   baselines; never ``py:`` or a kind that runs an outside program, never ``human``, never a kind
   whose decisions have no time limit);
-- a file or folder a spec names (``ppo:PATH``, ``bidder:PATH``, ``baseline:DIR``, and any kind
+- a file or folder a spec names (``network:PATH``, ``bidder:PATH``, ``baseline:DIR``, and any kind
   declared later with a path) only inside the folders named on the command line with
   ``--agents-dir``, after resolving links; for a folder, every entry in it too (the files an agent
   reads from a folder, ``DIR/whist.pt``, may be links: each must resolve inside those folders);

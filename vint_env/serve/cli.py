@@ -4,10 +4,10 @@ Examples::
 
     vint-serve                          # http://127.0.0.1:8000, open it in a browser
     vint-serve --port 8080 --idle-timeout 600
-    vint-serve --agents-dir runs/whist/checkpoints    # your own checkpoints: ppo:runs/whist/checkpoints/latest.pt
+    vint-serve --agents-dir runs/whist/checkpoints    # your own checkpoints: network:runs/whist/checkpoints/latest.pt
 
 The page picks the game, your seat, your partner and the opponents (agent
-specs of `vint-eval`: rule, random, pimc, baseline, and ppo:PATH ... of a
+specs of `vint-eval`: rule, random, pimc, baseline, and network:PATH ... of a
 file inside an --agents-dir).  A request may name no other code or file: no
 py: spec, no path outside the --agents-dir folders; every bot's decision is
 bounded by --decision-seconds; requests must be addressed to this server's
@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="seconds after which a table nobody plays is cleaned up (default 1800)")
     p.add_argument("--max-tables", type=positive(int), default=32, help="tables at once (default 32)")
     p.add_argument("--agents-dir", action="append", default=[], metavar="DIR",
-                   help="a folder whose checkpoints a table may seat (ppo:PATH, bidder:PATH, baseline:DIR inside "
+                   help="a folder whose checkpoints a table may seat (network:PATH, bidder:PATH, baseline:DIR inside "
                         "it); repeatable; without it, only the built-in bots and the shipped baselines")
     p.add_argument("--decision-seconds", type=positive(float), default=DEFAULT_DECISION_SECONDS,
                    help=f"seconds a bot's decision may take (pimc's time option is capped to it; default "

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..cli_args import add_version
 from .config import ConfigError, load_config
-from .runner import format_progress, resume_config, run_training  # noqa: F401  (format_progress: public before)
+from .runner import resume_config, run_training
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -179,7 +179,7 @@ class PPOParams:
 @dataclass
 class TeacherDataConfig:
     """The teacher's games for the imitation warm start (teacher_data.py); off while teacher is ""."""
-    teacher: str = key("")                            # agent spec: rule, pimc, ppo:PATH, py:MODULE:NAME ...
+    teacher: str = key("")                            # agent spec: rule, pimc, network:PATH, py:MODULE:NAME ...
     teacher_deals: int = key(1000, ge=1, le=10 ** 8)  # deals of teacher data (cached in <runs_dir>/teacher_cache)
     teacher_workers: int = key(1, ge=1, le=256)       # processes that play the teacher's deals
     teacher_cache: bool = key(True)                   # keep the teacher data on disk

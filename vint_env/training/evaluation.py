@@ -1,7 +1,7 @@
 """Periodic evaluation of the learner through the harness (``vint_env.evaluation``).
 
 At each evaluation the trainer writes a numbered checkpoint and the harness
-plays it (agent spec ``ppo:<checkpoint>``, greedy; a new file name each time,
+plays it (agent spec ``network:<checkpoint>``, greedy; a new file name each time,
 since the harness keeps the agents of its last match loaded) in duplicate against each
 of ``eval_opponents`` on the same boards every time (seeded by the run's
 seed), so the learning curves compare like with like.  The figures logged
@@ -66,7 +66,7 @@ class HarnessEvaluator:
         self.last_summaries = {}
         self.last_matches = {}
         for opp in self.opponents:
-            result = self.match(f"ppo:{checkpoint}", opp, self.boards(deals))
+            result = self.match(f"network:{checkpoint}", opp, self.boards(deals))
             s = summarize(result)
             self.last_summaries[opp] = s
             self.last_matches[opp] = result
@@ -84,7 +84,7 @@ class HarnessEvaluator:
         """The agent after RL (A) against the same agent before it (B: the warm start's clone) on the final
         boards: ``eval/warm_start/...`` scalars, and a row of :meth:`table`."""
         from vint_env.evaluation import summarize
-        result = self.match(f"ppo:{checkpoint}", f"ppo:{warm_start}", self.boards(deals))
+        result = self.match(f"network:{checkpoint}", f"network:{warm_start}", self.boards(deals))
         s = summarize(result)
         self.last_summaries[self.WARM_START] = s
         self.last_matches[self.WARM_START] = result

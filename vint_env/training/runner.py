@@ -71,7 +71,7 @@ def format_progress(scalars: dict, last_eval: dict, opponents) -> dict:
 
 def run_inputs(cfg: PPOConfig, config_file: str | Path | None = None) -> tuple[dict, dict]:
     """``(files, folders)`` a run reads, by label: its config file and the files it inherits from,
-    ``init_from``, and the paths its agent specs declare (a ``ppo:PATH`` teacher, evaluation opponents;
+    ``init_from``, and the paths its agent specs declare (a ``network:PATH`` teacher, evaluation opponents;
     ``baseline:DIR`` folders)."""
     from vint_env.file_roles import spec_inputs
 

@@ -37,7 +37,7 @@ What OpenSpiel sees:
   strings are a compact form of it (the information-state string is the key
   ISMCTS uses).
 - **Returns**: real points per player at the end of the deal (the record's
-  :class:`~vint_env.games.DealResult`, Solo Whist's quarter points turned
+  :class:`~vint_env.games.DealOutcome`, Solo Whist's quarter points turned
   into points), zero-sum.
 - **Parameters**: the env's options (``pyspiel.load_game("python_whist(no_trump=True)")``,
   ``python_vint2p(way=1)``), read from the env's constructor: everything
@@ -401,7 +401,7 @@ def _seed_from(sampler) -> int:
 
 def _knowledge(state: VintSpielState, player: int):
     """What ``player`` knows of the cards held now, for the exact deal sampler."""
-    from ..agents.search.deal_sampler import Knowledge
+    from ..agents.search.deal_sampler import HandConstraints
     deal = state.core.env.deal
     play = deal.play
     now = list(play.hands) if play is not None else list(deal.hands)
@@ -410,7 +410,7 @@ def _knowledge(state: VintSpielState, player: int):
     held = 0
     for h in now:
         held |= h
-    k = Knowledge(known=known, size=[h.bit_count() for h in now], gone=((1 << NUM_CARDS) - 1) & ~held)
+    k = HandConstraints(known=known, size=[h.bit_count() for h in now], gone=((1 << NUM_CARDS) - 1) & ~held)
     if play is not None:
         per_trick = len(play.seats)
         for start in range(0, len(play.plays), per_trick):

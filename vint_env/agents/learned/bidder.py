@@ -16,7 +16,7 @@ Its cards are played by what the checkpoint names in ``bidder["cards"]``:
 share of a standalone agent's result can be measured on its own); ``,margin=POINTS`` replaces the
 checkpoint's ``bidder["margin"]`` (the points a bid must be worth above passing, default 0).  A checkpoint is the PPO
 checkpoint format (:mod:`vint_env.agents.learned.policy`, with its checks) plus the ``bidder`` entry;
-``ppo:PATH`` refuses it.  Made by ``python -m training.vint_bidder`` (docs/training.md).
+``network:PATH`` refuses it.  Made by ``python -m training.vint_bidder`` (docs/training.md).
 """
 
 from __future__ import annotations
@@ -143,7 +143,7 @@ def load_bidder(path, game: str = "vint", cards: str | None = None, margin: floa
     meta = ckpt.get("bidder")
     if not isinstance(meta, dict) or not {"cards", "max_jump", "value_unit"} <= set(meta):
         raise CheckpointError(f"{path!r} is not a bidder checkpoint (no 'bidder' entry with 'cards', "
-                              f"'max_jump' and 'value_unit'): load a PPO checkpoint with ppo:PATH")
+                              f"'max_jump' and 'value_unit'): load a network checkpoint with network:PATH")
     if meta["cards"] not in CARD_PLAYERS:
         raise CheckpointError(f"{path!r}: bidder cards must be one of {CARD_PLAYERS}, got {meta['cards']!r}")
     jump = meta["max_jump"]

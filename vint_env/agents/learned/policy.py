@@ -54,13 +54,6 @@ def env_name(game: str) -> str:
     return games.get(game).env_name
 
 
-def game_sizes(game: str) -> tuple[int, int]:
-    """``(obs_size, num_actions)`` of a game by name (``"vint"``, ``"vint_v0"`` ...), from its record."""
-    from ... import games
-    record = games.get(game)
-    return record.observation_size, record.num_actions
-
-
 def tensor_digest(payload) -> str:
     """SHA-256 over every tensor of ``payload`` (nested dicts and lists), with its key path, dtype and shape.
 
@@ -229,7 +222,7 @@ class PPOAgent(Agent):
     policy with its own seeded generator.
     """
 
-    name = "ppo"
+    name = "network"
 
     def __init__(self, network: torch.nn.Module, game: str, obs_size: int, num_actions: int,
                  greedy: bool = True, seed: int | None = None, name: str | None = None):
@@ -256,7 +249,7 @@ class PPOAgent(Agent):
             raise CheckpointError(f"{str(path)!r} is a bidder checkpoint: load it with bidder:{path}")
         net = network_from_checkpoint(ckpt, str(path))
         agent = cls(net, ckpt["game"], ckpt["obs_size"], ckpt["num_actions"], greedy=greedy, seed=seed,
-                    name=f"ppo:{path}")
+                    name=f"network:{path}")
         if ckpt.get("residual") is None:
             return agent
         from .residual import ResidualAgent, check_residual
@@ -267,7 +260,7 @@ class PPOAgent(Agent):
         if record is None:
             record = games.get(ckpt["game"])            # the game the checkpoint names
         base = record.rule_agent()     # the only base (residual.BASES): the game's rule bot
-        return ResidualAgent(agent, base, spec["margin"], spec["actions"], name=f"ppo:{path}")
+        return ResidualAgent(agent, base, spec["margin"], spec["actions"], name=f"network:{path}")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None and not self.greedy:

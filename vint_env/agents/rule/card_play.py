@@ -19,16 +19,12 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..._moved import renamed_attributes
 from ...cards import NO_TRUMP, Rank
-from .play_view import Book, PlayView, beats
+from ...rules.tricks import beats
+from .play_view import Book, PlayView
 
-#: The rank constants are cards.Rank's (``Rank.ACE``); the old names are kept for one release.
-__getattr__ = renamed_attributes(__name__, {name: f"vint_env.cards.Rank.{name}"
-                                             for name in ("ACE", "KING", "QUEEN", "JACK", "TEN")})
 
 Rule = Callable[[PlayView], Optional[int]]
-
 
 
 def lowest(cards: list[int]) -> int:

@@ -17,14 +17,8 @@ suits, plus length tricks in the trump suit and in a long, solid suit.
 
 from __future__ import annotations
 
-from ..._moved import renamed_attributes
 from ...cards import NO_TRUMP as NT
 from ...cards import Rank, hand_suit_ranks
-
-#: The rank constants are cards.Rank's (``Rank.ACE``); the old names are kept for one release.
-__getattr__ = renamed_attributes(__name__, {name: f"vint_env.cards.Rank.{name}"
-                                             for name in ("ACE", "KING", "QUEEN", "JACK", "TEN")})
-
 
 
 def suit_ranks(hand: int, suit: int) -> list[int]:

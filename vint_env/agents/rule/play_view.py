@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ...cards import NO_TRUMP, SUIT_MASK, hand_cards
-from ...games.knowledge import Knowledge, current_trick, mask_of  # noqa: F401  (mask_of, current_trick: their old home)
+from ...games.knowledge import Knowledge
 from ..base import Agent
-from ...rules.tricks import beats  # noqa: F401  (the rules' one rule of which card wins, re-exported)
+from ...rules.tricks import beats
 
 
 class Book(str, Enum):

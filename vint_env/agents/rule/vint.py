@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ...games.vint import GAME as VINT, VintKnowledge, reconstruct_calls  # noqa: F401  (reconstruct_calls: its old home)
+from ...games.vint import GAME as VINT, VintKnowledge
 from ...rules.vint import BID_BASE, PASS, Contract, bid_action
 from ..base import legal_actions
 from .card_play import choose_card
 from .hand_eval import (NT, aces, honours_in, ruffing_tricks, suit_length, suit_ranks, sure_tricks,
                         top_tricks)
-from .play_view import Book, PlayView, RememberingAgent, mask_of, observed_play
+from .play_view import Book, PlayView, RememberingAgent, observed_play
 
 #: Tricks a partner's bid promises (club rules: level one needs "верных 5
 #: взяток"; "7 верных взяток ... два"; "8 ... три"; three aces for no-trump).
@@ -33,9 +33,6 @@ UNKNOWN_PARTNER = 2.0
 #: Extra safety over the needed tricks before entering a contested auction:
 #: an undertrick costs 100 x the trick value (docs/rules/vint.md, Scoring item 2).
 COMPETE_MARGIN = 0.5
-
-
-hand_mask = mask_of
 
 
 @dataclass

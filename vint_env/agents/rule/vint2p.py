@@ -26,7 +26,7 @@ the final contract.
 
 from __future__ import annotations
 
-from ...games.vint2p import (GAME as VINT2P, OPPONENT, OWN_DUMMY, OWN_HAND, PHASES,  # noqa: F401  (PHASES: its old home)
+from ...games.vint2p import (GAME as VINT2P, OPPONENT, OWN_DUMMY, OWN_HAND,
                              UNTAKEN_DUMMY, Vint2pKnowledge)
 from ...rules.vint import BID_BASE, PASS, bid_action
 from ...rules.vint2p import EXCHANGE_HAND, KEEP, WIDOW_TO_HAND

@@ -1,6 +1,7 @@
 """Exact uniform sampling of the hidden cards consistent with what a player knows.
 
-A game describes what one player knows as a :class:`Knowledge`: for every
+A game describes what one player knows of the hidden hands as :class:`HandConstraints`
+(not the decoder's :class:`~vint_env.games.knowledge.Knowledge`, which it is made from): for every
 seat the cards it is *known* to hold (the player's own hand, an exposed
 hand, a turned card still in the dealer's hand), how many cards it holds,
 and per suit bounds on how many of the *unknown* cards of that suit it may
@@ -33,13 +34,13 @@ import numpy as np
 from ...cards import FULL_DECK, SUIT_MASK, hand_cards
 
 
-class ImpossibleKnowledge(ValueError):
-    """No deal is consistent with the knowledge given (a bug in the caller's bookkeeping)."""
+class ImpossibleConstraints(ValueError):
+    """No deal is consistent with the constraints given (a bug in the caller's bookkeeping)."""
 
 
 @dataclass
-class Knowledge:
-    """What one player knows about the cards still held.
+class HandConstraints:
+    """The constraints on the cards still held, from what one player knows.
 
     ``known[s]``: mask of cards seat ``s`` is known to hold now;
     ``size[s]``: how many cards seat ``s`` holds now;
@@ -75,17 +76,17 @@ class Knowledge:
         return [s for s in range(len(self.size)) if self.size[s] > self.known[s].bit_count()]
 
     def check(self) -> None:
-        """Raise :class:`ImpossibleKnowledge` on inconsistent bookkeeping."""
+        """Raise :class:`ImpossibleConstraints` on inconsistent bookkeeping."""
         seen = self.gone
         for s, k in enumerate(self.known):
             if k & seen:
-                raise ImpossibleKnowledge(f"seat {s}: a known card is also played or known elsewhere")
+                raise ImpossibleConstraints(f"seat {s}: a known card is also played or known elsewhere")
             seen |= k
             if k.bit_count() > self.size[s]:
-                raise ImpossibleKnowledge(f"seat {s}: {k.bit_count()} known cards but holds {self.size[s]}")
+                raise ImpossibleConstraints(f"seat {s}: {k.bit_count()} known cards but holds {self.size[s]}")
         need = sum(self.size[s] - self.known[s].bit_count() for s in range(len(self.size)))
         if need != self.unknown.bit_count():
-            raise ImpossibleKnowledge(f"{self.unknown.bit_count()} unknown cards for {need} places")
+            raise ImpossibleConstraints(f"{self.unknown.bit_count()} unknown cards for {need} places")
 
 
 def _splits(n: int, lows, highs, caps):
@@ -114,9 +115,9 @@ def _ways(n: int, split) -> int:
 
 
 class DealSampler:
-    """Uniform draws of the hidden hands given a :class:`Knowledge`.
+    """Uniform draws of the hidden hands given a :class:`HandConstraints`.
 
-    >>> k = Knowledge(known=[(1 << 13) - 1, 0, 0, 0], size=[13, 13, 13, 13])
+    >>> k = HandConstraints(known=[(1 << 13) - 1, 0, 0, 0], size=[13, 13, 13, 13])
     >>> k.void(1, 1)                     # seat 1 has shown out of clubs
     >>> s = DealSampler(k)
     >>> hands = s.draw(np.random.default_rng(0))
@@ -124,7 +125,7 @@ class DealSampler:
     ([13, 13, 13, 13], 0)
     """
 
-    def __init__(self, knowledge: Knowledge):
+    def __init__(self, knowledge: HandConstraints):
         knowledge.check()
         self.k = knowledge
         self.seats = knowledge.hidden_seats()
@@ -136,7 +137,7 @@ class DealSampler:
         self._suffix = self._suffix_counts()
         self.total = int(self._suffix[0][self.need])
         if self.total == 0:
-            raise ImpossibleKnowledge("no deal is consistent with the knowledge (bounds too tight)")
+            raise ImpossibleConstraints("no deal is consistent with the constraints (bounds too tight)")
 
     def _suit_splits(self, suit: int) -> dict:
         """split -> ways, for every split of the suit's unknown cards within the bounds."""
@@ -258,4 +259,4 @@ class DealSampler:
         return hands
 
 
-__all__ = ["Knowledge", "DealSampler", "ImpossibleKnowledge"]
+__all__ = ["HandConstraints", "DealSampler", "ImpossibleConstraints"]

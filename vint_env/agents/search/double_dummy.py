@@ -27,10 +27,10 @@ try:
 except ImportError as exc:  # pragma: no cover - depends on the install
     raise ImportError("the double-dummy agent needs endplay: pip install 'vint-env[eval]'") from exc
 
-from ...cards import hand_to_pbn
+from ...cards import NO_TRUMP, hand_to_pbn
 from ... import games
 from ...games import AGENT_SEAT
-from ...rules.tricks import NO_TRUMP, TrickPlay
+from ...rules.tricks import TrickPlay
 from ...rules.vint import AUCTION, BID_BASE, PASS, Contract
 from ...rules.vint_scoring import score_contract
 from ..base import Agent, legal_actions

@@ -67,12 +67,11 @@ from typing import Callable
 import numpy as np
 
 from ... import games
-from ..._moved import renamed_attributes
 from ..base import Agent, legal_actions
 from ..spec import AgentSpec, kind
 from .dds_batch import solve_one, solve_positions
-from .deal_sampler import DealSampler, ImpossibleKnowledge
-from .position import Position, knowledge
+from .deal_sampler import DealSampler, ImpossibleConstraints
+from .position import Position, hand_constraints
 
 DEFAULT_SAMPLES = kind("pimc").option("samples").default
 BIDDING = kind("pimc").option("bid").allowed
@@ -113,11 +112,11 @@ def decide(pos: Position, legal: list[int], rng: np.random.Generator, samples: i
     if len(classes) == 1:
         return Decision(classes[0][0], {}, {}, 0)
     try:
-        sampler = DealSampler(knowledge(pos, use_auction))
-    except ImpossibleKnowledge:
+        sampler = DealSampler(hand_constraints(pos, use_auction))
+    except ImpossibleConstraints:
         if not use_auction:
             raise
-        sampler = DealSampler(knowledge(pos, False))
+        sampler = DealSampler(hand_constraints(pos, False))
     won = pos.side_tricks[0]
     values = {t: pos.points(t) for t in range(won, 14)}
     reps = [cls[0] for cls in classes]
@@ -251,13 +250,4 @@ def make_pimc(game, spec: AgentSpec, seed: int | None = None) -> PIMCAgent:
     return PIMCAgent(game, **opts)
 
 
-#: Moved to the games' PIMC plans (:mod:`.pimc_games`); the old names are kept for one release.
-__getattr__ = renamed_attributes(__name__, {
-    "vint_position": "vint_env.agents.search.pimc_games.vint_position",
-    "whist_position": "vint_env.agents.search.pimc_games.whist_position",
-    "sampled_dd_call": "vint_env.agents.search.pimc_games.sampled_dd_call",
-    "POSITION_OF": "vint_env.agents.search.pimc_games.POSITION_OF",
-    "GAMES": "vint_env.agents.search.pimc_games.PIMC_GAMES",
-})
-
-__all__ = ["PIMCAgent", "make_pimc", "decide", "knowledge", "card_classes", "Position", "DEFAULT_SAMPLES"]
+__all__ = ["PIMCAgent", "make_pimc", "decide", "hand_constraints", "card_classes", "Position", "DEFAULT_SAMPLES"]

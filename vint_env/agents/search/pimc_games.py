@@ -13,12 +13,12 @@ from typing import Callable
 
 import numpy as np
 
-from ...games.knowledge import Knowledge as PlayerKnowledge
+from ...games.knowledge import Knowledge
 from ...games.vint import VintKnowledge
 from ...games.whist import WhistKnowledge
 from ...rules.vint import Contract
 from ..base import Agent
-from .deal_sampler import DealSampler, ImpossibleKnowledge, Knowledge
+from .deal_sampler import DealSampler, HandConstraints, ImpossibleConstraints
 from .position import Position, play_common
 
 __all__ = ["PimcPlan", "RuleCaller", "VINT", "WHIST", "vint_position", "whist_position", "sampled_dd_call"]
@@ -37,8 +37,8 @@ class PimcPlan:
     ``stats``: the game's own counters in ``pimc.stats``.
     """
 
-    in_play: Callable[[PlayerKnowledge], bool]
-    position: Callable[[PlayerKnowledge], Position]
+    in_play: Callable[[Knowledge], bool]
+    position: Callable[[Knowledge], Position]
     bidder: Callable[..., Agent] | None = None
     options: frozenset = frozenset()
     refused: dict = field(default_factory=dict)
@@ -118,15 +118,15 @@ def sampled_dd_call(k: VintKnowledge, rule_call: int, rng: np.random.Generator, 
             candidates.add(bid_action(level, strain))
     if view.highest is not None:
         strains.add(Contract.from_action(view.highest).strain)
-    k = Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13])
+    k = HandConstraints(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13])
     for seat in (1, 2, 3):
         for _, strain in view.bids_of(seat):
             if strain != NT:
                 k.at_least(seat, strain, 4)
     try:
         sampler = DealSampler(k)
-    except ImpossibleKnowledge:
-        sampler = DealSampler(Knowledge(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13]))
+    except ImpossibleConstraints:
+        sampler = DealSampler(HandConstraints(known=[view.hand, 0, 0, 0], size=[13, 13, 13, 13]))
     exclude = [_ep_denom(s) for s in range(5) if s not in strains]
     start = time.perf_counter()
     deals, tables = [], []

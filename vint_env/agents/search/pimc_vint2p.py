@@ -45,7 +45,7 @@ from __future__ import annotations
 import time
 
 from ...cards import FULL_DECK
-from ...games.vint2p import OPP_DUMMY, OPPONENT, OWN_DUMMY, OWN_HAND, PILE, PLAY, Vint2pKnowledge  # noqa: F401
+from ...games.vint2p import OPP_DUMMY, OPPONENT, OWN_DUMMY, OWN_HAND, PLAY, Vint2pKnowledge
 from ...rules.vint import Contract
 from ...rules.vint2p import FINAL, GIVE, WIDOW
 from .pimc_games import PimcPlan, RuleCaller
@@ -158,7 +158,7 @@ def dd_widow(k: Vint2pKnowledge, rng, samples: int, budget: float | None = None)
     choice on ties.  ``None`` where the sides sit side by side.  ``budget``: seconds the choice may
     take (at least one sample)."""
     from ...rules.vint2p import WIDOW_TO_DUMMY, WIDOW_TO_HAND
-    from .deal_sampler import DealSampler, Knowledge
+    from .deal_sampler import DealSampler, HandConstraints
     seats = _way5_seats(k)
     if seats is None:
         return None
@@ -167,7 +167,7 @@ def dd_widow(k: Vint2pKnowledge, rng, samples: int, budget: float | None = None)
     for r in (own, dummy, opp_dummy):
         known[r] = k.hands[r]
     size = [12, 12, 12, 12, 4]
-    sampler = DealSampler(Knowledge(known=known, size=size, low=[[0] * 4 for _ in range(5)],
+    sampler = DealSampler(HandConstraints(known=known, size=size, low=[[0] * 4 for _ in range(5)],
                                     high=[[13] * 4 for _ in range(5)]))
     lowest_bid = k.winning_bid
     totals = {WIDOW_TO_HAND: 0.0, WIDOW_TO_DUMMY: 0.0}

@@ -1,4 +1,5 @@
-"""One play decision as PIMC sees it (:class:`Position`), and what the deal sampler may assume (:func:`knowledge`).
+"""One play decision as PIMC sees it (:class:`Position`), and what the deal sampler may assume
+(:func:`hand_constraints`).
 
 Each game's position builder (named by its game record's ``pimc`` plan, :mod:`.pimc_games`,
 :mod:`.pimc_vint2p`) makes a :class:`Position` from what the player knows: the game's decoder
@@ -11,10 +12,10 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from ...cards import SUIT_MASK
-from ...games.knowledge import Knowledge as PlayerKnowledge
-from .deal_sampler import Knowledge
+from ...games.knowledge import Knowledge
+from .deal_sampler import HandConstraints
 
-__all__ = ["Position", "knowledge", "play_common"]
+__all__ = ["Position", "hand_constraints", "play_common"]
 
 
 @dataclass
@@ -47,13 +48,13 @@ class Position:
         return out
 
 
-def knowledge(pos: Position, use_auction: bool = True) -> Knowledge:
-    """The sampler's :class:`Knowledge` for a position."""
+def hand_constraints(pos: Position, use_auction: bool = True) -> HandConstraints:
+    """The sampler's :class:`HandConstraints` for a position."""
     known = [pos.hand, 0, 0, 0]
     for seat, cards in pos.known.items():
         known[seat] |= cards
     size = list(pos.size) if pos.size is not None else [13 - p.bit_count() for p in pos.played]
-    k = Knowledge(known=known, size=size, gone=pos.gone)
+    k = HandConstraints(known=known, size=size, gone=pos.gone)
     for seat in (1, 2, 3):
         for suit in pos.voids[seat]:
             k.void(seat, suit)
@@ -67,7 +68,7 @@ def knowledge(pos: Position, use_auction: bool = True) -> Knowledge:
     return k
 
 
-def play_common(k: PlayerKnowledge) -> dict:
+def play_common(k: Knowledge) -> dict:
     """What every four-hand position holds, from what the player knows."""
     return {"hand": k.hand, "played": k.played_by, "trick": k.trick, "trump": k.trump,
             "side_tricks": k.tricks_taken, "voids": [set(v) for v in k.voids]}

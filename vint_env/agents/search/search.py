@@ -38,7 +38,7 @@ from .beliefs import Belief, NetworkPlayModel, log_likelihood, normalise, resamp
 from .deal_sampler import DealSampler
 from .history import SeatHistories
 from .pimc import card_classes, solve_deals
-from .position import Position, knowledge
+from .position import Position, hand_constraints
 from .replay import WorldReplay
 from .rollouts import rollout_values
 from .search_games import network_of
@@ -139,7 +139,7 @@ class SearchAgent(Agent):
     def belief(self, k, pos: Position, plays, start: float | None = None) -> Belief:
         """The deals to solve and their weights (see :mod:`.beliefs`); ``start``: when the decision began
         (the clock's reading), from which the weighing keeps to its share of the time."""
-        sampler = DealSampler(knowledge(pos, False))
+        sampler = DealSampler(hand_constraints(pos, False))
         rng = self.rng
         samples = self.first_samples if k.tricks_played == 0 else self.samples
         if not self.weighted or plays is None:
@@ -160,7 +160,7 @@ class SearchAgent(Agent):
         softened likelihood of the other seats' actions in each (:mod:`.beliefs`).  They are weighed
         :data:`WEIGH_BATCH` at a time; with a time budget and ``start`` (when the decision began), only
         those weighed before :data:`WEIGH_SHARE` of it was spent (at least one batch) are returned."""
-        sampler = sampler or DealSampler(knowledge(pos, False))
+        sampler = sampler or DealSampler(hand_constraints(pos, False))
         drawn = sampler.draw_many(self.rng, self.candidates)
         dealt = drawn | np.array(pos.played, dtype=np.int64)[None, :]
         actions = self.plan.calls(k) + plays

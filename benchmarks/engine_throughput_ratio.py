@@ -1,6 +1,6 @@
 """The batched engine of the working tree against the same engine at a pinned commit, side by side, by ratio.
 
-``python -m vint_env.vector.bench --against`` (or ``--against REF``) runs from a git clone of the project:
+``python -m benchmarks.engine_throughput --against`` (or ``--against REF``) runs from a git clone of the project:
 
 - each reference commit's ``vint_env`` is exported (``git archive``) once into a cache folder
   (``--ref-dir``, default ``~/.cache/vint_env/bench-refs/<commit>``; numba's compiled kernels are cached
@@ -8,7 +8,7 @@
 - one worker process imports the working tree's engine, another the reference's (two versions of one
   package cannot share a process); the workers stay up, and only one of them runs at a time;
 - for each engine and thread count, ``--rounds`` rounds of about ``--seconds`` each play random legal moves
-  (``random_actions`` then ``step``, observation and mask every step, as ``vint_env.vector.bench``), the
+  (``random_actions`` then ``step``, observation and mask every step, as ``benchmarks.engine_throughput``), the
   working tree and the reference alternating (A B, then B A, ...), so both see the same machine;
 - it prints each side's median steps per second and the median of the per-round ratios (working tree /
   reference), and exits with status 1 when a median ratio is below ``--min-ratio`` (default 0.95).
@@ -139,8 +139,9 @@ def _git(repo: Path, *args: str) -> str:
 
 
 def working_tree() -> Path:
-    """The folder that holds this ``vint_env`` package."""
-    return Path(__file__).resolve().parents[2]
+    """The folder that holds the ``vint_env`` package this process imports (the clone's)."""
+    import vint_env
+    return Path(vint_env.__file__).resolve().parents[1]
 
 
 def reference_tree(repo: Path, ref: str, cache: Path) -> Path:
@@ -161,7 +162,7 @@ def reference_tree(repo: Path, ref: str, cache: Path) -> Path:
 
 
 def parse_args(argv=None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="python -m vint_env.vector.bench --against",
+    p = argparse.ArgumentParser(prog="python -m benchmarks.engine_throughput --against",
                                 description=__doc__.split("\n\n")[0])
     p.add_argument("--against", nargs="?", const="", default="", metavar="REF",
                    help="one commit for every engine (default: each engine's pinned reference, REFERENCES)")

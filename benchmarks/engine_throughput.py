@@ -1,7 +1,6 @@
 """Side-by-side speed of the batched engine, the AEC envs and OpenSpiel's bridge.
 
-``python -m vint_env.vector.bench`` (or ``python -m vint_env.bench --vector``)
-plays random legal moves, with the observation and the legal-action mask of
+``python -m benchmarks.engine_throughput`` plays random legal moves, with the observation and the legal-action mask of
 the player to move produced at every step, and prints steps per second of
 wall time and per CPU-second of this process (medians of ``--repeats`` runs
 of about ``--seconds`` each, all in one run so the figures share the
@@ -40,8 +39,8 @@ import tracemalloc
 
 import numpy as np
 
-from .. import games
-from ..random_play import random_episode
+from vint_env import games
+from vint_env.random_play import random_episode
 
 
 def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
@@ -62,7 +61,6 @@ def _median_rate(run, repeats: int, seconds: float) -> tuple[float, float]:
 # ---------------------------------------------------------------- the engines
 
 def engine_runner(batch: int, parallel, obs_dtype, game: str = "vint"):
-    from .. import games
     engine = games.get(game).engine_class()(parallel=parallel, obs_dtype=obs_dtype)
     state = engine.init(seed=0, batch_size=batch)
     rng = np.random.default_rng(0)
@@ -85,7 +83,7 @@ def engine_runner(batch: int, parallel, obs_dtype, game: str = "vint"):
 
 
 def engine_peak_memory(batch: int, parallel, obs_dtype, steps: int = 30) -> int:
-    from .engine import VintEngine
+    from vint_env.vector.engine import VintEngine
     engine = VintEngine(parallel=parallel, obs_dtype=obs_dtype)
     rng = np.random.default_rng(0)
     tracemalloc.start()
@@ -219,7 +217,7 @@ def rlcard_runner():
 
 def profile_engine(batch: int, obs_dtype, calls: int = 300, game: str = "vint") -> None:
     """CPU time per game-step of each part of a batched step (single thread)."""
-    from .state import admit
+    from vint_env.vector.state import admit
     engine = games.get(game).engine_class()(obs_dtype=obs_dtype)
     impl = engine._impl
     state = engine.init(seed=0, batch_size=batch)
@@ -301,9 +299,9 @@ def compare_aec_with_openspiel(args, rows: list) -> list[str]:
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if any(a == "--against" or a.startswith("--against=") for a in argv):
-        from . import ratio_bench        # the engine against a pinned commit, by ratio (its own options)
-        return ratio_bench.main(argv)
-    p = argparse.ArgumentParser(prog="python -m vint_env.vector.bench", description=__doc__.split("\n\n")[0])
+        from . import engine_throughput_ratio   # the engine against a pinned commit, by ratio (its own options)
+        return engine_throughput_ratio.main(argv)
+    p = argparse.ArgumentParser(prog="python -m benchmarks.engine_throughput", description=__doc__.split("\n\n")[0])
     p.add_argument("--batch-sizes", default="1,64,1024,4096,16384",
                    help="comma-separated batch sizes of the batched engine (default %(default)s)")
     p.add_argument("--repeats", type=int, default=5, help="runs per measurement; the median is printed")
@@ -318,7 +316,7 @@ def main(argv=None) -> int:
                    help="also print where the time goes (batched step parts; cProfile of the AEC loop)")
     p.add_argument("--against", nargs="?", metavar="REF",
                    help="instead: the engines against a pinned commit (or REF) side by side, by ratio; exit 1 "
-                        "below 0.95x (python -m vint_env.vector.bench --against --help: its options)")
+                        "below 0.95x (python -m benchmarks.engine_throughput --against --help: its options)")
     args = p.parse_args(argv)
     if args.quick:
         args.repeats, args.seconds = 3, 0.3
@@ -334,7 +332,7 @@ def main(argv=None) -> int:
 
     import numba
     rows: list[tuple[str, float, float, str]] = []
-    print("# vint_env.vector.bench: random legal play, observation + mask of the player to move every step")
+    print("# benchmarks.engine_throughput: random legal play, observation + mask of the player to move every step")
     print(f"# {os.cpu_count()} CPUs, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}, "
           f"median of {args.repeats} x {args.seconds:g} s, obs dtype {args.obs_dtype}")
     print(f"{'engine':<58} {'steps/s':>13} {'steps/CPU-s':>13}   {'peak traced MB':>14}")

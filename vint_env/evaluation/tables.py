@@ -1,4 +1,4 @@
-"""What the harness does with a game's record (:mod:`vint_env.games`).
+"""The harness's tables of a game, through its record (:mod:`vint_env.games`).
 
 It makes the game's raw PettingZoo env with rewards in points, turns a board
 into reset options, and reads what the deal at a table came to (the game's
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from .. import games
 from ..cards import card_text
-from ..games import PARTNERSHIP, SOLO, TWO_PLAYER, DealOutcome, Game  # noqa: F401  (re-exported: the match formats)
+from ..games import TWO_PLAYER, DealOutcome, Game
 from ..games.params import OptionError
 from .deals import Board
 
@@ -56,8 +56,3 @@ def reset_options(game: Game | str, board: Board) -> dict:
 def table_outcome(game: Game | str, raw_env) -> DealOutcome:
     """What the deal a raw env has just played came to: the game's outcome type (:mod:`vint_env.games.outcome`)."""
     return games.get(game).deal_outcome(raw_env.deal)
-
-
-def table_details(game: Game | str, raw_env) -> dict:
-    """The details of the deal a raw env has just played (for the reports): its outcome's ``details``."""
-    return table_outcome(game, raw_env).details

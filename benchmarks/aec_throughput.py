@@ -1,9 +1,8 @@
 """Throughput of the AEC environments under random legal play.
 
-    python -m vint_env.bench                 # every game, default settings
-    python -m vint_env.bench --games vint_v0 --steps 20000 --repeats 7
-    python -m vint_env.bench --games vint2p_v0:way=1 vint2p_v0:way=5   # env options after a colon
-    python -m vint_env.bench --vector ...    # the batched engine (vint_env.vector.bench)
+    python -m benchmarks.aec_throughput                 # every game, default settings
+    python -m benchmarks.aec_throughput --games vint_v0 --steps 20000 --repeats 7
+    python -m benchmarks.aec_throughput --games vint2p_v0:way=1 vint2p_v0:way=5   # env options after a colon
 
 For each env: a random agent plays whole episodes through the standard AEC
 loop (``agent_iter`` / ``last`` / ``step``), so every step builds the acting
@@ -23,8 +22,8 @@ import time
 
 import numpy as np
 
-from . import games as _games
-from .random_play import random_episode
+from vint_env import games as _games
+from vint_env.random_play import random_episode
 
 GAMES = _games.env_names()
 
@@ -60,12 +59,7 @@ def bench_game(name: str, steps: int, repeats: int, seed: int = 0) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if "--vector" in argv:
-        rest = [a for a in argv if a != "--vector"]
-        from vint_env.vector import bench as vector_bench
-        return vector_bench.main(rest) or 0
-    parser = argparse.ArgumentParser(prog="python -m vint_env.bench", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.aec_throughput", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     _games.add_game_option(parser, "--games", env_name=True, nargs="+", default=None,
                            help=f"envs to measure (default: all of {GAMES})")

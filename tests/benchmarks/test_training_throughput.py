@@ -1,4 +1,5 @@
-"""The trainer's bench runs end to end and prints every figure the issue asks for (tiny settings; slow)."""
+"""The training throughput benchmark runs end to end and prints every figure the issue asks for (tiny settings;
+slow)."""
 
 import pytest
 
@@ -7,7 +8,7 @@ pytest.importorskip("torch")
 
 @pytest.mark.slow
 def test_the_bench_prints_every_figure(capsys):
-    from training.bench import main
+    from benchmarks.training_throughput import main
     assert main(["--games", "whist", "--updates", "1", "--sb3-steps", "512", "--no-rllib",
                  "--set", "num_envs=16", "--set", "num_minibatches=2"]) == 0
     out = capsys.readouterr().out

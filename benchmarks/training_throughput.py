@@ -1,7 +1,7 @@
 """The trainer's speed and its distance to the machine's limit, against Stable-Baselines3 (and RLlib), in one run.
 
-    python -m training.bench                       # every game of the batched engine, everything below
-    python -m training.bench --games whist --updates 4 --sb3-steps 4096
+    python -m benchmarks.training_throughput                       # every game of the batched engine, everything below
+    python -m benchmarks.training_throughput --games whist --updates 4 --sb3-steps 4096
 
 For each game the fast trainer runs its shipped config (``configs/<game>_ppo.yaml``) on the fast path
 (batched engine, sparse network, a collector process beside the learner: ``env_source=vector``,
@@ -210,7 +210,7 @@ def main(argv=None) -> int:
     import torch
 
     from vint_env import games
-    p = argparse.ArgumentParser(prog="python -m training.bench", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m benchmarks.training_throughput", description=__doc__.split("\n\n")[0])
     p.add_argument("--games", nargs="+", default=list(games.engine_games()),
                    help=f"games to bench (default: the batched engine's, {', '.join(games.engine_games())})")
     p.add_argument("--updates", type=int, default=6, help="updates timed per trainer (after one left out)")
@@ -229,7 +229,7 @@ def main(argv=None) -> int:
         if not g.has_engine:
             p.error(f"the batched engine does not play {g.name!r}; it plays {', '.join(games.engine_games())}")
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
-    print(f"python -m training.bench {' '.join(argv if argv is not None else sys.argv[1:])}".rstrip())
+    print(f"python -m benchmarks.training_throughput {' '.join(argv if argv is not None else sys.argv[1:])}".rstrip())
     print(f"machine: {os.cpu_count()} cores, load average at start {load}, torch {torch.__version__}, 1 thread "
           f"per process", flush=True)
     rate = matrix_rate()

@@ -1,7 +1,7 @@
 """Throughput of the Gymnasium single-agent wrapper against the raw AEC env.
 
-    python -m vint_env.wrappers.bench                        # every game, random opponents
-    python -m vint_env.wrappers.bench --games vint_v0 --deals 2000 --repeats 5
+    python -m benchmarks.wrapper_throughput                        # every game, random opponents
+    python -m benchmarks.wrapper_throughput --games vint_v0 --deals 2000 --repeats 5
 
 For each game: random legal play of whole deals, (a) through the AEC env's own
 loop (``agent_iter`` / ``last`` / ``step``), (b) through ``SingleAgentEnv``
@@ -20,9 +20,9 @@ import time
 
 import numpy as np
 
-from .. import games
-from ..random_play import random_episode
-from .single_agent import GAMES, SingleAgentEnv
+from vint_env import games
+from vint_env.random_play import random_episode
+from vint_env.wrappers.single_agent import GAMES, SingleAgentEnv
 
 
 def aec_deals(game: str, deals: int, seed: int) -> float:
@@ -55,7 +55,7 @@ def wrapper_deals(game: str, deals: int, seed: int) -> tuple[float, int]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.wrapper_throughput", description=__doc__.splitlines()[0])
     games.add_game_option(parser, "--games", env_name=True, nargs="+", default=list(GAMES), help="the games")
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--repeats", type=int, default=5)

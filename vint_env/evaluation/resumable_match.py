@@ -1,8 +1,8 @@
-"""Long duplicate matches for the PIMC agent that survive a stop: board by board to a log.
+"""Long duplicate matches that survive a stop: played board by board to a log, resumed where it ends.
 
-    python -m vint_env.evaluation.pimc_measure --game vint --a pimc --b rule --boards 1000 \\
+    python -m vint_env.evaluation.resumable_match --game vint --a pimc --b rule --boards 1000 \\
         --log results/pimc/vint_pimc_rule.jsonl          # play (resumes where the log ends)
-    python -m vint_env.evaluation.pimc_measure --log results/pimc/vint_pimc_rule.jsonl --summary
+    python -m vint_env.evaluation.resumable_match --log results/pimc/vint_pimc_rule.jsonl --summary
 
 Plays ``vint-eval``'s duplicate match (:func:`~vint_env.evaluation.match.run_match`,
 one process) logged board by board (:mod:`~vint_env.evaluation.board_log`, as
@@ -10,8 +10,8 @@ one process) logged board by board (:mod:`~vint_env.evaluation.board_log`, as
 resumed, and summarised at any point (the same figures and Markdown as
 ``vint-eval match``, on the boards played so far).  Board ``i`` of a match
 depends only on the seeds and ``i``, so the boards played in pieces are the
-boards ``vint-eval match`` plays in one go.  PIMC's speed (decisions per
-second of its own thinking) is logged with every piece.
+boards ``vint-eval match`` plays in one go.  The search agents' counters (PIMC's and
+``search``'s decisions and seconds of their own thinking) are logged with every piece.
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def load(log):
 def summary(args) -> None:
     result, stats = load(args.log)
     s = summarize(result)
-    text = summary_markdown(s, f"python -m vint_env.evaluation.pimc_measure --log {args.log}")
+    text = summary_markdown(s, f"python -m vint_env.evaluation.resumable_match --log {args.log}")
     if stats["seconds"]:
         text += (f"- PIMC: {stats['decisions']} card decisions ({stats['sampled']} sampled, "
                  f"{stats['samples']} deals solved) in {stats['seconds']:.0f} s: "
@@ -85,7 +85,8 @@ def summary(args) -> None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vint_env.evaluation.pimc_measure", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m vint_env.evaluation.resumable_match",
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("--log", required=True, type=Path)
     p.add_argument("--summary", action="store_true", help="summarise the log and exit")
     games.add_game_option(p, default="vint")
