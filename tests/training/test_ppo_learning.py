@@ -248,6 +248,9 @@ class MaskedBandit:
     def bot_view(self, i):
         raise AssertionError("no scripted bots in self-play")
 
+    def compiled_bot_actions(self, kind, ids):
+        raise AssertionError("no scripted bots in self-play")
+
     def states(self, ids):
         raise ValueError("no states")
 

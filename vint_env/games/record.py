@@ -60,6 +60,7 @@ class Game:
     decoder: Callable[[dict], Any] | None = None   #: what a player knows, from the decoded blocks (:mod:`.knowledge`)
     engine: str | None = None                   #: ``"module:Class"`` of the batched engine, None without one
     engine_code: int = -1                       #: the game's number inside the batched kernel
+    engine_rule_bot: str | None = None          #: ``"module:Class"`` of the rule bot compiled for the engine, ``Class(engine)``
     analysis: str | None = None                 #: ``"module:function"``: the evaluation's per-board analysis
     summary: str | None = None                  #: ``"module:function"``: extra match-summary sections, ``f(match) -> dict``
     dd_agent: str | None = None                 #: ``"module:factory"`` of the double-dummy agent, ``factory(game)`` (the record)
@@ -126,6 +127,10 @@ class Game:
     def rule_agent(self):
         """A new rule bot for this game."""
         return _load(self.rule_bot)()
+
+    def engine_rule_bot_for(self, engine):
+        """The rule bot compiled for the batched engine, for ``engine``'s games; None where the game has none."""
+        return None if self.engine_rule_bot is None else _load(self.engine_rule_bot)(engine)
 
     @property
     def has_engine(self) -> bool:

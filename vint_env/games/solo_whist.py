@@ -227,6 +227,7 @@ GAME = Game(
     decoder=SoloWhistKnowledge, rule_bot="vint_env.agents.rule.solo_whist:SoloWhistRuleAgent",
     summary="vint_env.evaluation.report:solo_contract_sections",
     engine="vint_env.vector.engine:SoloWhistEngine", engine_code=2,
+    engine_rule_bot="vint_env.vector.solo_whist_rule:SoloWhistRuleBot",
     calls_help=("pass, proposal, accept, solo, misere, abondance, trump abondance, open misere, "
                 "declaree;\n            after an abondance, the trump: trump S / trump C / trump D / trump H"),
     parameters=(

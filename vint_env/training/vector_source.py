@@ -131,13 +131,12 @@ class VectorGameBatch:
         return ob, None, AGENTS[self._seat[i]]
 
     def compiled_bot_actions(self, kind: str, ids: np.ndarray) -> np.ndarray | None:
-        """Solo Whist's rule bot runs inside the engine (``vint_env.vector.solo_whist_rule``, equal to the Python
-        bot decision by decision); every other bot is the Python one (``None``)."""
-        if kind != "rule" or self.record.env_name != "solo_whist_v0":
+        """The rule bot of a game whose record names one compiled for the engine (``engine_rule_bot``: Solo
+        Whist's, equal to the Python bot decision by decision); every other bot is the Python one (``None``)."""
+        if kind != "rule" or self.record.engine_rule_bot is None:
             return None
         if self._rule_bot is None:
-            from vint_env.vector.solo_whist_rule import SoloWhistRuleBot
-            self._rule_bot = SoloWhistRuleBot(self.engine)
+            self._rule_bot = self.record.engine_rule_bot_for(self.engine)
         return self._rule_bot.actions(self.state, ids)
 
     def step(self, ids: np.ndarray, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..agents.rule.solo_whist import (ABONDANCE_TRICKS, ACCEPT_TRICKS, DECLAREE_TRICKS, MISERE_DANGER,
-                                      OPEN_MISERE_DANGER, PROPOSAL_TRICKS, SOLO_TRICKS)
+from ..games.solo_whist_bidding import (ABONDANCE_TRICKS, ACCEPT_TRICKS, DECLAREE_TRICKS, MISERE_DANGER,
+                                       OPEN_MISERE_DANGER, PROPOSAL_TRICKS, SOLO_TRICKS)
 from .solo_whist_rule_kernels import MEMORY_SIZE, M_DEAL, NUM_LIMITS, rule_actions_kernel
 from .state import COL
 

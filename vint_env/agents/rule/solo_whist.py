@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ...games.solo_whist import GAME as SOLO_WHIST, SoloWhistKnowledge
+from ...games.solo_whist_bidding import (ABONDANCE_TRICKS, ACCEPT_TRICKS, DECLAREE_TRICKS, MISERE_DANGER,
+                                           OPEN_MISERE_DANGER, PROPOSAL_TRICKS, SOLO_TRICKS)
 from ...rules.solo_whist_calls import (ABONDANCE, ACCEPT, BIDS, DECLAREE, MISERE, OPEN_MISERE, PASS, PROPOSAL,
                                       SOLO, TRUMP_ABONDANCE, TRUMP_BASE)
 from ..base import legal_actions
@@ -32,16 +34,6 @@ from .card_play import choose_card
 from .hand_eval import NT, lowness, suit_length, sure_tricks
 from .play_view import Book, PlayView, RememberingAgent, observed_play
 
-#: Sure tricks a hand needs, with the turned trump, for each contract.
-PROPOSAL_TRICKS = 4.0       # Collection: "верных четыре взятки, учитывая козырную масть"
-ACCEPT_TRICKS = 4.0         # the pair must take eight together
-SOLO_TRICKS = 5.0           # five alone (measured: +2.6 points a solo for the declarer in rule-bot play)
-ABONDANCE_TRICKS = 9.0
-DECLAREE_TRICKS = 13.0
-#: Cards that cannot be kept below the others' (hand_eval.lowness) a misère tolerates
-#: (two: made 5 times in 8 among rule bots, +1.5 points a misère).
-MISERE_DANGER = 2.0
-OPEN_MISERE_DANGER = 0.0
 
 # columns of the layout's `highest` block (the decoder reads them: SoloWhistKnowledge.contract)
 HIGHEST_CONTRACTS = BIDS
