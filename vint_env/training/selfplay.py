@@ -296,8 +296,9 @@ class SelfPlayCollector:
                 logits, _ = pool[p](obs_t[prow])
                 actions[prow] = MaskedCategorical(logits, masks_t[prow]).sample(gen).numpy()
             bot_rows = np.flatnonzero(ctrl == BOT)
-            for kind in sorted({self.bot_kind[i] for i in ids[bot_rows]}):
-                rows_of_kind = bot_rows[[self.bot_kind[i] == kind for i in ids[bot_rows]]]
+            row_kinds = np.array([self.bot_kind[i] for i in ids[bot_rows]], dtype=object)
+            for kind in sorted(set(row_kinds)):
+                rows_of_kind = bot_rows[row_kinds == kind]
                 compiled = batch.compiled_bot_actions(kind, ids[rows_of_kind]) if self.compiled_bots else None
                 if compiled is not None:
                     actions[rows_of_kind] = compiled

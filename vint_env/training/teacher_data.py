@@ -39,7 +39,6 @@ import numpy as np
 from vint_env.atomic import atomic_write
 from vint_env.agents.spec import parse_spec
 
-from .sources import AGENTS
 
 CHUNK_DEALS = 25          # deals per job: fixes the split, so any worker count gives the same data
 FORMAT = 2                # bump when the file layout changes (old cache files are then ignored)
