@@ -12,7 +12,8 @@ import pytest
 
 from card_game_checks import ONE_SUIT_EACH
 from vint_env.training.config import ConfigError, load_config
-from vint_env.training.teacher_data import AGENTS, cache_key, deal_seeds, generate, play_deals
+from vint_env.games import AGENTS
+from vint_env.training.teacher_data import cache_key, deal_seeds, generate, play_deals
 from vint_env.training.value_targets import RolloutValues, check_values, clone_env
 from vint_env.agents.registry import load_agent
 from vint_env.envs import solo_whist_v0, whist_v0
