@@ -15,11 +15,13 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..agents.spec import parse_spec
+from ..agents.base import Agent
+from ..agents.spec import AgentSpec, parse_spec
 from ..atomic import atomic_write
 from ..games import Game
 from ..points import format_ci, format_points
 from .match import MatchResult, run_match
+from .players import agent_label
 from .report import summarize, write_json, write_text
 from .stats import mean_ci
 
@@ -66,20 +68,25 @@ def rate(agents: list[str], matches: list[MatchResult]) -> dict[str, dict]:
             for a, r in ratings.items()}
 
 
-def run_league(game: Game | str, agents: list[str], boards, seed: int = 0, workers: int = 1,
+def run_league(game: Game | str, agents: list[str | AgentSpec | Agent], boards, seed: int = 0, workers: int = 1,
                progress: bool = False, analysis: bool = False, env_options: dict | None = None,
                threads: int = 1) -> League:
     """Every pair of ``agents`` in a duplicate match on ``boards`` of ``game`` (its record, or its name:
-    the league's ``game`` is then that string), and their ratings."""
+    the league's ``game`` is then that string), and their ratings.  An agent is a spec or an ``Agent`` object,
+    as :func:`~vint_env.evaluation.match.run_match` takes them; the league names each as the match results
+    do (a spec by its text, an object by its ``name``), and two agents of one name are an error."""
     if len(agents) < 2:
         raise ValueError("a league needs at least two agents")
-    agents = [str(parse_spec(a)) for a in agents]       # named by their specs' text: " rule" is "rule"
-    if len(set(agents)) != len(agents):
-        raise ValueError(f"agents repeat in {agents}")
+    # specs by their text (" rule" is "rule"); objects stay objects, named by their name
+    # (anything else reaches run_match, which names the problem)
+    sides = [str(parse_spec(a)) if isinstance(a, (str, AgentSpec)) else a for a in agents]
+    names = [agent_label(a) if isinstance(a, Agent) else str(a) for a in sides]
+    if len(set(names)) != len(names):
+        raise ValueError(f"agents repeat in {names}")
     matches = [run_match(game, a, b, boards, seed=seed, workers=workers, progress=progress, analysis=analysis,
                          env_options=env_options, threads=threads)
-               for a, b in itertools.combinations(agents, 2)]
-    return League(game if isinstance(game, str) else game.name, list(agents), matches, rate(agents, matches))
+               for a, b in itertools.combinations(sides, 2)]
+    return League(game if isinstance(game, str) else game.name, names, matches, rate(names, matches))
 
 
 def league_markdown(league: League, command: str | None = None) -> str:

@@ -31,11 +31,11 @@ import numpy as np
 from .. import games
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
-from ..agents.registry import load_agent
-from ..agents.spec import AgentSpec, parse_spec
+from ..agents.spec import AgentSpec
 from ..games import PARTNERSHIP, TWO_PLAYER, DealOutcome, Game
 from ..seeds import check_seed
 from .deals import Board
+from .players import Player, player
 from .tables import make_env, reset_options, table_outcome
 from .replay import DealReplay, TableRecorder
 
@@ -133,15 +133,15 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
 class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
-    def __init__(self, game: Game | str, spec_a: str, spec_b: str, episode: str = "deal", analysis: bool = True,
-                 env_options: dict | None = None):
+    def __init__(self, game: Game | str, player_a: Player, player_b: Player, episode: str = "deal",
+                 analysis: bool = True, env_options: dict | None = None):
         self.record = record = games.get(game)
         self.game = record.name
         self.episode = episode
         self.env = make_env(record, episode, **(env_options or {}))
         # one agent object per seat and team (rule bots keep per-deal memory)
-        self.agents = {team: [load_agent(s, game=record) for _ in range(4)]
-                       for team, s in (("A", spec_a), ("B", spec_b))}
+        self.agents = {team: [p.seat_agent(record) for _ in range(4)]
+                       for team, p in (("A", player_a), ("B", player_b))}
         self.extra = _extra_metrics(record) if analysis else None
 
     def close(self) -> None:
@@ -300,12 +300,12 @@ _WORKER_TABLE: dict = {}
 
 def _play_chunk(args) -> tuple[list[BoardResult], float, tuple[int, int | None]]:
     """Play some boards; returns their results, the CPU seconds and (process id, torch threads)."""
-    game, spec_a, spec_b, episode, analysis, boards, seed, env_options = args
-    key = (game, spec_a, spec_b, episode, analysis, env_options)
+    game, player_a, player_b, episode, analysis, boards, seed, env_options = args
+    key = (game, player_a, player_b, episode, analysis, env_options)
     table = _WORKER_TABLE.get(key)
     if table is None:
         _close_tables()
-        table = _WORKER_TABLE[key] = Table(game, spec_a, spec_b, episode, analysis, dict(env_options))
+        table = _WORKER_TABLE[key] = Table(game, player_a, player_b, episode, analysis, dict(env_options))
     cpu0 = time.process_time()
     try:
         results = [table.play_board(b, seed) for b in boards]
@@ -347,14 +347,20 @@ class MatchResult:
         return games.get(self.game)
 
 
-def run_match(game: Game | str, agent_a: str | AgentSpec, agent_b: str | AgentSpec, boards: list[Board], seed: int = 0,
+def run_match(game: Game | str, agent_a: str | AgentSpec | Agent, agent_b: str | AgentSpec | Agent, boards: list[Board],
+              seed: int = 0,
               workers: int = 1, episode: str = "deal", progress: bool = False,
               chunk_size: int | None = None, analysis: bool = True,
               env_options: dict | None = None, threads: int = 1,
               on_chunk: Callable[[list[BoardResult], float], None] | None = None) -> MatchResult:
-    """Play ``agent_a`` against ``agent_b`` (agent specs: texts or parsed) in duplicate on ``boards`` of ``game``
-    (its record, or its name or env name: the result's ``game`` is then that string).  The result names each
-    agent by its spec's text (:class:`~vint_env.agents.spec.AgentSpec`, options in their declared order).
+    """Play ``agent_a`` against ``agent_b`` in duplicate on ``boards`` of ``game`` (its record, or its name or env
+    name: the result's ``game`` is then that string).  Each side is an agent spec (text or parsed) or an
+    :class:`~vint_env.agents.base.Agent` object held in memory (e.g. a trained network,
+    :meth:`PPOAgent.from_network <vint_env.agents.learned.policy.PPOAgent.from_network>`); each seat gets its
+    own copy of an object, pickled once here (:mod:`~vint_env.evaluation.players`).  The result names a spec
+    by its text (:class:`~vint_env.agents.spec.AgentSpec`, options in their declared order), an object by its
+    ``name``.  A side that is neither, or an object of another game, is an
+    :class:`~vint_env.evaluation.players.AgentObjectError`.
 
     ``workers > 1`` splits the boards over processes (started with
     ``spawn``, so a script that calls this with workers must guard its entry
@@ -379,12 +385,11 @@ def run_match(game: Game | str, agent_a: str | AgentSpec, agent_b: str | AgentSp
         raise ValueError(f"workers must be a positive integer, got {workers!r}")
     if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
         raise ValueError(f"threads must be a positive integer, got {threads!r}")
-    # Fail early, in this process, on a bad spec (e.g. a missing checkpoint).
-    specs = parse_spec(agent_a), parse_spec(agent_b)
-    for s in specs:
-        load_agent(s, game=record)
-    agent_a, agent_b = (str(s) for s in specs)      # the workers get the text (it pickles anywhere)
-    if any(s.kind == "human" for s in specs):
+    # Fail early, in this process, on a bad spec (e.g. a missing checkpoint) or agent object; the workers
+    # get each side as a spec's text or an object's pickle (both pickle anywhere)
+    players = player(agent_a, record, "agent_a"), player(agent_b, record, "agent_b")
+    agent_a, agent_b = (p.label for p in players)
+    if any(p.kind == "human" for p in players):
         if workers > 1:
             raise ValueError("the human agent answers at this terminal, which worker processes cannot read: "
                              "pass --workers 1, or play with `vint-play`")
@@ -395,7 +400,7 @@ def run_match(game: Game | str, agent_a: str | AgentSpec, agent_b: str | AgentSp
     size = chunk_size or max(1, min(25, len(boards) // (workers * 4) or 1))
     chunks = [boards[i:i + size] for i in range(0, len(boards), size)]
     # the game travels to the workers by name (a string pickles anywhere; each worker resolves it once)
-    jobs = [(record.name, agent_a, agent_b, episode, analysis, chunk, seed, frozen_options) for chunk in chunks]
+    jobs = [(record.name, *players, episode, analysis, chunk, seed, frozen_options) for chunk in chunks]
     bar = _progress_bar(len(boards), f"{agent_a} vs {agent_b} ({game})", progress)
     start = time.perf_counter()
     results: list[BoardResult] = []

@@ -262,6 +262,24 @@ class PPOAgent(Agent):
         base = record.rule_agent()     # the only base (residual.BASES): the game's rule bot
         return ResidualAgent(agent, base, spec["margin"], spec["actions"], name=f"network:{path}")
 
+    @classmethod
+    def from_network(cls, network: torch.nn.Module, game, name: str = "network", greedy: bool = True,
+                     seed: int | None = None) -> PPOAgent:
+        """An agent of a frozen copy of ``network`` (a policy network of ``game``: its record or name), held
+        in memory: a copy on the CPU in eval mode, so later training of ``network`` (on any device) does not
+        change it.  It plays exactly as the same weights saved and loaded from their checkpoint
+        (:meth:`load`); a match (:func:`~vint_env.evaluation.match.run_match`) pickles it to each seat and
+        worker, and names it by ``name``."""
+        import copy
+
+        from ... import games
+        record = games.get(game)
+        frozen = copy.deepcopy(network).to("cpu").eval()
+        for p in frozen.parameters():
+            p.requires_grad_(False)
+        return cls(frozen, record.env_name, record.observation_size, record.num_actions, greedy=greedy,
+                   seed=seed, name=name)
+
     def reset(self, seed: int | None = None) -> None:
         if seed is not None and not self.greedy:
             self.generator.manual_seed(seed)
