@@ -19,7 +19,6 @@ torch = pytest.importorskip("torch")
 from vint_env.training.config import load_config
 from vint_env.training.logs import RunLogger
 from vint_env.training.trainer import Trainer
-from vint_env.agents.learned.policy import PPOAgent
 
 ROOT = Path(__file__).resolve().parents[2]
 SMOKE = ROOT / "configs" / "smoke.yaml"
@@ -86,8 +85,7 @@ def test_killed_during_evaluation_then_resumed_loses_no_row(tmp_path):
 
 
 # ----------------------------------------------------------------- injected interrupts (in process)
-def fake_eval(path, update, deals):
-    agent = PPOAgent.load(path, game="vint_v0")
+def fake_eval(agent, update, deals):
     w = sum(float(p.detach().sum()) for p in agent.network.parameters())
     return {"eval/random/mean": w + deals, "eval/random/ci_low": w - 1, "eval/random/ci_high": w + 1}
 
@@ -123,11 +121,11 @@ def test_interrupt_inside_evaluation(tmp_path, uninterrupted, final):
     target = 3 if final else 2
     calls = []
 
-    def dying_eval(path, update, deals):
+    def dying_eval(agent, update, deals):
         calls.append(update)
         if update == target and len(calls) == (2 if final else 1):
             raise Interrupted
-        return fake_eval(path, update, deals)
+        return fake_eval(agent, update, deals)
 
     with pytest.raises(Interrupted):
         trainer(smoke_cfg(), tmp_path, dying_eval).train()

@@ -14,6 +14,7 @@ from vint_env.training.logs import RunLogger, cloning_rows, plot_learning_curves
 from vint_env.training.trainer import Trainer
 from vint_env.training.teacher_data import generate
 from vint_env.agents.learned.networks import build_network
+from vint_env.agents.learned.policy import PPOAgent
 
 SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 
@@ -106,13 +107,14 @@ def test_cloning_is_not_cut_short_without_a_clock_limit(tmp_path):
 
 
 class FakeEval:
-    """An evaluation hook that records which checkpoint it was given and can fail once (a kill)."""
+    """An evaluation hook that records which agent it was given and can fail once (a kill)."""
 
     def __init__(self, fail_first=False):
         self.paths, self.fail_first = [], fail_first
 
-    def __call__(self, path, update, deals):
-        self.paths.append(Path(path).name)
+    def __call__(self, agent, update, deals):
+        assert isinstance(agent, PPOAgent)          # the network in memory, not a file
+        self.paths.append(agent.name)
         if self.fail_first:
             self.fail_first = False
             raise KeyboardInterrupt
@@ -126,7 +128,7 @@ def test_untrained_network_is_evaluated_before_cloning_once_across_a_kill(tmp_pa
     t = Trainer(cfg, run, evaluate=killed, logger=RunLogger(run, tensorboard=False))
     with pytest.raises(KeyboardInterrupt):
         t.train()
-    assert killed.paths == ["before_cloning.pt"] and (run / "checkpoints" / "latest.pt").exists()
+    assert killed.paths == ["network (untrained)"] and (run / "checkpoints" / "latest.pt").exists()
     # resumed: the evaluation before cloning is played again, then the cloning and the run as usual
     again = FakeEval()
     notes = []
@@ -135,7 +137,7 @@ def test_untrained_network_is_evaluated_before_cloning_once_across_a_kill(tmp_pa
     assert not u.state.evaluated_before_cloning and not u.state.pretrained
     u.logger = RunLogger(run, resume_update=0, resume_step=0, tensorboard=False)
     u.train()
-    assert again.paths[:2] == ["before_cloning.pt", "update_000000.pt"]
+    assert again.paths[:2] == ["network (untrained)", "network (update 0)"]
     assert "the untrained network: vs bot +1 points a board (duplicate)" in notes
     assert "the clone: vs bot +2 points a board (duplicate)" in notes
     assert not (run / "checkpoints" / "before_cloning.pt").exists()
@@ -191,13 +193,12 @@ class FakeEvalWithWarmStart(FakeEval):
         super().__init__()
         self.against = []
 
-    def against_warm_start(self, path, before, deals):
-        self.against.append((Path(path).name, Path(before).name, deals))
+    def against_warm_start(self, agent, before, deals):
+        self.against.append((agent.name, Path(before).name, deals))
         return {"eval/warm_start/mean": 0.5, "eval/warm_start/ci_low": -1.0, "eval/warm_start/ci_high": 2.0}
 
 
 def test_the_final_evaluation_plays_the_agent_against_its_warm_start(tmp_path):
-    from vint_env.agents.learned.policy import PPOAgent
     from vint_env.training.warm_start import WARM_START_FILE
     cfg = warm_cfg(tmp_path, "eval_every=2", "bc_epochs=2", "final_eval_deals=7")
     run = tmp_path / "run"
@@ -213,7 +214,7 @@ def test_the_final_evaluation_plays_the_agent_against_its_warm_start(tmp_path):
     t.pretrain = pretrain
     final = t.train()
     # only the final evaluation plays the warm start, from the clone's own checkpoint, on the final boards
-    assert hook.against == [(f"update_{t.state.update:06d}.pt", WARM_START_FILE, 7)]
+    assert hook.against == [(f"network (update {t.state.update})", WARM_START_FILE, 7)]
     assert final["eval/warm_start/mean"] == 0.5
     warm = run / "checkpoints" / WARM_START_FILE
     agent = PPOAgent.load(warm, game=cfg.run.game)            # an agent: network:<path> plays it

@@ -3,16 +3,18 @@
 The trainer evaluates every ``eval_every`` updates (:func:`due`), once at the end, and (with a warm
 start) the untrained network and the clone at update 0; with a warm start the final evaluation also
 plays the agent against the clone (``checkpoints/warm_start.pt``): RL's gain over its start.
-``evaluate(checkpoint_path, update, deals)`` plays a checkpoint (``evaluation.py`` wires the harness in;
-:func:`play`).  The trainer saves a checkpoint before playing (the file the harness loads) that marks the
-evaluation pending, and one after it is logged that clears it, so ``--resume`` after a kill in between
-plays it again; :func:`play` drops the row a killed run may have logged, so it is neither lost nor doubled.
+``evaluate(agent, update, deals)`` plays an agent: the trainer's network as a frozen copy in memory, no file
+(``evaluation.py`` wires the harness in; :func:`play`).  The trainer saves a checkpoint before playing that
+marks the evaluation pending (the run's resume point: the harness does not read it), and one after it is
+logged that clears it, so ``--resume`` after a kill in between plays it again; :func:`play` drops the row a
+killed run may have logged, so it is neither lost nor doubled.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from vint_env.agents.base import Agent
 from vint_env.points import format_points
 
 BEFORE_CLONING = "eval_before_cloning/"   # log prefix of the untrained network's evaluation (warm start)
@@ -29,18 +31,18 @@ def due(cfg, update: int) -> bool:
     return bool(cfg.evaluation.eval_every) and update % cfg.evaluation.eval_every == 0
 
 
-def play(evaluate, checkpoint: Path, update: int, deals: int, logger=None, warm_start: Path | None = None,
+def play(evaluate, agent: Agent, update: int, deals: int, logger=None, warm_start: Path | None = None,
          prefix: str = "eval/") -> dict:
-    """The ``eval/...`` scalars of ``evaluate`` playing ``checkpoint`` for ``deals`` boards per opponent, and
-    with ``warm_start`` (a final evaluation after a warm start) also against that checkpoint, on the same
-    boards.  A row of this very evaluation (``update``, scalars under ``prefix``) that a run killed before
+    """The ``eval/...`` scalars of ``evaluate`` playing ``agent`` for ``deals`` boards per opponent, and
+    with ``warm_start`` (a final evaluation after a warm start: the clone's checkpoint) also against it, on the
+    same boards.  A row of this very evaluation (``update``, scalars under ``prefix``) that a run killed before
     its next checkpoint logged is dropped from ``logger`` first: the caller logs it again."""
     if logger is not None and hasattr(logger, "drop_rows"):
         logger.drop_rows(update, prefix=prefix)
-    scalars = evaluate(checkpoint, update, deals)
+    scalars = evaluate(agent, update, deals)
     if warm_start is not None and hasattr(evaluate, "against_warm_start"):
         # what RL did: the agent after it against the same agent before it (the clone), same boards
-        scalars.update(evaluate.against_warm_start(checkpoint, warm_start, deals))
+        scalars.update(evaluate.against_warm_start(agent, warm_start, deals))
     return scalars
 
 

@@ -1,8 +1,9 @@
 """Periodic evaluation of the learner through the harness (``vint_env.evaluation``).
 
-At each evaluation the trainer writes a numbered checkpoint and the harness
-plays it (agent spec ``network:<checkpoint>``, greedy; a new file name each time,
-since the harness keeps the agents of its last match loaded) in duplicate against each
+At each evaluation the trainer hands the harness a frozen copy of its network, held in memory
+(:meth:`PPOAgent.from_network <vint_env.agents.learned.policy.PPOAgent.from_network>`: greedy, on the CPU,
+named ``network (update N)``); no file is written or read for it, and it plays exactly as the same weights
+loaded from a checkpoint would.  The harness plays it in duplicate against each
 of ``eval_opponents`` on the same boards every time (seeded by the run's
 seed), so the learning curves compare like with like.  The figures logged
 are the harness's: the margin in raw points per board (both tables of a
@@ -15,6 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from vint_env import games
+from vint_env.agents.base import Agent
 from vint_env.points import ci_parts
 
 
@@ -23,8 +25,14 @@ def harness_game(game: str) -> str:
     return games.get(game).name
 
 
+def as_player(agent: Agent | str | Path) -> Agent | str:
+    """What the harness plays: an ``Agent`` object as it is, a checkpoint's path as ``network:PATH``."""
+    return agent if isinstance(agent, Agent) else f"network:{agent}"
+
+
 class HarnessEvaluator:
-    """``evaluator(checkpoint_path, update, deals)`` -> scalars ``eval/<opponent>/...``.
+    """``evaluator(agent, update, deals)`` -> scalars ``eval/<opponent>/...``; ``agent`` is an ``Agent`` held in
+    memory (the trainer's frozen network) or a checkpoint's path.
 
     Keeps the harness summaries of the latest evaluation in ``last_summaries``
     (opponent -> :func:`vint_env.evaluation.summarize` dict).
@@ -53,20 +61,20 @@ class HarnessEvaluator:
             self._boards[n] = generate_boards(n, seed=self.seed)
         return self._boards[n]
 
-    def match(self, spec_a: str, spec_b: str, boards: list):
-        """The harness's duplicate match, without its per-board double-dummy analysis (a quarter of a
-        second per Vint board, which would dominate an evaluation inside training)."""
+    def match(self, agent_a: Agent | str, agent_b: Agent | str, boards: list):
+        """The harness's duplicate match (agents: specs or objects), without its per-board double-dummy analysis
+        (a quarter of a second per Vint board, which would dominate an evaluation inside training)."""
         from vint_env.evaluation import run_match
-        return run_match(self.game, spec_a, spec_b, boards, seed=self.seed, workers=self.workers,
+        return run_match(self.game, agent_a, agent_b, boards, seed=self.seed, workers=self.workers,
                          analysis=False, env_options=self.env_options)
 
-    def __call__(self, checkpoint: str | Path, update: int, deals: int) -> dict:
+    def __call__(self, agent: Agent | str | Path, update: int, deals: int) -> dict:
         from vint_env.evaluation import summarize
         scalars: dict[str, float] = {}
         self.last_summaries = {}
         self.last_matches = {}
         for opp in self.opponents:
-            result = self.match(f"network:{checkpoint}", opp, self.boards(deals))
+            result = self.match(as_player(agent), opp, self.boards(deals))
             s = summarize(result)
             self.last_summaries[opp] = s
             self.last_matches[opp] = result
@@ -80,11 +88,11 @@ class HarnessEvaluator:
 
     WARM_START = "warm_start"   # the scalars' name (eval/warm_start/...) and the table's row for the clone
 
-    def against_warm_start(self, checkpoint: str | Path, warm_start: str | Path, deals: int) -> dict:
-        """The agent after RL (A) against the same agent before it (B: the warm start's clone) on the final
-        boards: ``eval/warm_start/...`` scalars, and a row of :meth:`table`."""
+    def against_warm_start(self, agent: Agent | str | Path, warm_start: Agent | str | Path, deals: int) -> dict:
+        """The agent after RL (A) against the same agent before it (B: the warm start's clone, the run's
+        ``warm_start.pt``) on the final boards: ``eval/warm_start/...`` scalars, and a row of :meth:`table`."""
         from vint_env.evaluation import summarize
-        result = self.match(f"network:{checkpoint}", f"network:{warm_start}", self.boards(deals))
+        result = self.match(as_player(agent), as_player(warm_start), self.boards(deals))
         s = summarize(result)
         self.last_summaries[self.WARM_START] = s
         self.last_matches[self.WARM_START] = result

@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from vint_env.agents.learned.networks import build_network
-from vint_env.agents.learned.policy import save_checkpoint
+from vint_env.agents.learned.policy import PPOAgent
 
 from . import eval_schedule, ppo, warm_start
 from .checkpoints import TrainState, policy_payload, read_resumable, run_payload, write_checkpoints
@@ -41,8 +41,9 @@ from .streams import seeded
 class Trainer:
     """One PPO self-play run: network, optimizer, opponent pool, game batch, logs.
 
-    ``evaluate(checkpoint_path, update, deals) -> dict`` is the evaluation hook
-    (``vint_env/training/evaluation.py`` wires the harness in); ``logger`` receives
+    ``evaluate(agent, update, deals) -> dict`` is the evaluation hook (``agent``: the network as a frozen
+    :class:`~vint_env.agents.learned.policy.PPOAgent` in memory; ``vint_env/training/evaluation.py`` wires
+    the harness in); ``logger`` receives
     every scalar (``vint_env/training/logs.py``).
     """
 
@@ -152,18 +153,24 @@ class Trainer:
         return warm_start.kl_coef_at(self.cfg, frac)
 
     # -- evaluation (eval_schedule.py) ----------------------------------------
+    def frozen_agent(self, name: str) -> PPOAgent:
+        """The network now as a greedy agent, a frozen CPU copy held in memory: what an evaluation plays."""
+        return PPOAgent.from_network(self.net, self.cfg.run.game, name=name)
+
     def run_evaluation(self, deals: int, final: bool = False) -> dict:
-        """Play, log and return an evaluation of the current weights.  The checkpoint saved before it marks
-        it pending, the one after it clears that: ``--resume`` after a kill in between plays it again."""
+        """Play, log and return an evaluation of the current weights (a frozen copy in memory, no file).  The
+        checkpoint saved before it marks it pending, the one after it clears that: ``--resume`` after a kill
+        in between plays it again."""
         st = self.state
         if self.evaluate is None:
             if final:
                 st.final_eval_update = st.update
             return {}
         st.pending_eval_deals, st.pending_eval_final = deals, final
-        path = self.save()
+        self.save()
         before = warm_start.warm_start_checkpoint(self.ckpt_dir) if final else None
-        scalars = eval_schedule.play(self.evaluate, path, st.update, deals, self.logger, before)
+        scalars = eval_schedule.play(self.evaluate, self.frozen_agent(f"network (update {st.update})"), st.update,
+                                     deals, self.logger, before)
         self.last_eval = dict(scalars)
         if self.logger is not None:
             self.logger.log(st.update, st.global_step, {**scalars, FINAL_EVALUATION: 1} if final else scalars)
@@ -176,17 +183,15 @@ class Trainer:
     def evaluate_before_cloning(self, deals: int) -> dict:
         """Evaluate the untrained network before the warm start clones the teacher, logged at update 0 as
         ``eval_before_cloning/<opponent>/...``: where the learning curves start.  The checkpoint saved first
-        leaves it undone (``--resume`` plays it again); the harness plays a copy of the weights in
-        ``checkpoints/before_cloning.pt``, removed afterwards."""
+        leaves it undone (``--resume`` plays it again); the harness plays a frozen copy of the weights in memory."""
         if self.evaluate is None:
             return {}
         self.save()
-        path = save_checkpoint(self.ckpt_dir / "before_cloning.pt", self.checkpoint_payload())
         self.say(f"evaluating the untrained network ({deals} boards per opponent) ...")
-        found = eval_schedule.play(self.evaluate, path, 0, deals, self.logger, prefix=eval_schedule.BEFORE_CLONING)
+        found = eval_schedule.play(self.evaluate, self.frozen_agent("network (untrained)"), 0, deals, self.logger,
+                                   prefix=eval_schedule.BEFORE_CLONING)
         self.say(f"the untrained network: {margins(found)}")
         scalars = eval_schedule.before_cloning(found)
-        path.unlink(missing_ok=True)
         if self.logger is not None:
             self.logger.log(0, 0, scalars)
         self.state.evaluated_before_cloning = True
