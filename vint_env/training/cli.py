@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ..cli_args import add_version
-from .config import ConfigError, load_config
+from .config import DEVICES, ConfigError, load_config
 from .runner import resume_config, run_training
 
 
@@ -41,6 +41,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress bar (one line per evaluation instead)")
     p.add_argument("--collectors", type=int, metavar="N",
                    help="collect in N processes beside the learner (sets collectors; 0: in the learner)")
+    p.add_argument("--device", choices=DEVICES,
+                   help="the torch device the learner uses (sets device; auto: cuda, else mps, else cpu)")
     p.add_argument("--ray-address", metavar="ADDRESS",
                    help="run the collectors as Ray actors on this cluster ('local': start a Ray here; 'auto': the "
                         "running one); sets ray_address, and collectors=2 unless given")
@@ -77,6 +79,8 @@ def fresh_run_dir(base: Path) -> Path:
 def run(args) -> int:
     if args.collectors is not None:
         args.overrides.append(f"collectors={args.collectors}")
+    if args.device is not None:
+        args.overrides.append(f"device={args.device}")
     if args.ray_address:
         args.overrides.append(f"ray_address={args.ray_address}")
         if args.collectors is None and args.resume is None:

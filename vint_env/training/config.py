@@ -38,6 +38,7 @@ from .config_files import ConfigError, read_config_file, safe_yaml  # noqa: F401
 #: The env names a run may train on (from :mod:`vint_env.games`).
 GAMES = _games.env_names()
 ENV_SOURCES = ("aec", "vector")
+DEVICES = ("auto", "cpu", "cuda", "mps")           # torch devices a run learns on (device.py)
 OPPONENT_KINDS = ("self", "pool", "random", "rule")
 SHAPING_TRANSFORMS = ("none", "symlog")
 RESIDUAL_ACTIONS = ("cards", "auction", "all")     # vint_env.agents.learned.residual.ACTIONS (checked below)
@@ -45,9 +46,10 @@ RESIDUAL_ACTIONS = ("cards", "auction", "all")     # vint_env.agents.learned.res
 #: Keys that may change when resuming a run (``vint-train --resume DIR --set key=value``): they do not
 #: change what was learnt up to the checkpoint.  A new ``total_timesteps`` changes the learning-rate
 #: schedule from the checkpoint on (so the run then differs from an uninterrupted one), and a new
-#: ``torch_threads`` may change float rounding.
+#: ``torch_threads`` or ``device`` may change float rounding.
 RESUME_OVERRIDABLE = ("total_timesteps", "max_minutes", "eval_every", "eval_deals", "final_eval_deals",
-                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads", "ray_address")
+                      "eval_opponents", "checkpoint_every", "keep_checkpoints", "torch_threads", "ray_address",
+                      "device")
 
 #: Bounds of a network's size: widths of a hidden layer, layers, and weights in all (an estimate from the
 #: widths, the game's observation and action sizes), so that a typo cannot ask for terabytes.
@@ -115,6 +117,7 @@ class RunConfig:
     total_timesteps: int = key(1_000_000, ge=0, le=10 ** 12)  # env steps to train for; 0 with a teacher: clone, stop
     max_minutes: float = key(0.0, ge=0, le=10 ** 7)   # stop (with a checkpoint) after this wall time; 0 = no limit
     torch_threads: int = key(1, ge=1, le=256)   # torch.set_num_threads; 1 leaves the other core to the envs
+    device: str = key("auto", choices=DEVICES)  # the learner's torch device; auto: cuda, else mps, else cpu
     runs_dir: str = key("runs")           # the run writes to <runs_dir>/<name>
 
 

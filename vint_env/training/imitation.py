@@ -64,7 +64,7 @@ def row_losses(logits: torch.Tensor, masks: torch.Tensor, actions: torch.Tensor,
     legal = masks & ~values.isnan()
     if teacher_bonus:
         values = values.clone()
-        rows = torch.arange(len(actions))
+        rows = torch.arange(len(actions), device=actions.device)
         values[rows, actions] += teacher_bonus        # NaN stays NaN on rows without values
     target = value_targets(values, masks, value_scale, value_unit).masked_fill(~legal, 0.0)
     se = ((logits - target) ** 2).masked_fill(~legal, 0.0).sum(-1) / legal.sum(-1).clamp(min=1)
@@ -118,7 +118,8 @@ def _scores(logits, masks, actions, values, into: _Scores | None = None) -> _Sco
     sc = into or _Scores()
     dist = MaskedCategorical(logits, masks)
     mode = dist.mode()
-    has = torch.zeros(len(actions), dtype=torch.bool) if values is None else ~values.isnan().all(-1)
+    has = (torch.zeros(len(actions), dtype=torch.bool, device=actions.device) if values is None
+           else ~values.isnan().all(-1))
     hit = mode == actions
     if bool(has.any()):
         v = values[has].nan_to_num(float("-inf"))
@@ -162,19 +163,21 @@ def evaluate_clone(net: nn.Module, data: TeacherData, rows: np.ndarray | None = 
     net.eval()
     rows = np.arange(len(data)) if rows is None else np.asarray(rows)
     sc = _Scores(margins)
+    device = next(net.parameters()).device
     for start in range(0, len(rows), batch_size):
         idx = rows[start:start + batch_size]
-        obs, masks, actions, values = _batch(data, idx)
+        obs, masks, actions, values = _batch(data, idx, device)
         logits, _ = net(obs)
         _scores(logits, masks, actions, values, into=sc)
     net.train(was_training)
     return sc.finish()
 
 
-def _batch(data: TeacherData, idx: np.ndarray):
-    return (torch.from_numpy(data.obs(idx)), torch.from_numpy(data.masks[idx]),
-            torch.from_numpy(data.actions[idx]),
-            None if data.values is None else torch.from_numpy(data.values[idx]))
+def _batch(data: TeacherData, idx: np.ndarray, device: torch.device):
+    """Rows ``idx`` of ``data`` on the network's ``device``: observations, masks, actions, values."""
+    return (torch.from_numpy(data.obs(idx)).to(device), torch.from_numpy(data.masks[idx]).to(device),
+            torch.from_numpy(data.actions[idx]).to(device),
+            None if data.values is None else torch.from_numpy(data.values[idx]).to(device))
 
 
 def split_deals(data: TeacherData, holdout: float) -> tuple[np.ndarray, np.ndarray]:
@@ -209,6 +212,7 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
     stop = stop or (lambda: False)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xBC]))
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate, eps=1e-5)
+    device = next(net.parameters()).device          # the run's device: the batches go where the network is
     returns_all = torch.from_numpy(data.returns.astype(np.float32))
     history = []
     train_rows, held_rows = split_deals(data, holdout)
@@ -238,8 +242,8 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
         for idx in batches:
             if losses and stop():
                 break
-            obs, masks, actions, values = _batch(data, idx)
-            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx], value_coef, values, value_scale,
+            obs, masks, actions, values = _batch(data, idx, device)
+            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx].to(device), value_coef, values, value_scale,
                               teacher_bonus, value_unit)
             optimizer.zero_grad()
             loss.backward()

@@ -24,14 +24,15 @@ class OpponentPool:
         return len(self.weights)
 
     def add(self, net: nn.Module) -> None:
-        """Snapshot ``net``'s current weights (a copy)."""
-        self.weights.append({k: v.detach().clone() for k, v in net.state_dict().items()})
+        """Snapshot ``net``'s current weights (a copy, on the CPU: where the pool plays and is saved)."""
+        self.weights.append({k: v.detach().to("cpu", copy=True) for k, v in net.state_dict().items()})
         del self.weights[:-self.size]
 
     def modules(self, template: nn.Module) -> list[nn.Module]:
-        """One eval-mode network per snapshot (copies of ``template``'s architecture), weights loaded."""
+        """One eval-mode network per snapshot (copies of ``template``'s architecture, on the CPU, where
+        collection plays), weights loaded."""
         while len(self._nets) < len(self.weights):
-            self._nets.append(copy.deepcopy(template).eval())
+            self._nets.append(copy.deepcopy(template).to("cpu").eval())
         for net, weights in zip(self._nets, self.weights):
             net.load_state_dict(weights)
         return self._nets[:len(self.weights)]

@@ -14,6 +14,10 @@ A change to the loss or to the advantages reads this file, ``selfplay.py`` (the 
 and the ``ppo`` section of ``config.py``.  The run around the iterations (budget, opponent pool,
 warm start, evaluations, checkpoints, resume) is :class:`~vint_env.training.trainer.Trainer`.
 
+Device: the network, its optimizer and the update's minibatches live on the run's device (``device.py``);
+collection plays on the CPU (a copy of the network when it lives elsewhere), where its small batches run
+fastest.
+
 Reproducibility: the caller seeds ``rng`` and ``gen`` per update (``streams.seeded``); with the same
 generators, weights and optimizer, an iteration is the same, bit for bit.
 """
@@ -29,6 +33,7 @@ from torch import nn
 from vint_env.agents.learned.networks import MaskedCategorical
 
 from .config import PPOParams
+from .device import on_cpu
 from .imitation import kl_to_reference
 from .schedule import linear
 from .selfplay import Rollout, SelfPlayCollector
@@ -38,7 +43,8 @@ from .selfplay import Rollout, SelfPlayCollector
 @torch.no_grad()
 def collect_rollout(collector: SelfPlayCollector, net: nn.Module, pool: list[nn.Module], rng: np.random.Generator,
                     gen: torch.Generator, critic: nn.Module | None = None) -> Rollout:
-    """One rollout of ``net`` (and the pool's snapshots ``pool``) in eval mode, without gradients."""
+    """One rollout of ``net`` (and the pool's snapshots ``pool``) in eval mode, without gradients, on the CPU."""
+    net, critic = on_cpu(net), on_cpu(critic)       # one row per game a step: too small for an accelerator
     net.eval()
     if critic is not None:
         critic.eval()
@@ -100,18 +106,19 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
     ``kl_coef * KL(reference || policy)`` to the loss."""
     clip_coef = params.clip_coef if clip_coef is None else clip_coef
     ent_coef = params.ent_coef if ent_coef is None else ent_coef
-    b_adv = torch.as_tensor(advantages, dtype=torch.float32)
-    b_ret = torch.as_tensor(returns, dtype=torch.float32)
+    device = rollout.masks.device                     # the learner's (learn moves the rollout there)
+    b_adv = torch.as_tensor(advantages, dtype=torch.float32, device=device)
+    b_ret = torch.as_tensor(returns, dtype=torch.float32, device=device)
     b_val = rollout.values
     n = len(rollout)
     clipfracs, approx_kls, kl_refs = [], [], []
     for _epoch in range(params.update_epochs):
         epoch_kls = []
         for mb_np in np.array_split(rng.permutation(n), min(params.num_minibatches, n)):
-            mb = torch.from_numpy(mb_np)
+            mb = torch.from_numpy(mb_np).to(device)
             logits, new_value = net(rollout.obs[mb])
             if critic is not None:
-                new_value = critic(rollout.states[mb], torch.from_numpy(rollout.seats[mb_np]))
+                new_value = critic(rollout.states[mb], torch.from_numpy(rollout.seats[mb_np]).to(device))
             dist = MaskedCategorical(logits, rollout.masks[mb])
             new_logp = dist.log_prob(rollout.actions[mb])
             entropy = dist.entropy()
@@ -151,7 +158,7 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
         approx_kls += epoch_kls
         if params.target_kl > 0 and np.mean(epoch_kls) > params.target_kl:
             break
-    y_pred, y_true = rollout.values.numpy(), returns
+    y_pred, y_true = rollout.values.cpu().numpy(), returns
     var_y = np.var(y_true)
     return {
         "policy_loss": pg_loss.item(),
@@ -171,6 +178,7 @@ def learn(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, pa
     (:func:`coefficients`, and ``kl_coef`` toward the frozen ``reference``); the loss figures."""
     advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
                                       rollout.dones, rollout.next_index, params.gamma, params.gae_lambda)
+    rollout = rollout.to(next(net.parameters()).device)        # the minibatches on the network's device
     ref_logits = None
     if reference is not None and coefs["kl_coef"] > 0:
         with torch.no_grad():

@@ -24,6 +24,7 @@ table that finishes first waits for its twin).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -67,6 +68,14 @@ class Rollout:
 
     def __len__(self) -> int:
         return len(self.rewards)
+
+    def to(self, device: torch.device) -> Rollout:
+        """The rollout with its tensors on ``device`` (the learner's; itself where they are there already)."""
+        if self.masks.device == device:
+            return self
+        move = lambda t: None if t is None else t.to(device)   # noqa: E731 - a tensor or a SparseObs
+        return dataclasses.replace(self, obs=move(self.obs), masks=move(self.masks), actions=move(self.actions),
+                                   logprobs=move(self.logprobs), values=move(self.values), states=move(self.states))
 
 
 class StreamBuffer:

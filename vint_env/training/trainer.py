@@ -27,6 +27,7 @@ from . import eval_schedule, ppo, warm_start
 from .checkpoints import TrainState, policy_payload, read_resumable, run_payload, write_checkpoints
 from .config import PPOConfig
 from .critic import CentralCritic
+from .device import resolve_device
 from .eval_schedule import margins
 from .evaluation import harness_game
 from .logs import FINAL_EVALUATION
@@ -53,24 +54,26 @@ class Trainer:
         self.ckpt_dir = self.run_dir / "checkpoints"
         torch.set_num_threads(cfg.run.torch_threads)   # also makes float results repeatable across resumes
         torch.manual_seed(cfg.run.seed)
+        self.device = resolve_device(cfg.run.device)    # the network, its optimizer and the learner's batches
         self.batch = make_game_batch(cfg.collection.env_source, cfg.run.game, cfg.collection.num_envs, cfg.run.env_kwargs,
                                      RewardShaper(cfg.shaping.shaping_trick_reward, cfg.shaping.shaping_exclude_items,
                                                   cfg.shaping.shaping_deal_transform, cfg.shaping.shaping_deal_scale))
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
-        self.net = build_network(cfg.model.network, self.obs_size, self.num_actions, cfg.model.network_kwargs)
+        self.net = build_network(cfg.model.network, self.obs_size, self.num_actions, cfg.model.network_kwargs
+                                 ).to(self.device)
         self.critic: nn.Module | None = None
         params = list(self.net.parameters())
         if cfg.model.central_critic:
             if self.batch.state_size is None:
                 raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has "
                                  f"state_space), not env_source {cfg.collection.env_source!r}")
-            self.critic = CentralCritic(self.batch.state_size, cfg.model.critic_hidden_sizes)
+            self.critic = CentralCritic(self.batch.state_size, cfg.model.critic_hidden_sizes).to(self.device)
             params += list(self.critic.parameters())
         try:
             self.optimizer = torch.optim.Adam(params, lr=cfg.ppo.learning_rate, eps=1e-5,
                                               **({"fused": True} if cfg.ppo.fused_adam else {}))
         except (RuntimeError, TypeError) as e:
-            raise ValueError(f"fused_adam: this torch ({torch.__version__}) has no fused Adam on CPU ({e}); "
+            raise ValueError(f"fused_adam: this torch ({torch.__version__}) has no fused Adam on {self.device.type} ({e}); "
                              f"set fused_adam: false") from None
         self.pool = OpponentPool(cfg.opponents.pool_size)
         make_bot = make_bot or default_bot_factory(cfg.run.game)
@@ -305,7 +308,7 @@ class Trainer:
         collectors = make_collectors(cfg)
         try:
             def behaviour() -> dict:
-                return {"model": {k: v.detach().clone() for k, v in self.net.state_dict().items()},
+                return {"model": {k: v.detach().to("cpu", copy=True) for k, v in self.net.state_dict().items()},
                         "pool": list(self.pool.state())}
             if self.behaviour is None:
                 self.behaviour = behaviour()

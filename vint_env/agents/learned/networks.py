@@ -179,9 +179,16 @@ class SparseObs:
     @classmethod
     def from_dense(cls, obs) -> SparseObs:
         from .sparse import active_entries
-        arr = obs.detach().numpy() if isinstance(obs, torch.Tensor) else obs
+        device = obs.device if isinstance(obs, torch.Tensor) else None
+        arr = obs.detach().cpu().numpy() if isinstance(obs, torch.Tensor) else obs
         index, weight = active_entries(arr)
-        return cls(torch.from_numpy(index), torch.from_numpy(weight), arr.shape[1])
+        return cls(torch.from_numpy(index), torch.from_numpy(weight), arr.shape[1]).to(device)
+
+    def to(self, device) -> SparseObs:
+        """The batch on torch device ``device`` (itself where it is already there, or ``device`` is None)."""
+        if device is None or self.index.device == torch.device(device):
+            return self
+        return SparseObs(self.index.to(device), self.weight.to(device), self.size)
 
     @classmethod
     def cat(cls, parts: list[SparseObs]) -> SparseObs:
@@ -201,7 +208,7 @@ class SparseObs:
         return (self.index.shape[0], self.size)
 
     def to_dense(self) -> torch.Tensor:
-        out = torch.zeros(len(self), self.size)
+        out = torch.zeros(len(self), self.size, device=self.weight.device)
         out.scatter_add_(1, self.index.long(), self.weight)
         return out
 
@@ -220,9 +227,19 @@ class _GatherSum(torch.autograd.Function):
     def backward(ctx, grad_out):
         from .sparse import scatter_rows
         index, weight = ctx.saved_tensors
+        if grad_out.device.type != "cpu":      # an accelerator: torch's scatter (the compiled loop is CPU only)
+            return None, None, scatter_rows_torch(index, weight, grad_out, ctx.rows)
         grad_w = torch.zeros(ctx.rows, grad_out.shape[1], dtype=grad_out.dtype)
         scatter_rows(index.numpy(), weight.numpy(), grad_out.contiguous().numpy(), grad_w.numpy())
         return None, None, grad_w
+
+
+def scatter_rows_torch(index: torch.Tensor, weight: torch.Tensor, grad_out: torch.Tensor, rows: int) -> torch.Tensor:
+    """:func:`~vint_env.agents.learned.sparse.scatter_rows` in torch operations, for a device other than the
+    CPU: ``grad_w[index[b, k]] += weight[b, k] * grad_out[b]`` into a new ``[rows, width]`` tensor."""
+    grad_w = torch.zeros(rows, grad_out.shape[1], dtype=grad_out.dtype, device=grad_out.device)
+    contributions = (weight[..., None] * grad_out[:, None, :]).reshape(-1, grad_out.shape[1])
+    return grad_w.index_add_(0, index.reshape(-1).long(), contributions)
 
 
 class SparseInput(nn.Module):

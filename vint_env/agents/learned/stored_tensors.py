@@ -113,8 +113,11 @@ def compact_tensors(payload):
     """``payload`` with every tensor that :func:`check_stored_tensors` would call a view (not contiguous,
     or at a storage offset) replaced by a copy stored in full; what a checkpoint writer saves, so that
     the loader never refuses a file the package wrote.  Other tensors are kept as they are, so tensors
-    that share one storage still share it."""
+    that share one storage still share it.  A tensor on another device (a GPU) is copied to the CPU
+    first: a checkpoint holds CPU tensors, and loads on a machine without that device."""
     if isinstance(payload, torch.Tensor):
+        if payload.device.type != "cpu":
+            payload = payload.cpu()
         if payload.storage_offset() != 0 or not payload.is_contiguous():
             return payload.clone(memory_format=torch.contiguous_format)
         return payload
