@@ -12,6 +12,7 @@
 - ``runner.py``: one run as a library call (what ``vint-train`` and the baseline recipe call);
 - ``evaluation.py``: periodic evaluation through ``vint_env.evaluation``;
 - ``schedule.py``: the share of the budget used, which annealing follows;
+- ``device.py``: the torch device the learner uses (``run.device``);
 - ``teacher_data.py``, ``imitation.py``: the imitation warm start (teacher's games, cloning, KL term);
 - ``shaping.py``: training-only reward shaping; ``critic.py``: the centralised critic;
 - ``logs.py``: CSV, TensorBoard and the learning-curve plot;
