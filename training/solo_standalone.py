@@ -46,7 +46,7 @@ from vint_env.training.engine_values import PolicyLogits, call_values
 from vint_env.training.imitation import behaviour_clone, evaluate_clone
 from vint_env.training.teacher_data import TeacherData, teacher_data
 
-GAME = "solo_whist"
+GAME = games.get("solo_whist")   # the record, resolved once
 ROOT = Path(__file__).resolve().parents[1]
 START = "vint_env/baselines/solo_whist.pt"   # relative to the repository (the teacher cache is keyed by the spec)
 

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vint_env import games
+from vint_env.games import Game
 from vint_env.points import ci_parts
 
-
-def harness_game(game: str) -> str:
-    """The game's name (``"vint"``) from its env name (``"vint_v0"``) or its name."""
-    return games.get(game).name
+from .progress import Quiet
 
 
 class HarnessEvaluator:
@@ -30,10 +27,10 @@ class HarnessEvaluator:
     (opponent -> :func:`vint_env.evaluation.summarize` dict).
     """
 
-    def __init__(self, game: str, opponents: list[str], seed: int = 0, workers: int = 1,
+    def __init__(self, game: Game, opponents: list[str], seed: int = 0, workers: int = 1,
                  env_options: dict | None = None):
         import vint_env.evaluation  # noqa: F401  (fail here, not at the first evaluation, without the harness)
-        self.game = harness_game(game)
+        self.game = game                 # the record (the run resolved it once)
         self.opponents = list(opponents)
         self.seed = seed
         self.workers = workers
@@ -42,10 +39,12 @@ class HarnessEvaluator:
         self._boards: dict[int, list] = {}
         # the env's rule options trained on (two-player Vint's way ...); rewards stay the harness's raw points
         self.env_options = {k: v for k, v in (env_options or {}).items() if k not in ("reward_scale", "episode")}
+        self.progress = Quiet()          # each match is a stage: "vs <opponent>" (progress.py); the run sets it
 
     @classmethod
-    def from_config(cls, cfg) -> HarnessEvaluator:
-        return cls(cfg.run.game, cfg.evaluation.eval_opponents, seed=cfg.run.seed, env_options=cfg.run.env_kwargs)
+    def from_config(cls, cfg, game: Game) -> HarnessEvaluator:
+        """The evaluator of a run's config; ``game``: the run's record."""
+        return cls(game, cfg.evaluation.eval_opponents, seed=cfg.run.seed, env_options=cfg.run.env_kwargs)
 
     def boards(self, n: int) -> list:
         from vint_env.evaluation import generate_boards
@@ -53,12 +52,15 @@ class HarnessEvaluator:
             self._boards[n] = generate_boards(n, seed=self.seed)
         return self._boards[n]
 
-    def match(self, spec_a: str, spec_b: str, boards: list):
+    def match(self, spec_a: str, spec_b: str, boards: list, label: str | None = None):
         """The harness's duplicate match, without its per-board double-dummy analysis (a quarter of a
-        second per Vint board, which would dominate an evaluation inside training)."""
+        second per Vint board, which would dominate an evaluation inside training); the stage
+        ``vs <label>`` (default: B's spec) of :attr:`progress`, a bar of boards."""
         from vint_env.evaluation import run_match
-        return run_match(self.game, spec_a, spec_b, boards, seed=self.seed, workers=self.workers,
-                         analysis=False, env_options=self.env_options)
+        with self.progress.stage(f"vs {label or spec_b}", len(boards), "board") as bar:
+            return run_match(self.game, spec_a, spec_b, boards, seed=self.seed, workers=self.workers,
+                             analysis=False, env_options=self.env_options,
+                             on_chunk=lambda results, cpu: bar.update(len(results)))
 
     def __call__(self, checkpoint: str | Path, update: int, deals: int) -> dict:
         from vint_env.evaluation import summarize
@@ -84,7 +86,7 @@ class HarnessEvaluator:
         """The agent after RL (A) against the same agent before it (B: the warm start's clone) on the final
         boards: ``eval/warm_start/...`` scalars, and a row of :meth:`table`."""
         from vint_env.evaluation import summarize
-        result = self.match(f"network:{checkpoint}", f"network:{warm_start}", self.boards(deals))
+        result = self.match(f"network:{checkpoint}", f"network:{warm_start}", self.boards(deals), self.WARM_START)
         s = summarize(result)
         self.last_summaries[self.WARM_START] = s
         self.last_matches[self.WARM_START] = result
