@@ -107,6 +107,6 @@ def test_shaping_never_reaches_logged_returns_or_evaluation(tmp_path):
     assert a["value_loss"] != b["value_loss"]
     # the evaluator plays the harness's own envs: a shaped config evaluates in real points, the same
     path = shaped.save()
-    ev_plain = HarnessEvaluator.from_config(plain.cfg)(path, 1, 4)
-    ev_shaped = HarnessEvaluator.from_config(shaped.cfg)(path, 1, 4)
+    ev_plain = HarnessEvaluator.from_config(plain.cfg, plain.game)(path, 1, 4)
+    ev_shaped = HarnessEvaluator.from_config(shaped.cfg, shaped.game)(path, 1, 4)
     assert ev_plain == ev_shaped
