@@ -9,6 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vint_env import games
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.imitation import bc_loss, behaviour_clone, evaluate_clone, kl_to_reference
 from vint_env.training.logs import RunLogger
