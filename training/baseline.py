@@ -44,7 +44,8 @@ from vint_env import games
 from vint_env.points import format_ci
 from vint_env.atomic import atomic_write
 
-from vint_env.training.config import RESUME_OVERRIDABLE, ConfigError, PPOConfig, flat_keys, load_config
+from vint_env.training.config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, config_from_checkpoint, flat_keys,
+                                      load_config)
 from vint_env.evaluation.report import strict_json
 
 DEFAULT_BOARDS = 500
@@ -165,8 +166,8 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
         config_file = ROOT / config_file
     overrides = list(args.overrides) + ([f"max_minutes={args.minutes}"] if args.minutes is not None else [])
     cfg = load_config(config_file, overrides)
-    if cfg.run.game != game.env_name:
-        raise ConfigError(f"{config_file} trains {cfg.run.game!r}, not {game.env_name!r} (--game {game.name})")
+    if cfg.run.game != game.name:
+        raise ConfigError(f"{config_file} trains {cfg.run.game!r}, not {game.name!r} (--game {game.name})")
     if args.boards < 1:
         raise ConfigError(f"--boards must be >= 1, got {args.boards}")
     if args.measure_seed == cfg.run.seed:
@@ -182,7 +183,7 @@ def resolve(args) -> tuple[PPOConfig, Path, Path, Path]:
     for opp in args.opponents:
         try:
             specs.append(parse_spec(opp))
-            load_agent(specs[-1], game=game.name)
+            load_agent(specs[-1], game=game)
         except (ValueError, ImportError) as e:
             raise ConfigError(f"--opponents: {opp!r}: {e}") from None
     args.opponents = [str(spec) for spec in specs]          # each by its parsed spec's text
@@ -202,7 +203,8 @@ def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> i
 
     latest = run_dir / "checkpoints" / "latest.pt"
     if latest.is_file():
-        saved = flat_keys(load_checkpoint(latest, game=cfg.run.game)["config"])
+        # read as a config, so a run that wrote its game as the env id (vint_v0) is the same run
+        saved = config_from_checkpoint(load_checkpoint(latest, game=cfg.run.game)["config"], str(latest)).to_flat()
         wanted = cfg.to_flat()
         differs = {k: (saved.get(k), v) for k, v in wanted.items()
                    if saved.get(k) != v and k not in RESUME_OVERRIDABLE}
@@ -217,7 +219,7 @@ def train(args, cfg: PPOConfig, config_file: Path, run_dir: Path, say: Log) -> i
             + (f"{cfg.run.max_minutes:g} min or " if cfg.run.max_minutes else "")
             + f"{cfg.run.total_timesteps} env steps, run folder {run_dir}")
         resume_from = None
-    return run_training(cfg, run_dir, resume_from, show_progress=not args.no_progress)
+    return run_training(cfg, run_dir, resume_from, show_progress=False if args.no_progress else None)
 
 
 def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
@@ -225,8 +227,7 @@ def measure(args, cfg: PPOConfig, run_dir: Path, say: Log) -> dict:
     from vint_env.agents.learned.baseline import file_sha256
     from vint_env.evaluation import generate_boards, run_match, summarize
 
-    from vint_env.training.evaluation import harness_game
-    game = harness_game(cfg.run.game)
+    game = cfg.run.game                    # the game's name: the config's one spelling of it
     ckpt = run_dir / "checkpoints" / "latest.pt"
     sha = file_sha256(ckpt)
     env_options = {k: v for k, v in cfg.run.env_kwargs.items() if k not in ("reward_scale", "episode")}

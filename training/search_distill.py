@@ -30,8 +30,9 @@ from pathlib import Path
 import numpy as np
 
 
-def expert_data(game: str, teacher: str, seed: int, deals: int, chunk: int, folder: Path, say):
-    """The teacher's decisions on deals ``0 .. deals-1`` of ``seed``, chunk by chunk, cached in ``folder``."""
+def expert_data(game, teacher: str, seed: int, deals: int, chunk: int, folder: Path, say):
+    """The teacher's decisions on deals ``0 .. deals-1`` of ``seed`` in ``game`` (its record), chunk by chunk,
+    cached in ``folder``."""
     from vint_env.training.teacher_data import TeacherData, play_deals
     folder.mkdir(parents=True, exist_ok=True)
     parts = []
@@ -39,7 +40,7 @@ def expert_data(game: str, teacher: str, seed: int, deals: int, chunk: int, fold
     played = 0
     for first in range(0, deals, chunk):
         count = min(chunk, deals - first)
-        path = folder / f"{game}-{teacher.replace(':', '_').replace(',', '_')}-seed{seed}-{first}-{count}.npz"
+        path = folder / f"{game.name}-{teacher.replace(':', '_').replace(',', '_')}-seed{seed}-{first}-{count}.npz"
         if not path.is_file():
             data = play_deals(game, {}, teacher, seed, first, count)
             data.save(path)
@@ -78,7 +79,7 @@ def main(argv=None) -> int:
     def say(msg: str) -> None:
         print(msg, flush=True)
 
-    data = expert_data(record.name, args.teacher, args.seed, args.deals, args.chunk, args.out / "chunks", say)
+    data = expert_data(record, args.teacher, args.seed, args.deals, args.chunk, args.out / "chunks", say)
     say(f"expert data: {len(data)} decisions of {args.teacher!r} on {args.deals} deals")
     start_path = checkpoint_path(record)
     ckpt = load_checkpoint(start_path, game=record)

@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from vint_env import games
 from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
 from vint_env.atomic import atomic_write
 from vint_env.cards import NUM_CARDS
@@ -46,7 +47,7 @@ from vint_env.training.engine_values import PolicyLogits, call_values
 from vint_env.training.imitation import behaviour_clone, evaluate_clone
 from vint_env.training.teacher_data import TeacherData, teacher_data
 
-GAME = "solo_whist"
+GAME = games.get("solo_whist")   # the record, resolved once
 ROOT = Path(__file__).resolve().parents[1]
 START = "vint_env/baselines/solo_whist.pt"   # relative to the repository (the teacher cache is keyed by the spec)
 

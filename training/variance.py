@@ -51,7 +51,7 @@ def main(argv=None) -> int:
     if args.deals < 1:
         p.error(f"--deals must be >= 1, got {args.deals}")
     try:
-        figures = return_variance(games.get(args.game).env_name, policy, args.opponent, args.deals, args.seed,
+        figures = return_variance(games.get(args.game), policy, args.opponent, args.deals, args.seed,
                                   args.env_source)
     except ValueError as e:
         print(f"python -m training.variance: {e}", file=sys.stderr)

@@ -15,6 +15,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from vint_env import games
 from vint_env.agents.learned.policy import load_checkpoint
 from vint_env.training.cli import main
 from vint_env.training.config import (FIELDS, SECTION_OF, SECTION_TYPES, SECTIONS, ConfigError, PPOConfig,
@@ -62,7 +63,7 @@ def test_the_defaults_are_the_recommended_path():
 def test_shipped_configs_resolve_to_the_same_values_as_before_the_sections(name):
     extra = ["init_from=vint_env/baselines/whist.pt"] if name == "whist_rl.yaml" else []
     got = load_config(CONFIGS / name, extra).to_flat()
-    want = {**RESOLVED[name], **ADDED_SINCE}
+    want = {**RESOLVED[name], **ADDED_SINCE, "game": games.get(RESOLVED[name]["game"]).name}   # its env id then, its name now
     assert sorted(got) == sorted(want)
     for key in want:
         assert (got[key], type(got[key])) == (want[key], type(want[key])), f"{name}: {key}"

@@ -6,6 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vint_env import games
 from vint_env.agents.registry import load_agent
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.duplicate import rotate_seats, twin, variance_figures
@@ -31,10 +32,11 @@ class Deterministic(torch.nn.Module):
 
 
 def bots(game):
-    return lambda kind: load_agent(kind, game=game.partition("_v")[0])
+    return lambda kind: load_agent(kind, game=game)
 
 
 def collector(source, game, mix, num_envs=4, num_steps=30, **batch_options):
+    game = games.get(game)          # the test's parameter is a name; the batch takes the record
     batch = make_game_batch(source, game, num_envs, {}, **batch_options)
     return batch, SelfPlayCollector(batch, mix, num_steps, bots(game), duplicate=True)
 
@@ -99,8 +101,8 @@ def test_per_step_rewards_pair_by_trajectory():
     # shaped trick rewards (AEC): every transition keeps its own credit; the deal's end takes the other table's
     # total of the same seat, so each trajectory sums to zero when both tables play alike
     from vint_env.training.shaping import RewardShaper
-    batch = make_game_batch("aec", "whist_v0", 4, {}, RewardShaper(0.5, [], "none", 1.0))
-    col = SelfPlayCollector(batch, {"self": 1.0}, 60, bots("whist_v0"), duplicate=True)
+    batch = make_game_batch("aec", games.get("whist"), 4, {}, RewardShaper(0.5, [], "none", 1.0))
+    col = SelfPlayCollector(batch, {"self": 1.0}, 60, bots(games.get("whist")), duplicate=True)
     net = Deterministic(batch.num_actions)
     rollout = col.collect(net, [net], np.random.default_rng(2), torch.Generator().manual_seed(2))
     assert np.abs(rollout.rewards[~rollout.dones]).max() == 0.5   # the tricks' credits are still there
@@ -109,7 +111,7 @@ def test_per_step_rewards_pair_by_trajectory():
 
 @pytest.mark.parametrize("source", ["vector", "aec"])
 def test_paired_return_is_the_boards_duplicate_score_at_both_tables(source):
-    batch, col = collector(source, "whist_v0", {"rule": 1.0}, num_envs=4, num_steps=60)
+    batch, col = collector(source, games.get("whist"), {"rule": 1.0}, num_envs=4, num_steps=60)
     net = Deterministic(batch.num_actions)     # a poor player: it loses to the rule bot
     rollout = col.collect(net, [net], np.random.default_rng(5), torch.Generator().manual_seed(5))
     rows = rollout.side_returns             # tables a, b of each settled pair in turn
@@ -121,22 +123,22 @@ def test_paired_return_is_the_boards_duplicate_score_at_both_tables(source):
 
 
 def test_without_duplicate_the_rows_carry_no_paired_return():
-    batch = make_game_batch("vector", "whist_v0", 3, {})
-    col = SelfPlayCollector(batch, {"rule": 1.0}, 52, bots("whist_v0"))
+    batch = make_game_batch("vector", games.get("whist"), 3, {})
+    col = SelfPlayCollector(batch, {"rule": 1.0}, 52, bots(games.get("whist")))
     rollout = col.collect(Deterministic(52), [], np.random.default_rng(0), torch.Generator())
     assert len(rollout.side_returns) == 3 and np.isnan(rollout.side_returns[:, 1]).all()
     assert np.isnan(variance_figures(rollout.side_returns)["paired_return_var"])
 
 
 def test_return_variance_on_the_same_deals():
-    figures = return_variance("whist_v0", opponent="rule", deals=16, num_envs=8, seed=0)
+    figures = return_variance(games.get("whist"), opponent="rule", deals=16, num_envs=8, seed=0)
     assert figures["deals"] >= 16 and figures["n"] == 2 * figures["deals"]
     assert 0 < figures["paired_return_var"] < figures["return_var"]        # the deal's luck cancels
     assert figures["paired_return_mean"] == pytest.approx(2 * figures["return_mean"])
 
 
 @pytest.mark.parametrize("overrides,message", [
-    (["run.game=solo_whist_v0", "collection.duplicate=true"], "solo_whist_v0 is not a partnership game"),
+    (["run.game=solo_whist_v0", "collection.duplicate=true"], "solo_whist is not a partnership game"),
     (["collection.duplicate=true", "collection.num_envs=5"], "num_envs must be even"),
     (["collection.duplicate=1"], "'duplicate' must be of type bool"),
     (["collection.duplicat=true"], "did you mean 'collection.duplicate'"),
@@ -173,4 +175,4 @@ def test_variance_command(capsys):
     figures = json.loads(capsys.readouterr().out)
     assert figures["deals"] >= 4 and figures["return_var"] > 0
     assert main(["--game", "solo_whist", "--deals", "2"]) == 2
-    assert "solo_whist_v0 is not a partnership game" in capsys.readouterr().err
+    assert "solo_whist is not a partnership game" in capsys.readouterr().err

@@ -49,7 +49,7 @@ def test_sparse_policy_logits_equal_the_network():
 
 def test_the_greedy_calls_value_is_the_deals_real_outcome_and_only_legal_calls_are_valued():
     net, seed, deals = _net(), 7, 24
-    data = call_values(net, "solo_whist", seed, deals, batch=10)
+    data = call_values(net, games.get("solo_whist"), seed, deals, batch=10)
     points = _greedy_deal_points(net, seed, deals)
     assert len(data) > deals                            # several calls with a choice a deal
     values = data.values

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from card_game_checks import ONE_SUIT_EACH
+from vint_env import games
 from vint_env.training.config import ConfigError, load_config
 from vint_env.games import AGENTS
 from vint_env.training.teacher_data import cache_key, deal_seeds, generate, play_deals
@@ -26,7 +27,7 @@ SEED = 5
 
 @pytest.fixture(scope="module")
 def solo_values():
-    return play_deals("solo_whist_v0", {}, "rule", SEED, 0, 4, values="rollout")
+    return play_deals(games.get("solo_whist"), {}, "rule", SEED, 0, 4, values="rollout")
 
 
 def _teacher_deal(module, seed: int, k: int, forced: dict | None = None, valuer_kind=None):
@@ -39,7 +40,7 @@ def _teacher_deal(module, seed: int, k: int, forced: dict | None = None, valuer_
     env.reset(seed=env_seed)
     for agent, s in zip(agents, agent_seeds):
         agent.reset(s)
-    valuer = RolloutValues(env.GAME.env_name, env.NUM_ACTIONS, agents) if valuer_kind else None
+    valuer = RolloutValues(env.GAME, env.NUM_ACTIONS, agents) if valuer_kind else None
     decisions, before, received = [], [], {a: 0.0 for a in AGENTS}
     while env.agents:
         name = env.agent_selection
@@ -117,7 +118,7 @@ def test_calls_by_hand_everyone_holding_a_whole_suit():
     env = solo_whist_v0.raw_env()
     agents = [load_agent("rule", game="solo_whist") for _ in AGENTS]
     env.reset(seed=0, options={"deal": ONE_SUIT_EACH, "dealer": 3, "turned_card": "C2"})
-    valuer = RolloutValues("solo_whist_v0", env.NUM_ACTIONS, agents)
+    valuer = RolloutValues(games.get("solo_whist"), env.NUM_ACTIONS, agents)
     ob = env.observe("player_0")
     valuer.note(0, env, ob)
     assert agents[0].act(ob) == DECLAREE
@@ -131,13 +132,13 @@ def test_calls_by_hand_everyone_holding_a_whole_suit():
 
 def test_values_are_deterministic_for_a_seed_and_cached_apart(solo_values):
     # again, in chunks (what the worker processes play): the same data
-    again = generate("solo_whist_v0", {}, "rule", SEED, 4, chunk_deals=3, values="rollout")
+    again = generate(games.get("solo_whist"), {}, "rule", SEED, 4, chunk_deals=3, values="rollout")
     assert np.array_equal(again.values, solo_values.values, equal_nan=True)
     assert np.array_equal(again.actions, solo_values.actions)
-    other = play_deals("solo_whist_v0", {}, "rule", SEED + 1, 0, 1, values="rollout").values
+    other = play_deals(games.get("solo_whist"), {}, "rule", SEED + 1, 0, 1, values="rollout").values
     first = solo_values.values[solo_values.deal_ids == 0]
     assert other.shape != first.shape or not np.array_equal(other, first, equal_nan=True)
-    keys = {cache_key("solo_whist_v0", {}, "rule", SEED, 4, v) for v in ("", "rollout")}
+    keys = {cache_key(games.get("solo_whist"), {}, "rule", SEED, 4, v) for v in ("", "rollout")}
     assert len(keys) == 2 and any("rolloutvalues" in key for key in keys)
 
 
@@ -171,27 +172,27 @@ def test_a_copied_env_goes_on_exactly_and_leaves_the_original_alone():
 
 def test_rubber_episodes_and_unknown_kinds_are_refused_by_name():
     with pytest.raises(ValueError, match="deal episodes"):
-        check_values("rollout", "whist_v0", {"episode": "rubber"})
-    check_values("rollout", "whist_v0", {"episode": "deal"})
-    check_values("rollout", "solo_whist_v0")
+        check_values("rollout", games.get("whist"), {"episode": "rubber"})
+    check_values("rollout", games.get("whist"), {"episode": "deal"})
+    check_values("rollout", games.get("solo_whist"))
     with pytest.raises(ValueError, match="deal episodes"):
-        play_deals("vint_v0", {"episode": "rubber"}, "rule", 1, 0, 1, values="rollout")
+        play_deals(games.get("vint"), {"episode": "rubber"}, "rule", 1, 0, 1, values="rollout")
     with pytest.raises(ConfigError, match="deal episodes"):
         load_config(SMOKE, ["game=whist_v0", "teacher=rule", "teacher_values=rollout", "env_kwargs.episode=rubber"])
     cfg = load_config(SMOKE, ["game=solo_whist_v0", "teacher=rule", "teacher_values=rollout"])
     assert cfg.value_targets.teacher_values == "rollout"
     with pytest.raises(ValueError, match="teacher_values must be one of"):
-        check_values("montecarlo", "solo_whist_v0")
+        check_values("montecarlo", games.get("solo_whist"))
 
 
 def test_auction_only_values_are_the_full_kinds_on_the_auction_and_nothing_on_the_cards(solo_values):
-    d = play_deals("solo_whist_v0", {}, "rule", SEED, 0, 4, values="rollout_auction")
+    d = play_deals(games.get("solo_whist"), {}, "rule", SEED, 0, 4, values="rollout_auction")
     assert np.array_equal(d.actions, solo_values.actions)
     cards = d.masks[:, :52].any(axis=1)
     assert cards.any() and (~cards).any()
     assert np.isnan(d.values[cards]).all()                      # the teacher's card stays the target
     assert np.array_equal(d.values[~cards], solo_values.values[~cards], equal_nan=True)
     assert not d.value_rows[cards].any() and d.value_rows[~cards].all()
-    check_values("rollout_auction", "vint_v0")
+    check_values("rollout_auction", games.get("vint"))
     with pytest.raises(ValueError, match="deal episodes"):
-        check_values("rollout_auction", "vint_v0", {"episode": "rubber"})
+        check_values("rollout_auction", games.get("vint"), {"episode": "rubber"})

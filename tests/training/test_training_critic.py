@@ -45,7 +45,7 @@ def test_critic_sees_state_actor_sees_observation(tmp_path, monkeypatch):
     def no_state(self):
         raise AssertionError("state() called outside training")
     monkeypatch.setattr(CardGameEnv, "state", no_state)
-    scores = HarnessEvaluator.from_config(cfg)(path, 1, 2)
+    scores = HarnessEvaluator.from_config(cfg, t.game)(path, 1, 2)
     assert "eval/random/mean" in scores
 
     # resume restores the critic

@@ -9,6 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vint_env import games
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.imitation import bc_loss, behaviour_clone, evaluate_clone, kl_to_reference
 from vint_env.training.logs import RunLogger
@@ -34,14 +35,14 @@ def same(a: TeacherData, b: TeacherData) -> bool:
 
 @pytest.fixture(scope="module")
 def whist_rule_data():
-    return generate("whist_v0", {}, "rule", seed=5, deals=8)
+    return generate(games.get("whist"), {}, "rule", seed=5, deals=8)
 
 
 def test_teacher_data_is_a_function_of_the_seed(whist_rule_data):
     d = whist_rule_data
     assert len(d) == 8 * 52 and d.packed and d.obs_size == 965      # every card play of 8 deals
-    assert same(d, generate("whist_v0", {}, "rule", seed=5, deals=8, chunk_deals=3))
-    assert not np.array_equal(d.actions, generate("whist_v0", {}, "rule", seed=6, deals=8).actions)
+    assert same(d, generate(games.get("whist"), {}, "rule", seed=5, deals=8, chunk_deals=3))
+    assert not np.array_equal(d.actions, generate(games.get("whist"), {}, "rule", seed=6, deals=8).actions)
     # the teacher's action is legal, and the observations unpack to the env's 0/1 vectors
     assert d.masks[np.arange(len(d)), d.actions].all()
     assert set(np.unique(d.obs(np.arange(10)))) <= {0.0, 1.0}
@@ -56,26 +57,26 @@ def test_teacher_data_is_a_function_of_the_seed(whist_rule_data):
 
 
 def test_teacher_data_same_with_worker_processes():
-    one = generate("vint_v0", {}, "rule", seed=2, deals=4, workers=1, chunk_deals=2)
-    two = generate("vint_v0", {}, "rule", seed=2, deals=4, workers=2, chunk_deals=2)
+    one = generate(games.get("vint"), {}, "rule", seed=2, deals=4, workers=1, chunk_deals=2)
+    two = generate(games.get("vint"), {}, "rule", seed=2, deals=4, workers=2, chunk_deals=2)
     assert same(one, two) and len(one) > 0
 
 
 def test_teacher_data_cache(tmp_path, whist_rule_data):
     notes = []
-    data, path, cached = teacher_data("whist_v0", {}, "rule", 5, 8, cache_dir=tmp_path, say=notes.append)
+    data, path, cached = teacher_data(games.get("whist"), {}, "rule", 5, 8, cache_dir=tmp_path, say=notes.append)
     assert not cached and path.is_file() and path.parent == tmp_path
     assert path.name.startswith("whist_v0-rule-seed5-8deals-")
     assert same(data, whist_rule_data)
     assert [p.name for p in tmp_path.iterdir()] == [path.name]          # no temporary file left
-    again, path2, cached2 = teacher_data("whist_v0", {}, "rule", 5, 8, cache_dir=tmp_path)
+    again, path2, cached2 = teacher_data(games.get("whist"), {}, "rule", 5, 8, cache_dir=tmp_path)
     assert cached2 and path2 == path and same(again, data)
     # other options, another file
-    _, path3, _ = teacher_data("whist_v0", {"reward_scale": 1.0}, "rule", 5, 8, cache_dir=tmp_path)
+    _, path3, _ = teacher_data(games.get("whist"), {"reward_scale": 1.0}, "rule", 5, 8, cache_dir=tmp_path)
     assert path3 != path
     # a damaged file is made again
     path.write_bytes(b"not an npz")
-    fixed, _, cached4 = teacher_data("whist_v0", {}, "rule", 5, 8, cache_dir=tmp_path, say=notes.append)
+    fixed, _, cached4 = teacher_data(games.get("whist"), {}, "rule", 5, 8, cache_dir=tmp_path, say=notes.append)
     assert not cached4 and same(fixed, data) and any("generating it again" in n for n in notes)
 
 
@@ -87,12 +88,12 @@ def test_teacher_cache_key_follows_the_observation_layout(monkeypatch):
     from vint_env import games
     from vint_env.games.layout import Layout
     record = games.get("whist")
-    before = cache_key("whist_v0", {}, "rule", 5, 8)
+    before = cache_key(games.get("whist"), {}, "rule", 5, 8)
     blocks = [(b.name, b.shape, b.description) for b in record.layout.blocks.values()]
     grown = dataclasses.replace(record, layout=Layout(record.layout.name, blocks + [("extra", (4,), "new")]))
     real_get = games.get
     monkeypatch.setattr(games, "get", lambda name: grown if real_get(name) is record else real_get(name))
-    assert cache_key("whist_v0", {}, "rule", 5, 8) != before
+    assert cache_key(games.get("whist"), {}, "rule", 5, 8) != before
 
 
 def test_cloning_fits_a_deterministic_teacher(whist_rule_data):
@@ -183,7 +184,7 @@ def test_held_out_deals_are_not_trained_on(whist_rule_data):
 def test_teacher_data_of_two_player_vint_seats_its_two_players():
     # Two-player Vint has two agents: every decision belongs to seat 0 or 1, both decide in each deal,
     # and the deal's zero-sum result is paid to the player and its negative to the other.
-    d = generate("vint2p_v0", {"way": 4}, "rule", seed=3, deals=4)
+    d = generate(games.get("vint2p"), {"way": 4}, "rule", seed=3, deals=4)
     assert d.masks[np.arange(len(d)), d.actions].all()
     assert set(np.unique(d.seats)) == {0, 1}
     for k in range(4):

@@ -9,6 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vint_env import games
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.evaluation import HarnessEvaluator
 from vint_env.training.trainer import Trainer
@@ -45,7 +46,7 @@ def play_deal(batch, seed, rng):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_whist_tricks_and_premiums(seed):
     shaper = Shaper(trick_reward=0.1, exclude_items=["honours", "coronets"])
-    batch = AECGameBatch.for_game("whist_v0", 1, shaper=shaper)
+    batch = AECGameBatch.for_game(games.get("whist"), 1, shaper=shaper)
     shaped, real, info = play_deal(batch, seed, np.random.default_rng(seed))
     scale = batch.envs[0].reward_scale
     ns, ew = info["deal"]["tricks"]
@@ -65,7 +66,7 @@ def test_whist_tricks_and_premiums(seed):
 
 def test_vint_symlog_deal_reward():
     shaper = Shaper(deal_transform="symlog", deal_scale=0.2, exclude_items=["honours"])
-    batch = AECGameBatch.for_game("vint_v0", 1, shaper=shaper)
+    batch = AECGameBatch.for_game(games.get("vint"), 1, shaper=shaper)
     rng = np.random.default_rng(0)
     seen = 0
     for seed in range(40):
@@ -81,10 +82,10 @@ def test_vint_symlog_deal_reward():
 
 def test_shaping_refusals():
     with pytest.raises(ValueError, match="needs a partnership game"):
-        AECGameBatch.for_game("solo_whist_v0", 1, shaper=RewardShaper(trick_reward=0.1))
+        AECGameBatch.for_game(games.get("solo_whist"), 1, shaper=RewardShaper(trick_reward=0.1))
     with pytest.raises(ValueError, match="needs env_source 'aec'"):
-        make_game_batch("vector", "vint_v0", 1, shaper=RewardShaper(trick_reward=0.1))
-    batch = AECGameBatch.for_game("whist_v0", 1, shaper=RewardShaper(exclude_items=["honors"]))
+        make_game_batch("vector", games.get("vint"), 1, shaper=RewardShaper(trick_reward=0.1))
+    batch = AECGameBatch.for_game(games.get("whist"), 1, shaper=RewardShaper(exclude_items=["honors"]))
     with pytest.raises(ValueError, match=r"\['honors'\] are not score items.*'honours'"):
         play_deal(batch, 1, np.random.default_rng(1))
     with pytest.raises(ConfigError, match="shaping_deal_transform must be"):
@@ -106,6 +107,6 @@ def test_shaping_never_reaches_logged_returns_or_evaluation(tmp_path):
     assert a["value_loss"] != b["value_loss"]
     # the evaluator plays the harness's own envs: a shaped config evaluates in real points, the same
     path = shaped.save()
-    ev_plain = HarnessEvaluator.from_config(plain.cfg)(path, 1, 4)
-    ev_shaped = HarnessEvaluator.from_config(shaped.cfg)(path, 1, 4)
+    ev_plain = HarnessEvaluator.from_config(plain.cfg, plain.game)(path, 1, 4)
+    ev_shaped = HarnessEvaluator.from_config(shaped.cfg, shaped.game)(path, 1, 4)
     assert ev_plain == ev_shaped

@@ -11,11 +11,12 @@ from vint_env.agents.learned.networks import build_network
 from vint_env.agents.registry import load_agent
 
 
-def rollout(source, mix, seed=4, env_kwargs=None, game="vint_v0", network="mlp"):
+def rollout(source, mix, seed=4, env_kwargs=None, game="vint", network="mlp"):
+    game = games.get(game)
     batch = make_game_batch(source, game, 6, env_kwargs or {})
     torch.manual_seed(0)
     net = build_network(network, batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
-    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game=game.partition("_v")[0]))
+    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game=game))
     return col.collect(net, [net], np.random.default_rng(seed), torch.Generator().manual_seed(seed))
 
 
@@ -23,7 +24,7 @@ def test_both_sources_are_game_batches_and_observe_the_same_active_entries():
     """One rollout-source interface: the AEC envs and the batched engine both implement ``GameBatch``, and
     both give a sparse network the active entries of the very observations they give a dense one."""
     for source in ("aec", "vector"):
-        batch = make_game_batch(source, "whist_v0", 3)
+        batch = make_game_batch(source, games.get("whist"), 3)
         assert isinstance(batch, GameBatch), source
         batch.start_many([0, 1, 2], [5, 6, 7])
         ids = np.array([0, 2])
@@ -34,7 +35,7 @@ def test_both_sources_are_game_batches_and_observe_the_same_active_entries():
             np.add.at(dense[row], index[row], weight[row])
         assert np.array_equal(dense, obs) and np.array_equal(masks, masks2), source
     with pytest.raises(ValueError, match="centralised critic"):
-        make_game_batch("vector", "whist_v0", 1).states(np.array([0]))
+        make_game_batch("vector", games.get("whist"), 1).states(np.array([0]))
 
 
 @pytest.mark.parametrize("mix", [{"self": 1.0}, {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}],
@@ -59,7 +60,7 @@ def test_vector_source_takes_the_vint_variants_as_the_aec_source():
     default = rollout("vector", {"self": 1.0})
     assert not np.allclose(default.rewards, v.rewards)
     with pytest.raises(ValueError, match="honours must be one of"):
-        make_game_batch("vector", "vint_v0", 2, {"honours": "sum"})
+        make_game_batch("vector", games.get("vint"), 2, {"honours": "sum"})
 
 
 def dense(obs):
@@ -91,16 +92,16 @@ def test_engine_rollouts_equal_aec_rollouts_for_every_engine_game(game, env_kwar
 
 def test_vector_source_refuses_other_games_and_options():
     with pytest.raises(ValueError, match="deal episodes only"):
-        make_game_batch("vector", "vint_v0", 2, {"episode": "rubber"})
+        make_game_batch("vector", games.get("vint"), 2, {"episode": "rubber"})
     with pytest.raises(ValueError, match="does not take env_kwargs"):
-        make_game_batch("vector", "vint_v0", 2, {"max_deals": 3})
+        make_game_batch("vector", games.get("vint"), 2, {"max_deals": 3})
 
 
 def test_solo_whist_rule_bot_plays_compiled_in_the_engine_with_the_python_bots_actions():
     # Against the rule bot, the engine source asks its compiled twin (all bot seats of a step in one call):
     # the rollout is the one the Python bots make seat by seat.
     def solo_rollout(compiled: bool):
-        batch = make_game_batch("vector", "solo_whist_v0", 8, {})
+        batch = make_game_batch("vector", games.get("solo_whist"), 8, {})
         torch.manual_seed(0)
         net = build_network("sparse", batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
         col = SelfPlayCollector(batch, {"rule": 0.8, "self": 0.2}, 60,

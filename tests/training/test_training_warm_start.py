@@ -8,6 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vint_env import games
 from vint_env.training.config import load_config
 from vint_env.training.imitation import behaviour_clone
 from vint_env.training.logs import RunLogger, cloning_rows, plot_learning_curves, trained_range
@@ -29,7 +30,7 @@ def one_thread():
 
 @pytest.fixture(scope="module")
 def whist_rule_data():
-    return generate("whist_v0", {}, "rule", seed=5, deals=8)
+    return generate(games.get("whist"), {}, "rule", seed=5, deals=8)
 
 
 class Calls:
@@ -232,7 +233,7 @@ def test_the_harness_table_names_rl_gain_and_an_agent_equals_itself_against_its_
     cfg.model.network, cfg.model.network_kwargs = "mlp", {"hidden_sizes": [16]}
     a = save_checkpoint(tmp_path / "a.pt", policy_payload(cfg, 965, 52, net.state_dict()))
     b = save_checkpoint(tmp_path / "b.pt", policy_payload(cfg, 965, 52, net.state_dict()))
-    ev = HarnessEvaluator("whist_v0", ["random"], seed=3)
+    ev = HarnessEvaluator(games.get("whist"), ["random"], seed=3)
     scalars = ev.against_warm_start(a, b, 4)
     # the same greedy weights at every seat of both tables: every duplicate board is a tie
     assert scalars["eval/warm_start/mean"] == 0.0

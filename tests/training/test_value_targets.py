@@ -10,6 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("endplay")
 
+from vint_env import games
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.imitation import behaviour_clone, evaluate_clone, row_losses, value_targets
 from vint_env.training.teacher_data import TeacherData, cache_key, generate
@@ -22,7 +23,7 @@ SMOKE = Path(__file__).resolve().parents[2] / "configs" / "smoke.yaml"
 
 @pytest.fixture(scope="module")
 def whist_values():
-    return generate("whist_v0", {}, "rule", seed=3, deals=4, values="dd")
+    return generate(games.get("whist"), {}, "rule", seed=3, deals=4, values="dd")
 
 
 def test_legal_cards_and_only_they_have_values_in_whole_points(whist_values):
@@ -47,7 +48,7 @@ def test_values_match_an_exhaustive_search_at_the_end_of_the_deal():
     checked = 0
     for seed in range(6):
         env.reset(seed=seed)
-        valuer = DealValues("whist_v0", 52)
+        valuer = DealValues(games.get("whist"), 52)
         expect = {}
         row = 0
         while env.agents:
@@ -94,20 +95,20 @@ def _future(play: TrickPlay, side: int) -> int:
 
 
 def test_value_data_are_deterministic_saved_whole_and_cached_apart(tmp_path, whist_values):
-    again = generate("whist_v0", {}, "rule", seed=3, deals=4, values="dd")
+    again = generate(games.get("whist"), {}, "rule", seed=3, deals=4, values="dd")
     assert np.array_equal(again.values, whist_values.values, equal_nan=True)
     path = tmp_path / "d.npz"
     whist_values.save(path)
     back = TeacherData.load(path)
     assert np.array_equal(back.values, whist_values.values, equal_nan=True)
     assert np.array_equal(back.actions, whist_values.actions)
-    plain = cache_key("whist_v0", {}, "rule", 3, 4)
-    valued = cache_key("whist_v0", {}, "rule", 3, 4, "dd")
+    plain = cache_key(games.get("whist"), {}, "rule", 3, 4)
+    valued = cache_key(games.get("whist"), {}, "rule", 3, 4, "dd")
     assert plain != valued and "ddvalues" in valued
 
 
 def test_vint_auction_keeps_the_teachers_action_and_the_play_gets_values():
-    d = generate("vint_v0", {}, "rule", seed=2, deals=3, values="dd")
+    d = generate(games.get("vint"), {}, "rule", seed=2, deals=3, values="dd")
     rows = d.value_rows
     auction = d.masks[:, 52:].any(axis=1)               # a call is legal only in the auction
     assert auction.any() and rows.any()
@@ -143,9 +144,9 @@ def test_cloning_values_picks_the_best_cards_it_was_shown(whist_values):
 
 def test_a_game_without_a_solver_or_an_unknown_kind_is_refused_by_name():
     with pytest.raises(ValueError, match="solo_whist"):
-        check_values("dd", "solo_whist_v0")
+        check_values("dd", games.get("solo_whist"))
     with pytest.raises(ValueError, match="teacher_values must be one of"):
-        check_values("montecarlo", "whist_v0")
+        check_values("montecarlo", games.get("whist"))
     with pytest.raises(ConfigError, match="solo_whist"):
         load_config(SMOKE, ["game=solo_whist_v0", "teacher=rule", "teacher_values=dd"])
     with pytest.raises(ConfigError, match="needs a teacher"):

@@ -1,4 +1,4 @@
-"""Baseline PPO training with self-play (PyTorch) for vint_v0, whist_v0 and solo_whist_v0.
+"""Baseline PPO training with self-play (PyTorch) for Vint, Whist, Solo Whist and two-player Vint.
 
 - ``config.py``: every hyper-parameter in :class:`PPOConfig`, a dataclass of sections by job, each key declared
   with its type and range; ``config_files.py``: reading ``configs/*.yaml`` (safe YAML, ``base:`` inheritance);

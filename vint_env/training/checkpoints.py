@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
+from vint_env import games
 from vint_env.agents.learned.policy import load_checkpoint, save_checkpoint
 
 from .config import RESUME_OVERRIDABLE, PPOConfig, config_from_checkpoint
@@ -44,9 +45,10 @@ class TrainState:
 
 
 def policy_payload(cfg: PPOConfig, obs_size: int, num_actions: int, model: dict) -> dict:
-    """The policy part of a checkpoint: what an agent needs to play."""
+    """The policy part of a checkpoint: what an agent needs to play.  Its ``game`` is the env name, as the
+    checkpoint format has always stored it (``cfg.run.game`` is the game's name)."""
     return {
-        "game": cfg.run.game,
+        "game": games.get(cfg.run.game).env_name,
         "env_kwargs": dict(cfg.run.env_kwargs),
         "obs_size": obs_size,
         "num_actions": num_actions,

@@ -38,7 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
                         "checkpoint")
     p.add_argument("--overwrite", action="store_true",
                    help="start afresh in the run folder, deleting the run it holds")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar (one line per evaluation instead)")
+    shown = p.add_mutually_exclusive_group()
+    shown.add_argument("--no-progress", action="store_true",
+                       help="no progress bars: plain log lines (one per evaluation and checkpoint) instead")
+    shown.add_argument("--progress", action="store_true",
+                       help="progress bars on stderr even when it is not a terminal (the default shows them on a "
+                            "terminal only)")
     p.add_argument("--collectors", type=int, metavar="N",
                    help="collect in N processes beside the learner (sets collectors; 0: in the learner)")
     p.add_argument("--device", choices=DEVICES,
@@ -118,7 +123,8 @@ def run(args) -> int:
                 run_dir, replace = base, args.config
             else:
                 run_dir = fresh_run_dir(base)
-    return run_training(cfg, run_dir, ckpt_path, show_progress=not args.no_progress, replace=replace)
+    show = False if args.no_progress else True if args.progress else None    # None: bars on a terminal
+    return run_training(cfg, run_dir, ckpt_path, show_progress=show, replace=replace)
 
 
 def main(argv=None) -> int:

@@ -51,13 +51,15 @@ class RolloutWorker:
         from .selfplay import SelfPlayCollector, default_bot_factory
         from .sources import make_game_batch
         torch.set_num_threads(1)
+        from vint_env import games
         cfg = self.cfg = config_from_dict(cfg_dict)
         self.k = k
-        self.batch = make_game_batch(cfg.collection.env_source, cfg.run.game, cfg.collection.num_envs, cfg.run.env_kwargs)
+        game = games.get(cfg.run.game)          # the worker's entry point: its config comes as a mapping
+        self.batch = make_game_batch(cfg.collection.env_source, game, cfg.collection.num_envs, cfg.run.env_kwargs)
         self.net = build_network(cfg.model.network, self.batch.obs_size, self.batch.num_actions, cfg.model.network_kwargs).eval()
         self.pool = OpponentPool(cfg.opponents.pool_size)
         self.collector = SelfPlayCollector(self.batch, cfg.opponents.opponent_mix, cfg.collection.num_steps,
-                                           default_bot_factory(cfg.run.game), cfg.collection.duplicate)
+                                           default_bot_factory(game), cfg.collection.duplicate)
 
     def collect(self, update: int, weights: dict, pool: list[dict] | None) -> tuple[Rollout, float]:
         t0 = time.perf_counter()

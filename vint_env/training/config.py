@@ -9,7 +9,7 @@ type or out of its declared range names the key and the range.
 The config is a small dataclass of sections (:class:`PPOConfig`: ``cfg.run.seed``,
 ``cfg.ppo.learning_rate``), one dataclass per job of the trainer::
 
-    run: {name: quick, game: vint_v0, seed: 1}
+    run: {name: quick, game: vint, seed: 1}
     ppo: {learning_rate: 0.0001, clip_coef: 0.1}
 
 Every key has one name in the whole config, so a key may also be given alone, without its section
@@ -35,8 +35,9 @@ from vint_env.agents.spec import AgentSpecError, parse_spec
 
 from .config_files import ConfigError, read_config_file, safe_yaml  # noqa: F401  (ConfigError: this module exports it)
 
-#: The env names a run may train on (from :mod:`vint_env.games`).
-GAMES = _games.env_names()
+#: The games a run may train on, by name (from :mod:`vint_env.games`); their env names (``vint_v0`` ...) are
+#: accepted as input too and read as the name.
+GAMES = _games.names()
 ENV_SOURCES = ("aec", "vector")
 DEVICES = ("auto", "cpu", "cuda", "mps")           # torch devices a run learns on (device.py)
 OPPONENT_KINDS = ("self", "pool", "random", "rule")
@@ -111,7 +112,7 @@ COEF = 1e6             # coefficients and weights of a loss
 class RunConfig:
     """What is trained, with which seed and budget, and where it is written."""
     name: str = key("vint_ppo")           # run name: folder <runs_dir>/<name> and log titles
-    game: str = key("vint_v0")            # vint_v0 | whist_v0 | solo_whist_v0 | vint2p_v0 (or vint, whist ...)
+    game: str = key("vint")               # vint | whist | solo_whist | vint2p (the env ids vint_v0 ... read as these)
     env_kwargs: dict = key({})            # options of the env, e.g. {reward_scale: 0.001}
     seed: int = key(1, ge=0, le=2 ** 32 - 1)    # everything random in the run derives from it
     total_timesteps: int = key(1_000_000, ge=0, le=10 ** 12)  # env steps to train for; 0 with a teacher: clone, stop
@@ -350,10 +351,10 @@ def _check_relations(cfg: PPOConfig) -> None:
     def need(cond: bool, msg: str):
         if not cond:
             raise ConfigError(msg)
-    known = run.game in GAMES or run.game in _games.names()
-    need(known, f"game must be one of {GAMES} (or their names {_games.names()}), got {run.game!r}")
-    record = _games.get(run.game)          # resolved once: "whist" is whist_v0, as in every CLI
-    run.game = record.env_name
+    known = isinstance(run.game, str) and (run.game in GAMES or run.game in _games.env_names())
+    need(known, f"game must be one of {GAMES} (or their env names {_games.env_names()}), got {_short(run.game)}")
+    record = _games.get(run.game)          # one spelling, the game's name: "whist_v0" is whist, as in every CLI
+    run.game = record.name
     from vint_env.evaluation.bench_sets import frozen_set_of
     frozen = frozen_set_of(run.seed)
     need(frozen is None, f"seed {run.seed} draws the benchmark's frozen boards ({frozen}: the trainer's "
@@ -376,7 +377,7 @@ def _check_relations(cfg: PPOConfig) -> None:
     if col.duplicate:
         from .duplicate import check_game, check_pairs
         try:
-            check_game(run.game)
+            check_game(record)
             check_pairs(col.num_envs)
         except ValueError as e:
             need(False, f"duplicate: {e}")
@@ -398,7 +399,7 @@ def _check_relations(cfg: PPOConfig) -> None:
         from .value_targets import check_values
         need(bool(td.teacher), f"teacher_values={vt.teacher_values!r} labels a teacher's deals: it needs a teacher")
         try:
-            check_values(vt.teacher_values, run.game, run.env_kwargs)
+            check_values(vt.teacher_values, record, run.env_kwargs)
         except ValueError as e:
             need(False, str(e))
     need(ini.kl_coef == 0 or (td.teacher and cl.bc_epochs > 0) or ini.init_from,
@@ -409,7 +410,7 @@ def _check_relations(cfg: PPOConfig) -> None:
          f"(teacher={td.teacher!r})")
     if ini.init_from:
         need(Path(ini.init_from).is_file(), f"init_from: no checkpoint file {ini.init_from!r}")
-        _check_init_from(ini.init_from, run.game, (mod.network, mod.network_kwargs))
+        _check_init_from(ini.init_from, record, (mod.network, mod.network_kwargs))
     need(all(isinstance(i, str) for i in shp.shaping_exclude_items),
          f"shaping_exclude_items must be score item names, got {_short(shp.shaping_exclude_items)}")
     unknown = set(opp.opponent_mix) - set(OPPONENT_KINDS)
@@ -428,7 +429,7 @@ def _check_relations(cfg: PPOConfig) -> None:
             raise ConfigError(f"{name}: {e}") from None
 
 
-def _check_init_from(path: str, game: str, network: tuple[str, dict]) -> None:
+def _check_init_from(path: str, game: _games.Game, network: tuple[str, dict]) -> None:
     """``init_from`` must be a checkpoint of the run's game and network (read before any run folder is made)."""
     from vint_env.agents.learned.policy import CheckpointError, load_checkpoint
     try:

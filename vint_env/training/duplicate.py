@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vint_env.games import Game
+
 
 def check_pairs(num_envs: int) -> None:
     """ValueError unless ``num_envs`` games make pairs of tables."""
@@ -41,14 +43,13 @@ def rotate_seats(per_seat: np.ndarray) -> np.ndarray:
     return np.roll(np.asarray(per_seat), -1)
 
 
-def check_game(game: str) -> None:
+def check_game(game: Game) -> None:
     """ValueError unless duplicate training pairs ``game``'s tables (fixed partnerships)."""
     from vint_env import games
-    record = games.get(game)
-    if not record.partnership:
-        known = [games.get(g).env_name for g in games.names() if games.get(g).partnership]
-        raise ValueError(f"duplicate training pairs two partnerships; {record.env_name} is not a partnership "
-                         f"game ({record.format}); it trains {', '.join(known)}")
+    if not game.partnership:
+        known = [g.name for g in games.all_games() if g.partnership]
+        raise ValueError(f"duplicate training pairs two partnerships; {game.name} is not a partnership "
+                         f"game ({game.format}); it trains {', '.join(known)}")
 
 
 def variance_figures(side_returns: np.ndarray) -> dict:

@@ -27,7 +27,7 @@ import time
 import numpy as np
 import torch
 
-from vint_env import games
+from vint_env.games import Game
 from vint_env.cards import NUM_CARDS
 from vint_env.vector.state import VintBatchState
 
@@ -104,13 +104,13 @@ def _auction_choice(state: VintBatchState, live: np.ndarray) -> np.ndarray:
     return live & (mask[:, NUM_CARDS:].any(1)) & (mask.sum(1) > 1)
 
 
-def call_values(net: torch.nn.Module, game: str, seed: int, deals: int, batch: int = 256,
+def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: int = 256,
                 fork_chunk: int = 8192, say=None) -> TeacherData:
     """``deals`` deals of ``game`` played by ``net`` in all four seats, every auction decision with a choice
     valued for each legal action by rollouts under ``net`` (see the module docstring).  Deal ``k`` is the
     engine's deal of seed ``seed * 1_000_003 + k``: the data depend on ``(net, game, seed, deals)`` only."""
     say = say or (lambda msg: None)
-    record = games.get(game)
+    record = game
     engine = record.engine_class()(auto_reset=False)
     to_points = record.points_scale / engine.reward_scale          # env rewards -> the game's points
     net.eval()

@@ -15,14 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vint_env import games
 from vint_env.agents.base import Agent
+from vint_env.games import Game
 from vint_env.points import ci_parts
 
-
-def harness_game(game: str) -> str:
-    """The game's name (``"vint"``) from its env name (``"vint_v0"``) or its name."""
-    return games.get(game).name
+from .progress import Quiet
 
 
 def as_player(agent: Agent | str | Path) -> Agent | str:
@@ -38,10 +35,10 @@ class HarnessEvaluator:
     (opponent -> :func:`vint_env.evaluation.summarize` dict).
     """
 
-    def __init__(self, game: str, opponents: list[str], seed: int = 0, workers: int = 1,
+    def __init__(self, game: Game, opponents: list[str], seed: int = 0, workers: int = 1,
                  env_options: dict | None = None):
         import vint_env.evaluation  # noqa: F401  (fail here, not at the first evaluation, without the harness)
-        self.game = harness_game(game)
+        self.game = game                 # the record (the run resolved it once)
         self.opponents = list(opponents)
         self.seed = seed
         self.workers = workers
@@ -50,10 +47,12 @@ class HarnessEvaluator:
         self._boards: dict[int, list] = {}
         # the env's rule options trained on (two-player Vint's way ...); rewards stay the harness's raw points
         self.env_options = {k: v for k, v in (env_options or {}).items() if k not in ("reward_scale", "episode")}
+        self.progress = Quiet()          # each match is a stage: "vs <opponent>" (progress.py); the run sets it
 
     @classmethod
-    def from_config(cls, cfg) -> HarnessEvaluator:
-        return cls(cfg.run.game, cfg.evaluation.eval_opponents, seed=cfg.run.seed, env_options=cfg.run.env_kwargs)
+    def from_config(cls, cfg, game: Game) -> HarnessEvaluator:
+        """The evaluator of a run's config; ``game``: the run's record."""
+        return cls(game, cfg.evaluation.eval_opponents, seed=cfg.run.seed, env_options=cfg.run.env_kwargs)
 
     def boards(self, n: int) -> list:
         from vint_env.evaluation import generate_boards
@@ -61,12 +60,16 @@ class HarnessEvaluator:
             self._boards[n] = generate_boards(n, seed=self.seed)
         return self._boards[n]
 
-    def match(self, agent_a: Agent | str, agent_b: Agent | str, boards: list):
+    def match(self, agent_a: Agent | str, agent_b: Agent | str, boards: list, label: str | None = None):
         """The harness's duplicate match (agents: specs or objects), without its per-board double-dummy analysis
-        (a quarter of a second per Vint board, which would dominate an evaluation inside training)."""
+        (a quarter of a second per Vint board, which would dominate an evaluation inside training); the stage
+        ``vs <label>`` (default: B's spec or name) of :attr:`progress`, a bar of boards."""
         from vint_env.evaluation import run_match
-        return run_match(self.game, agent_a, agent_b, boards, seed=self.seed, workers=self.workers,
-                         analysis=False, env_options=self.env_options)
+        label = label or (agent_b if isinstance(agent_b, str) else getattr(agent_b, "name", "B"))
+        with self.progress.stage(f"vs {label}", len(boards), "board") as bar:
+            return run_match(self.game, agent_a, agent_b, boards, seed=self.seed, workers=self.workers,
+                             analysis=False, env_options=self.env_options,
+                             on_chunk=lambda results, cpu: bar.update(len(results)))
 
     def __call__(self, agent: Agent | str | Path, update: int, deals: int) -> dict:
         from vint_env.evaluation import summarize
@@ -92,7 +95,7 @@ class HarnessEvaluator:
         """The agent after RL (A) against the same agent before it (B: the warm start's clone, the run's
         ``warm_start.pt``) on the final boards: ``eval/warm_start/...`` scalars, and a row of :meth:`table`."""
         from vint_env.evaluation import summarize
-        result = self.match(as_player(agent), as_player(warm_start), self.boards(deals))
+        result = self.match(as_player(agent), as_player(warm_start), self.boards(deals), self.WARM_START)
         s = summarize(result)
         self.last_summaries[self.WARM_START] = s
         self.last_matches[self.WARM_START] = result

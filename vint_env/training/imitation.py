@@ -195,7 +195,7 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
                     seed: int, value_coef: float = 0.0, max_grad_norm: float = 1.0, holdout: float = 0.0,
                     say=None, value_scale: float = 1.0, teacher_bonus: float = 0.0,
                     value_unit: float = 0.0, stop=None, measure_start: bool = False,
-                    margins=()) -> list[dict]:
+                    margins=(), progress=None) -> list[dict]:
     """Train ``net`` on ``data`` for ``epochs`` passes (Adam, minibatches drawn from a generator seeded with
     ``seed``); returns one dict of figures per epoch: the mean training loss, cross-entropy and agreement
     on the training rows after the epoch (on a fixed sample of :data:`MEASURED_TRAIN_ROWS` of them when
@@ -207,9 +207,12 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
     (``epoch_done``), and no further epoch starts (a run's budget, :class:`vint_env.training.trainer.Trainer`).
     With ``measure_start`` the first record is ``epoch 0``: the same figures for the network as given,
     before any cloning step.  ``margins``: the held-out figures include the residual agent's at these
-    margins (:func:`evaluate_clone`)."""
+    margins (:func:`evaluate_clone`).  The minibatches are the stage ``cloning`` of ``progress``
+    (:mod:`vint_env.training.progress`; a bar of minibatches)."""
+    from .progress import Quiet
     say = say or (lambda msg: None)
     stop = stop or (lambda: False)
+    progress = progress or Quiet(say)
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0xBC]))
     optimizer = torch.optim.Adam(net.parameters(), lr=learning_rate, eps=1e-5)
     device = next(net.parameters()).device          # the run's device: the batches go where the network is
@@ -228,36 +231,39 @@ def behaviour_clone(net: nn.Module, data: TeacherData, epochs: int, batch_size: 
                                                                           margins=margins).items()})
         return figures
 
-    if measure_start:
-        t0 = time.perf_counter()
-        history.append({**measure({"epoch": 0}), "seconds": time.perf_counter() - t0})
-        say(_note(history[-1], epochs, len(held_rows)))
-    net.train()
-    for epoch in range(1, epochs + 1):
-        if stop():
-            break
-        t0 = time.perf_counter()
-        losses = []
-        batches = np.array_split(rng.permutation(train_rows), max(1, -(-len(train_rows) // batch_size)))
-        for idx in batches:
-            if losses and stop():
+    per_epoch = max(1, -(-len(train_rows) // batch_size))
+    with progress.stage("cloning", epochs * per_epoch, "batch") as bar:
+        if measure_start:
+            t0 = time.perf_counter()
+            history.append({**measure({"epoch": 0}), "seconds": time.perf_counter() - t0})
+            say(_note(history[-1], epochs, len(held_rows)))
+        net.train()
+        for epoch in range(1, epochs + 1):
+            if stop():
                 break
-            obs, masks, actions, values = _batch(data, idx, device)
-            loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx].to(device), value_coef, values, value_scale,
-                              teacher_bonus, value_unit)
-            optimizer.zero_grad()
-            loss.backward()
-            nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
-            optimizer.step()
-            losses.append(loss.item())
-        figures = measure({"epoch": epoch, "train_loss": float(np.mean(losses))})
-        if len(losses) < len(batches):
-            figures.update({"stopped": 1, "epoch_done": len(losses) / len(batches)})
-        figures["seconds"] = time.perf_counter() - t0
-        history.append(figures)
-        say(_note(figures, epochs, len(held_rows)))
-        if figures.get("stopped"):
-            break
+            t0 = time.perf_counter()
+            losses = []
+            batches = np.array_split(rng.permutation(train_rows), per_epoch)
+            for idx in batches:
+                if losses and stop():
+                    break
+                obs, masks, actions, values = _batch(data, idx, device)
+                loss, _ = bc_loss(net, obs, masks, actions, returns_all[idx].to(device), value_coef, values, value_scale,
+                                  teacher_bonus, value_unit)
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(net.parameters(), max_grad_norm)
+                optimizer.step()
+                losses.append(loss.item())
+                bar.update(1)
+            figures = measure({"epoch": epoch, "train_loss": float(np.mean(losses))})
+            if len(losses) < len(batches):
+                figures.update({"stopped": 1, "epoch_done": len(losses) / len(batches)})
+            figures["seconds"] = time.perf_counter() - t0
+            history.append(figures)
+            say(_note(figures, epochs, len(held_rows)))
+            if figures.get("stopped"):
+                break
     net.eval()
     return history
 

@@ -1,7 +1,7 @@
 """One training run as a library call: what ``vint-train`` and ``python -m training.baseline`` both do.
 
 :func:`run_training` builds the :class:`~vint_env.training.trainer.Trainer` of a config in a run folder
-(resuming from a checkpoint when given one), trains it with a progress bar or progress lines, and
+(resuming from a checkpoint when given one), trains it with a progress bar per stage or progress lines, and
 ends with the final evaluation table, the learning-curve plot and the match viewer;
 :func:`resume_config` is the config a stopped run continues with.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 
 import yaml
 
+from vint_env import games
 from vint_env.points import format_points
 
 from .config import (RESUME_OVERRIDABLE, ConfigError, PPOConfig, agent_spec_texts, apply_overrides, code_specs,
@@ -94,23 +95,32 @@ def delete_run(run_dir: Path, config_file: str | Path | None, cfg: PPOConfig) ->
     shutil.rmtree(run_dir)
 
 
-def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool = True,
+def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None, show_progress: bool | None = None,
                  replace: str | Path | None = None) -> int:
     """Train ``cfg`` in ``run_dir`` (continuing from the checkpoint ``resume_from``), print the final
     evaluation, plot and viewer; 0 when done, 130 when interrupted (the run resumes later).
+
+    ``show_progress``: a bar per stage on stderr (teacher data, cloning, each evaluation match, the PPO
+    updates; ``vint_env/training/progress.py``) when True, plain lines when False; ``None``: bars when
+    stderr is a terminal.
 
     ``replace``: delete the run ``run_dir`` holds first (``--overwrite``; the value is the config file
     given, ``""`` for none), once the new run is built and none of its inputs lies inside the folder."""
     from .evaluation import HarnessEvaluator
     from .logs import RunLogger, plot_learning_curves
+    from .progress import StageBars, progress_sink
     from .trainer import Trainer
 
     run_dir = Path(run_dir)
     ckpt_path = resume_from
     # Everything is built (and so checked) before the run folder is made, or an old run in it deleted.
-    evaluator = HarnessEvaluator.from_config(cfg) if cfg.evaluation.eval_opponents else None
+    game = games.get(cfg.run.game)     # the validated config names a known game
+    evaluator = HarnessEvaluator.from_config(cfg, game) if cfg.evaluation.eval_opponents else None
+    stages = progress_sink(show_progress)
+    if evaluator is not None:
+        evaluator.progress = stages
     try:
-        trainer = Trainer(cfg, run_dir, evaluate=evaluator, say=lambda msg: print(msg, flush=True))
+        trainer = Trainer(cfg, run_dir, evaluate=evaluator, progress=stages)
     except ValueError as e:  # an unknown game, network, env option or teacher
         raise ConfigError(str(e)) from None
     if replace is not None:
@@ -132,15 +142,9 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
           + (f", at most {cfg.run.max_minutes:g} min" if cfg.run.max_minutes else "") + f"; run folder {run_dir}",
           flush=True)
 
-    bar = None
-    if show_progress:
-        from tqdm import tqdm
-        bar = tqdm(total=cfg.run.total_timesteps, initial=min(trainer.state.global_step, cfg.run.total_timesteps),
-                   unit="step", unit_scale=True, dynamic_ncols=True, file=sys.stderr)
-
-        def progress(st, scalars, last_eval):
-            bar.update(min(st.global_step, cfg.run.total_timesteps) - bar.n)
-            bar.set_postfix(format_progress(scalars, last_eval, cfg.evaluation.eval_opponents), refresh=False)
+    if isinstance(stages, StageBars):
+        def progress(st, scalars, last_eval):     # the trainer advances the PPO updates' bar; its figures
+            stages.postfix(format_progress(scalars, last_eval, cfg.evaluation.eval_opponents))
     else:
         def progress(st, scalars, last_eval):
             if (any(k.startswith("eval/") for k in scalars) or st.update % cfg.checkpoints.checkpoint_every == 0
@@ -152,14 +156,10 @@ def run_training(cfg: PPOConfig, run_dir: Path, resume_from: Path | None = None,
                       flush=True)
     try:
         final = trainer.train(progress=progress)
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
+    except KeyboardInterrupt:              # the trainer's stages closed their bars on the way out
         print(f"\ninterrupted; continue with: vint-train --resume {run_dir}", file=sys.stderr)
         return 130
     finally:
-        if bar is not None:
-            bar.close()
         trainer.logger.close()
 
     st = trainer.state

@@ -374,12 +374,11 @@ class SelfPlayCollector:
         return buf.build(total_steps, stats, np.array(side_rows, dtype=np.float64).reshape(-1, 2))
 
 
-def default_bot_factory(game: str):
-    """``make_bot(kind)``: the scripted agent ``kind`` (``random``, ``rule``) from the agent registry."""
+def default_bot_factory(game):
+    """``make_bot(kind)``: the scripted agent ``kind`` (``random``, ``rule``) of ``game`` (its record) from the
+    agent registry."""
     from vint_env.agents.registry import load_agent
 
-    from .evaluation import harness_game
-
     def make_bot(kind: str):
-        return load_agent(kind, game=harness_game(game))
+        return load_agent(kind, game=game)
     return make_bot

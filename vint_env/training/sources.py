@@ -14,13 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from vint_env import games
-from vint_env.games import AGENT_SEAT as SEAT, AGENTS
-
-
-def game_module(game: str):
-    """The env module of a game (``vint_env.envs.vint_v0`` ...); ValueError naming the known games."""
-    return games.get(game).env_module()
+from vint_env.games import AGENT_SEAT as SEAT, AGENTS, Game
 
 
 @runtime_checkable
@@ -92,14 +86,13 @@ class AECGameBatch:
         self._obs: list[dict | None] = [None] * num_envs
 
     @classmethod
-    def for_game(cls, game: str, num_envs: int, env_kwargs: dict | None = None, shaper=None) -> AECGameBatch:
-        """``num_envs`` envs of ``game``.  ``raw_env``: the same AEC API without PettingZoo's
+    def for_game(cls, game: Game, num_envs: int, env_kwargs: dict | None = None, shaper=None) -> AECGameBatch:
+        """``num_envs`` envs of ``game`` (its record).  ``raw_env``: the same AEC API without PettingZoo's
         checking wrappers, which cost a third of the step time here."""
-        module = game_module(game)
         try:
-            envs = [module.raw_env(**(env_kwargs or {})) for _ in range(num_envs)]
+            envs = [game.raw_env(**(env_kwargs or {})) for _ in range(num_envs)]
         except TypeError as e:
-            raise ValueError(f"env_kwargs {env_kwargs!r} rejected by {game}: {e}") from None
+            raise ValueError(f"env_kwargs {env_kwargs!r} rejected by {game.name}: {e}") from None
         return cls(envs, shaper)
 
     def start(self, i: int, seed: int) -> np.ndarray:
@@ -172,8 +165,9 @@ class AECGameBatch:
         return True
 
 
-def make_game_batch(source: str, game: str, num_envs: int, env_kwargs: dict | None = None, shaper=None):
-    """The game batch named by the config's ``env_source`` (``shaper``: training reward shaping, AEC only)."""
+def make_game_batch(source: str, game: Game, num_envs: int, env_kwargs: dict | None = None, shaper=None):
+    """The game batch of ``game`` (its record) named by the config's ``env_source`` (``shaper``: training
+    reward shaping, AEC only)."""
     if source == "aec":
         return AECGameBatch.for_game(game, num_envs, env_kwargs, shaper)
     if shaper is not None and shaper.active:

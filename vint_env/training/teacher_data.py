@@ -38,6 +38,7 @@ import numpy as np
 
 from vint_env.atomic import atomic_write
 from vint_env.agents.spec import parse_spec
+from vint_env.games import Game
 
 
 CHUNK_DEALS = 25          # deals per job: fixes the split, so any worker count gives the same data
@@ -126,15 +127,14 @@ def deal_seeds(seed: int, k: int) -> tuple[int, list[int]]:
     return int(state[0]), [int(x) for x in state[1:]]
 
 
-def play_deals(game, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
+def play_deals(game: Game, env_kwargs: dict, teacher: str, seed: int, first: int, count: int,
                values: str = "") -> TeacherData:
     """Deals ``first .. first+count-1`` played by the teacher in every seat (four, or two-player Vint's two) (with ``values="dd"``,
     the card decisions valued double-dummy; with ``values="rollout"``, every decision valued by rollouts).
-    ``game``: its record or its name (resolved once here, the record passed on)."""
-    from vint_env import games
+    ``game``: its record (it travels to the worker processes as it is)."""
     from vint_env.agents.registry import load_agent
     from .value_targets import ROLLOUT_KINDS, DealValues, RolloutValues, check_values
-    record = games.get(game)
+    record = game
     check_values(values, record, env_kwargs)
     env = record.raw_env(**(env_kwargs or {}))
     names = list(env.possible_agents)
@@ -186,28 +186,37 @@ def _job(args) -> TeacherData:
     return play_deals(*args)
 
 
-def generate(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
-             chunk_deals: int = CHUNK_DEALS, values: str = "") -> TeacherData:
+def generate(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
+             chunk_deals: int = CHUNK_DEALS, values: str = "", on_deals=None) -> TeacherData:
     """The teacher's ``deals`` deals, in chunks of ``chunk_deals`` over ``workers`` processes
-    (started with ``spawn``); the data do not depend on ``workers`` or ``chunk_deals``."""
+    (started with ``spawn``); the data do not depend on ``workers`` or ``chunk_deals``.  ``on_deals(n)``
+    (optional) is told each chunk's ``n`` deals as it is done, in order."""
     if deals < 1:
         raise ValueError(f"teacher data needs at least one deal, got {deals}")
+    on_deals = on_deals or (lambda n: None)
     jobs = [(game, dict(env_kwargs or {}), teacher, seed, first, min(chunk_deals, deals - first), values)
             for first in range(0, deals, chunk_deals)]
+    parts = []
     if workers <= 1 or len(jobs) == 1:
-        return TeacherData.concat([_job(j) for j in jobs])
+        for job in jobs:
+            parts.append(_job(job))
+            on_deals(job[5])
+        return TeacherData.concat(parts)
     with cf.ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=mp.get_context("spawn")) as pool:
-        return TeacherData.concat(list(pool.map(_job, jobs)))
+        for job, part in zip(jobs, pool.map(_job, jobs)):
+            parts.append(part)
+            on_deals(job[5])
+        return TeacherData.concat(parts)
 
 
 # ----------------------------------------------------------------------------- cache
-def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, values: str = "") -> str:
+def cache_key(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, values: str = "") -> str:
     """File name of the cached data: readable game/teacher/seed/size, and a hash of everything that
     changes the data (env options, the teacher spec, a checkpoint teacher's file content, the game's
-    observation layout: data cached before observation blocks were added are not reused)."""
-    from vint_env import games
-    layout = games.get(game).layout
-    ident = {"format": FORMAT, "game": game, "env_kwargs": env_kwargs or {}, "teacher": teacher,
+    observation layout: data cached before observation blocks were added are not reused).  The game is
+    written by its env name (``whist_v0``), as the caches made before the game's one spelling were."""
+    layout = game.layout
+    ident = {"format": FORMAT, "game": game.env_name, "env_kwargs": env_kwargs or {}, "teacher": teacher,
              "seed": seed, "deals": deals, **({"values": values} if values else {}),
              "layout": [layout.name, [[b.name, list(b.shape)] for b in layout.blocks.values()]]}
     spec = parse_spec(teacher)
@@ -216,14 +225,17 @@ def cache_key(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, 
             ident.setdefault("checkpoint_sha256", hashlib.sha256(path.read_bytes()).hexdigest())
     digest = hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", teacher)[:40]
-    return f"{game}-{slug}{'-' + values + 'values' if values else ''}-seed{seed}-{deals}deals-{digest}.npz"
+    return f"{game.env_name}-{slug}{'-' + values + 'values' if values else ''}-seed{seed}-{deals}deals-{digest}.npz"
 
 
-def teacher_data(game: str, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
+def teacher_data(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
                  cache_dir: str | Path | None = None, say=None,
-                 values: str = "") -> tuple[TeacherData, Path | None, bool]:
-    """``(data, cache file or None, whether it came from the cache)``; generated and cached if absent."""
+                 values: str = "", progress=None) -> tuple[TeacherData, Path | None, bool]:
+    """``(data, cache file or None, whether it came from the cache)``; generated and cached if absent,
+    as the stage ``teacher data`` of ``progress`` (:mod:`vint_env.training.progress`; a bar of deals)."""
+    from .progress import Quiet
     say = say or (lambda msg: None)
+    progress = progress or Quiet(say)
     path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals, values) if cache_dir else None
     if path is not None and path.is_file():
         try:
@@ -233,11 +245,12 @@ def teacher_data(game: str, env_kwargs: dict, teacher: str, seed: int, deals: in
         except Exception as e:  # a damaged or foreign file: make it again
             say(f"teacher data: cannot read {path} ({type(e).__name__}: {e}); generating it again")
     t0 = time.perf_counter()
-    say(f"teacher data: {teacher!r} plays {deals} deals of {game} in all seats ({workers} process(es))"
+    say(f"teacher data: {teacher!r} plays {deals} deals of {game.name} in all seats ({workers} process(es))"
         + (", every card valued double-dummy" if values == "dd" else "")
         + (", every action valued by rollouts" if values == "rollout" else "")
         + (", every call valued by rollouts" if values == "rollout_auction" else "") + " ...")
-    data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values)
+    with progress.stage("teacher data", deals, "deal") as bar:
+        data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values, on_deals=bar.update)
     say(f"teacher data: {len(data)} decisions in {time.perf_counter() - t0:.0f} s"
         + (f", cached in {path}" if path is not None else ""))
     if path is not None:

@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from vint_env import games
 from vint_env.agents.learned.networks import build_network
 from vint_env.agents.learned.policy import PPOAgent
 
@@ -29,9 +30,9 @@ from .config import PPOConfig
 from .critic import CentralCritic
 from .device import resolve_device
 from .eval_schedule import margins
-from .evaluation import harness_game
 from .logs import FINAL_EVALUATION
 from .pool import OpponentPool
+from .progress import Quiet
 from .schedule import budget_fraction, budget_spent
 from .selfplay import Rollout, SelfPlayCollector, default_bot_factory
 from .shaping import RewardShaper
@@ -44,18 +45,22 @@ class Trainer:
 
     ``evaluate(agent, update, deals) -> dict`` is the evaluation hook (``agent``: the network as a frozen
     :class:`~vint_env.agents.learned.policy.PPOAgent` in memory; ``vint_env/training/evaluation.py`` wires
-    the harness in); ``logger`` receives
-    every scalar (``vint_env/training/logs.py``).
+    the harness in); ``logger`` receives every scalar (``vint_env/training/logs.py``).  The game is resolved
+    here, once, into its record (``self.game``, a :class:`vint_env.games.Game`) and passed down.  ``progress``
+    (``vint_env/training/progress.py``) receives the run's stages (teacher data, cloning, each
+    evaluation, the PPO updates) and its notes; without it, ``say`` takes the notes.
     """
 
-    def __init__(self, cfg: PPOConfig, run_dir: str | Path, evaluate=None, logger=None, make_bot=None, say=None):
+    def __init__(self, cfg: PPOConfig, run_dir: str | Path, evaluate=None, logger=None, make_bot=None, say=None,
+                 progress=None):
         self.cfg = cfg
         self.run_dir = Path(run_dir)
         self.ckpt_dir = self.run_dir / "checkpoints"
         torch.set_num_threads(cfg.run.torch_threads)   # also makes float results repeatable across resumes
         torch.manual_seed(cfg.run.seed)
         self.device = resolve_device(cfg.run.device)    # the network, its optimizer and the learner's batches
-        self.batch = make_game_batch(cfg.collection.env_source, cfg.run.game, cfg.collection.num_envs, cfg.run.env_kwargs,
+        self.game = games.get(cfg.run.game)
+        self.batch = make_game_batch(cfg.collection.env_source, self.game, cfg.collection.num_envs, cfg.run.env_kwargs,
                                      RewardShaper(cfg.shaping.shaping_trick_reward, cfg.shaping.shaping_exclude_items,
                                                   cfg.shaping.shaping_deal_transform, cfg.shaping.shaping_deal_scale))
         self.obs_size, self.num_actions = self.batch.obs_size, self.batch.num_actions
@@ -76,7 +81,7 @@ class Trainer:
             raise ValueError(f"fused_adam: this torch ({torch.__version__}) has no fused Adam on {self.device.type} ({e}); "
                              f"set fused_adam: false") from None
         self.pool = OpponentPool(cfg.opponents.pool_size)
-        make_bot = make_bot or default_bot_factory(cfg.run.game)
+        make_bot = make_bot or default_bot_factory(self.game)
         for kind in ("random", "rule"):
             if cfg.opponents.opponent_mix.get(kind, 0) > 0:
                 make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
@@ -84,9 +89,10 @@ class Trainer:
                                            cfg.collection.duplicate)
         if cfg.teacher_data.teacher:
             from vint_env.agents.registry import load_agent
-            load_agent(cfg.teacher_data.teacher, game=harness_game(cfg.run.game))   # a bad teacher spec fails now
+            load_agent(cfg.teacher_data.teacher, game=self.game)   # a bad teacher spec fails now
         self.reference: nn.Module | None = None   # the frozen warm start (kl_coef > 0)
-        self.say = say or (lambda msg: None)       # progress notes (teacher data, behaviour cloning)
+        self.progress = progress or Quiet(say or (lambda msg: None))
+        self.say = self.progress.note               # progress notes (teacher data, behaviour cloning)
         self.state = TrainState()
         self.evaluate = evaluate
         self.logger = logger
@@ -136,15 +142,15 @@ class Trainer:
 
     def init_from(self) -> None:
         """Start the network from the checkpoint ``init_from`` (``warm_start.init_weights``)."""
-        self.net.load_state_dict(warm_start.init_weights(self.cfg))
+        self.net.load_state_dict(warm_start.init_weights(self.cfg, self.game))
         self._keep_warm_start()
         self.say(f"init_from: the network of {self.cfg.init.init_from} starts the run")
 
     def pretrain(self, seconds=None) -> list[dict]:
         """Clone the teacher (``warm_start.clone_teacher``), log ``bc/...`` rows at update 0 and save a
         checkpoint; the cloning's history."""
-        history, rows = warm_start.clone_teacher(self.cfg, self.net, seconds or (lambda: self.state.train_seconds),
-                                                 self.say)
+        history, rows = warm_start.clone_teacher(self.cfg, self.game, self.net,
+                                                 seconds or (lambda: self.state.train_seconds), self.say, self.progress)
         if self.logger is not None:
             for row in rows:
                 self.logger.log(0, 0, row)
@@ -158,12 +164,12 @@ class Trainer:
     # -- evaluation (eval_schedule.py) ----------------------------------------
     def frozen_agent(self, name: str) -> PPOAgent:
         """The network now as a greedy agent, a frozen CPU copy held in memory: what an evaluation plays."""
-        return PPOAgent.from_network(self.net, self.cfg.run.game, name=name)
+        return PPOAgent.from_network(self.net, self.game.name, name=name)
 
-    def run_evaluation(self, deals: int, final: bool = False) -> dict:
-        """Play, log and return an evaluation of the current weights (a frozen copy in memory, no file).  The
-        checkpoint saved before it marks it pending, the one after it clears that: ``--resume`` after a kill
-        in between plays it again."""
+    def run_evaluation(self, deals: int, final: bool = False, title: str = "") -> dict:
+        """Play, log and return an evaluation of the current weights (a frozen copy in memory, no file; its
+        matches are the stages ``<title> vs <opponent>``).  The checkpoint saved before it marks it pending,
+        the one after it clears that: ``--resume`` after a kill in between plays it again."""
         st = self.state
         if self.evaluate is None:
             if final:
@@ -172,8 +178,10 @@ class Trainer:
         st.pending_eval_deals, st.pending_eval_final = deals, final
         self.save()
         before = warm_start.warm_start_checkpoint(self.ckpt_dir) if final else None
-        scalars = eval_schedule.play(self.evaluate, self.frozen_agent(f"network (update {st.update})"), st.update,
-                                     deals, self.logger, before)
+        title = title or ("final evaluation" if final else f"evaluation at update {st.update}")
+        with self.progress.section(title):
+            scalars = eval_schedule.play(self.evaluate, self.frozen_agent(f"network (update {st.update})"),
+                                         st.update, deals, self.logger, before)
         self.last_eval = dict(scalars)
         if self.logger is not None:
             self.logger.log(st.update, st.global_step, {**scalars, FINAL_EVALUATION: 1} if final else scalars)
@@ -191,8 +199,9 @@ class Trainer:
             return {}
         self.save()
         self.say(f"evaluating the untrained network ({deals} boards per opponent) ...")
-        found = eval_schedule.play(self.evaluate, self.frozen_agent("network (untrained)"), 0, deals, self.logger,
-                                   prefix=eval_schedule.BEFORE_CLONING)
+        with self.progress.section("untrained network"):
+            found = eval_schedule.play(self.evaluate, self.frozen_agent("network (untrained)"), 0, deals,
+                                       self.logger, prefix=eval_schedule.BEFORE_CLONING)
         self.say(f"the untrained network: {margins(found)}")
         scalars = eval_schedule.before_cloning(found)
         if self.logger is not None:
@@ -260,9 +269,14 @@ class Trainer:
             self.pretrain(seconds)
             st.train_seconds = seconds()   # teacher data and cloning are in the budget
             if cfg.evaluation.eval_every and self.evaluate is not None and not self.budget_spent():
-                self.say(f"the clone: {margins(self.run_evaluation(cfg.evaluation.eval_deals))}")   # where PPO starts
-        with contextlib.closing(self.updates()) as updates:   # closing stops the collectors, whatever happens
-            self._loop(updates, seconds, progress)
+                clone = self.run_evaluation(cfg.evaluation.eval_deals, title="the clone")   # where PPO starts
+                self.say(f"the clone: {margins(clone)}")
+        if not self.budget_spent():    # a clone-only run, or a finished one resumed, has no update to make
+            # the PPO updates' own stage: its rate and ETA leave out the warm start and the evaluations before it
+            total = cfg.run.total_timesteps
+            with (self.progress.stage("PPO updates", total, "step", initial=min(st.global_step, total)) as bar,
+                  contextlib.closing(self.updates()) as updates):   # closing stops the collectors, whatever happens
+                self._loop(updates, seconds, progress, bar)
         stopped_early = st.global_step < cfg.run.total_timesteps
         if st.final_eval_update == st.update:
             final = {**self.last_eval, "already_finished": True}
@@ -272,8 +286,8 @@ class Trainer:
         final["stopped_early"] = stopped_early
         return final
 
-    def _loop(self, updates, seconds, progress) -> None:
-        """After each update: log, evaluate when due, report progress, checkpoint."""
+    def _loop(self, updates, seconds, progress, bar) -> None:
+        """After each update: log, evaluate when due, advance the bar, report progress, checkpoint."""
         cfg, st = self.cfg, self.state
         for scalars in updates:
             st.train_seconds = seconds()
@@ -284,6 +298,7 @@ class Trainer:
             last = self.budget_spent()
             if not last and eval_schedule.due(cfg, st.update):
                 scalars.update(self.run_evaluation(cfg.evaluation.eval_deals))
+            bar.update_to(min(st.global_step, cfg.run.total_timesteps))
             if progress is not None:
                 progress(st, scalars, self.last_eval)
             if last or st.update % cfg.checkpoints.checkpoint_every == 0:

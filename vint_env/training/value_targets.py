@@ -46,7 +46,7 @@ import sys
 
 import numpy as np
 
-from vint_env import games
+from vint_env.games import Game
 
 VALUE_KINDS = ("", "dd", "rollout", "rollout_auction")
 ROLLOUT_KINDS = ("rollout", "rollout_auction")
@@ -58,11 +58,12 @@ def value_games() -> tuple[str, ...]:
     return tuple(sorted(POSITION_OF))
 
 
-def check_values(kind: str, game: str, env_kwargs: dict | None = None) -> None:
-    """Refuse a value kind that is unknown or that the game (or its env options) does not have, naming both."""
+def check_values(kind: str, game: Game, env_kwargs: dict | None = None) -> None:
+    """Refuse a value kind that is unknown or that the game (its record; or its env options) does not have,
+    naming both."""
     if kind not in VALUE_KINDS:
         raise ValueError(f"teacher_values must be one of {VALUE_KINDS}, got {kind!r}")
-    name = games.get(game).name
+    name = game.name
     if kind == "dd" and name not in value_games():
         raise ValueError(f"teacher_values 'dd' needs a four-hand game with fixed partnerships "
                          f"({', '.join(value_games())}), not {name!r}: its card play has no double-dummy solver")
@@ -81,9 +82,9 @@ class DealValues:
     elsewhere.
     """
 
-    def __init__(self, game: str, num_actions: int):
+    def __init__(self, game: Game, num_actions: int):
         from vint_env.agents.search.pimc_games import POSITION_OF
-        self.record = games.get(game)
+        self.record = game
         self.position_of = POSITION_OF[self.record.name]
         self.layout = self.record.layout
         self.num_actions = num_actions
@@ -176,8 +177,8 @@ class RolloutValues:
     are not recorded (no values: their target stays the teacher's card).
     """
 
-    def __init__(self, game: str, num_actions: int, agents: list, cards: bool = True):
-        self.points_scale = games.get(game).points_scale
+    def __init__(self, game: Game, num_actions: int, agents: list, cards: bool = True):
+        self.points_scale = game.points_scale
         self.num_actions = num_actions
         self.agents = agents
         self.cards = cards

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from vint_env import games
+from vint_env.games import Game
 from vint_env.agents.learned.networks import build_network
 from vint_env.agents.registry import load_agent
 
@@ -18,7 +18,7 @@ from .selfplay import SelfPlayCollector
 from .sources import make_game_batch
 
 
-def return_variance(game: str, policy=None, opponent: str = "rule", deals: int = 1000, seed: int = 0,
+def return_variance(game: Game, policy=None, opponent: str = "rule", deals: int = 1000, seed: int = 0,
                     env_source: str = "vector", env_kwargs: dict | None = None, num_envs: int = 128) -> dict:
     """The variance of the learner's return a deal (env reward units), alone and paired, on the same deals.
 
@@ -34,10 +34,8 @@ def return_variance(game: str, policy=None, opponent: str = "rule", deals: int =
         torch.manual_seed(seed)
         policy = build_network("mlp", batch.obs_size, batch.num_actions, {"hidden_sizes": [64]})
     policy.eval()
-    name = games.get(game).name
-
     def bots(kind: str):
-        return load_agent(kind, game=name)
+        return load_agent(kind, game=game)
     per_game = max(1, -(-deals // (num_envs // 2)))
     steps = per_game * 60                      # a deal is at most ~60 decisions (Vint: 13 x 4 plays + calls)
     collector = SelfPlayCollector(batch, {opponent: 1.0}, steps, bots, duplicate=True)

@@ -20,7 +20,7 @@ import inspect
 import numpy as np
 
 from vint_env.cards import random_deal
-from vint_env.games import AGENTS
+from vint_env.games import AGENTS, Game
 
 ENGINE_ONLY = ("backend", "obs_dtype", "auto_reset", "parallel")   # the engine's own knobs, not env options
 
@@ -34,12 +34,12 @@ def engine_options(engine_class) -> tuple[str, ...]:
 class VectorGameBatch:
     """``num_envs`` deals of one game in its batched engine (``auto_reset=False``)."""
 
-    def __init__(self, game: str, num_envs: int, env_kwargs: dict | None = None):
+    def __init__(self, game: Game, num_envs: int, env_kwargs: dict | None = None):
         from vint_env import games
-        record = games.get(game)
+        record = game
         if not record.has_engine:
-            raise ValueError(f"env_source 'vector' plays {', '.join(g.env_name for g in games.all_games() if g.has_engine)}"
-                             f" only (the games of the batched engine), not {game!r}")
+            raise ValueError(f"env_source 'vector' plays {', '.join(g.name for g in games.all_games() if g.has_engine)}"
+                             f" only (the games of the batched engine), not {record.name!r}")
         engine_class = record.engine_class()
         kwargs = dict(env_kwargs or {})
         supported = engine_options(engine_class)

@@ -25,13 +25,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import games
 from ..agents.learned.bidder import best_call, candidate_calls
 from ..rules.vint import NT, Contract
 from ..rules.vint_scoring import score_contract
 from .teacher_data import TeacherData, deal_seeds
 from .value_targets import clone_env
 
-GAME = "vint_v0"
+GAME = games.get("vint")        # the record of the game these bidders play
 AGENTS = ("player_0", "player_1", "player_2", "player_3")
 
 
@@ -65,8 +66,7 @@ class PlayOutcomes:
     6,500) that saves a fifth of the plays."""
 
     def __init__(self, exact: bool = True):
-        from .. import games
-        self.rule = games.get("vint").rule_agent
+        self.rule = GAME.rule_agent
         self.exact = exact
         self.tricks: dict = {}
         self.played = 0
@@ -139,8 +139,7 @@ def call_outcome(env, action: int, bidders, outcomes: PlayOutcomes) -> float:
 
 def rule_bidder():
     """The rule bot's calls as a bidder function."""
-    from .. import games
-    bot = games.get("vint").rule_agent()
+    bot = GAME.rule_agent()
     return lambda ob, env, name: bot.act(ob, env=env, agent=name)
 
 
@@ -278,9 +277,8 @@ def evaluate_calls(net, data: TeacherData, rows: np.ndarray, value_unit: float) 
 def save_bidder(path: str | Path, net, max_jump: int | None, value_unit: float, config: dict,
                 cards: str = "rule", card_network: dict | None = None, margin: float = 0.0) -> Path:
     """Write a bidder checkpoint (:mod:`vint_env.agents.learned.bidder`) atomically."""
-    from .. import games
     from ..agents.learned.policy import save_checkpoint
-    record = games.get(GAME)
+    record = GAME
     payload = {"game": record.env_name, "env_kwargs": {}, "obs_size": record.observation_size,
                "num_actions": record.num_actions,
                "network": {"name": "mlp", "kwargs": {"hidden_sizes": hidden_sizes(net), "shared_torso": True}},

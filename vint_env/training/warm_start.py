@@ -34,13 +34,13 @@ def wanted(cfg, state) -> bool:
     return bool(cfg.teacher_data.teacher) and cfg.cloning.bc_epochs > 0 and not state.pretrained and state.update == 0
 
 
-def init_weights(cfg) -> dict:
+def init_weights(cfg, game) -> dict:
     """The weights (a state_dict) of the network in the checkpoint ``init_from`` (a clone, a previous best): the
     same game, observation size and network (name and kwargs) as the run's, or a ValueError naming what
     differs."""
     from vint_env.agents.learned.policy import CheckpointError, load_checkpoint, network_from_checkpoint
     try:
-        ckpt = load_checkpoint(cfg.init.init_from, game=cfg.run.game)
+        ckpt = load_checkpoint(cfg.init.init_from, game=game)
         net = network_from_checkpoint(ckpt, cfg.init.init_from)
     except CheckpointError as e:
         raise ValueError(f"init_from: {e}") from None
@@ -52,19 +52,21 @@ def init_weights(cfg) -> dict:
     return net.state_dict()
 
 
-def clone_teacher(cfg, net: nn.Module, seconds, say) -> tuple[list[dict], list[dict]]:
-    """Clone the teacher into ``net`` (in place); ``(history, rows)``: the cloning's history (one entry per
-    epoch, epoch 0: the network before cloning) and the ``bc/...`` and ``teacher/...`` rows to log at update 0.
+def clone_teacher(cfg, game, net: nn.Module, seconds, say, progress=None) -> tuple[list[dict], list[dict]]:
+    """Clone the teacher into ``net`` (in place), on deals of ``game`` (the run's record); ``(history, rows)``:
+    the cloning's history (one entry per epoch, epoch 0: the network before cloning) and the ``bc/...`` and
+    ``teacher/...`` rows to log at update 0.
 
     ``seconds()`` is the run's training time so far (teacher data included): cloning stops between
-    two minibatches once it reaches ``max_minutes``, as the PPO updates would; ``say`` takes progress notes."""
+    two minibatches once it reaches ``max_minutes``, as the PPO updates would; ``say`` takes progress notes,
+    ``progress`` (:mod:`vint_env.training.progress`) the stages ``teacher data`` and ``cloning``."""
     from .imitation import behaviour_clone
     from .teacher_data import teacher_data
     t0 = time.perf_counter()
-    data, _, cached = teacher_data(cfg.run.game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed,
+    data, _, cached = teacher_data(game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed,
                                    cfg.teacher_data.teacher_deals, cfg.teacher_data.teacher_workers,
                                    Path(cfg.run.runs_dir) / "teacher_cache" if cfg.teacher_data.teacher_cache else None,
-                                   say=say, values=cfg.value_targets.teacher_values)
+                                   say=say, values=cfg.value_targets.teacher_values, progress=progress)
     t1 = time.perf_counter()
 
     def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
@@ -74,7 +76,7 @@ def clone_teacher(cfg, net: nn.Module, seconds, say) -> tuple[list[dict], list[d
                               cfg.run.seed, value_coef=cfg.cloning.bc_value_coef, max_grad_norm=cfg.ppo.max_grad_norm,
                               holdout=cfg.cloning.bc_holdout, say=say, value_scale=cfg.value_targets.bc_value_scale,
                               teacher_bonus=cfg.value_targets.bc_teacher_bonus, value_unit=cfg.value_targets.bc_value_unit,
-                              stop=stop, measure_start=True,
+                              stop=stop, measure_start=True, progress=progress,
                               margins=(cfg.residual.residual_margin,) if cfg.residual.residual_base else ())
     done = sum(h.get("epoch_done", 1.0) for h in history if h["epoch"] > 0)
     stopped = done < cfg.cloning.bc_epochs
