@@ -7,6 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vint_env import games  # noqa: E402
 from vint_env.training.config import load_config  # noqa: E402
 from vint_env.training.evaluation import HarnessEvaluator  # noqa: E402
 from vint_env.training.trainer import Trainer  # noqa: E402
@@ -20,7 +21,7 @@ def played(result):
 
 def test_an_evaluation_plays_the_network_in_memory_as_its_checkpoint(tmp_path, monkeypatch):
     cfg = load_config(SMOKE, ["eval_opponents=[random]", "checkpoint_every=100"])
-    evaluator = HarnessEvaluator.from_config(cfg)
+    evaluator = HarnessEvaluator.from_config(cfg, games.get(cfg.run.game))
     t = Trainer(cfg, tmp_path / "run", evaluate=evaluator)
     t.update_once()
     loaded = []
@@ -34,7 +35,7 @@ def test_an_evaluation_plays_the_network_in_memory_as_its_checkpoint(tmp_path, m
     assert in_memory.agent_a == "network (update 1)" and scalars["eval/random/boards"] == 4
     # the same weights from their checkpoint play the same boards alike
     path = t.save()
-    from_file = HarnessEvaluator.from_config(cfg)
+    from_file = HarnessEvaluator.from_config(cfg, games.get(cfg.run.game))
     from_file(path, 1, 4)
     assert loaded and {str(p) for p in loaded} == {str(path)}       # the spec network:PATH reads its file
     assert played(in_memory) == played(from_file.last_matches["random"])
