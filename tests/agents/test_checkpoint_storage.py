@@ -147,7 +147,7 @@ def _mutate(weights: dict, kind: str, data) -> dict:
     elif kind == "extra":
         weights[data.draw(st.sampled_from(["extra", key + ".x", "value_first.weight", "first.weight"]))] = \
             torch.zeros(data.draw(st.integers(1, 8)), data.draw(st.integers(1, 8)))
-    elif kind in ("nan", "inf"):
+    elif kind in ("nan", "inf") and w.is_floating_point():      # an integer tensor holds no NaN or inf
         w = w.clone()
         w.reshape(-1)[data.draw(st.integers(0, w.numel() - 1))] = float(kind)
         weights[key] = w

@@ -50,8 +50,9 @@ def test_the_benchmark_and_example_options_give_env_names():
 
 @pytest.mark.parametrize("name, env_name", PAIRS)
 def test_a_training_config_takes_both_spellings(name, env_name):
-    assert PPOConfig(run=RunConfig(game=name)).validate().run.game == env_name
-    assert PPOConfig(run=RunConfig(game=env_name)).validate().run.game == env_name
+    # the one spelling a config holds is the game's name; its env id is taken as input
+    assert PPOConfig(run=RunConfig(game=name)).validate().run.game == name
+    assert PPOConfig(run=RunConfig(game=env_name)).validate().run.game == name
 
 
 def test_vint_eval_plays_a_match_named_by_the_env_name(capsys):

@@ -133,9 +133,13 @@ def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
 class Table:
     """Agents and env of one worker, reused across the boards it plays."""
 
-    def __init__(self, game: Game | str, player_a: Player, player_b: Player, episode: str = "deal",
-                 analysis: bool = True, env_options: dict | None = None):
+    def __init__(self, game: Game | str, player_a: Player | str | Agent, player_b: Player | str | Agent,
+                 episode: str = "deal", analysis: bool = True, env_options: dict | None = None):
+        """``player_a``/``player_b``: :class:`Player` (what :func:`run_match` hands its workers), or a spec or an
+        ``Agent`` object, made a ``Player`` here as :func:`run_match` does."""
         self.record = record = games.get(game)
+        player_a, player_b = (p if isinstance(p, Player) else player(p, record, side)
+                              for p, side in ((player_a, "agent_a"), (player_b, "agent_b")))
         self.game = record.name
         self.episode = episode
         self.env = make_env(record, episode, **(env_options or {}))
