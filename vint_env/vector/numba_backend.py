@@ -495,35 +495,49 @@ def _solo_may_call(small, b, s, eldest):
     return s == eldest and small[b, _MAY_ACCEPT] == 1 and _solo_proposal_standing(small, b)
 
 
+def _solo_bid_tables():
+    """Solo Whist's higher bids as call bits ``action - SOLO_PASS`` (rules.solo_whist.SoloWhistDeal._legal_calls),
+    worked out once here so that the kernels look them up: the bids above each highest bid, by ``highest -
+    SOLO_CALL_BASE + 1`` (0: no bid yet; trump abondance only over abondance), and the bids open after an
+    unaccepted proposal (any but it and trump abondance)."""
+    above_table = np.zeros(16, dtype=np.uint64)
+    for h in (-1, *range(SOLO_CALL_BASE, SOLO_TRUMP_BASE)):
+        above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] if h >= 0 else -1
+        bits = 0
+        for a in range(SOLO_CALL_BASE, SOLO_TRUMP_BASE):
+            if a != SOLO_ACCEPT and SOLO_BID_INDEX[a - SOLO_CALL_BASE] > above \
+                    and (a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE):
+                bits |= 1 << (a - SOLO_PASS)
+        above_table[h - SOLO_CALL_BASE + 1 if h >= 0 else 0] = bits
+    raise_bits = sum(1 << (a - SOLO_PASS) for a in range(SOLO_ACCEPT + 1, SOLO_TRUMP_BASE)
+                     if a != SOLO_TRUMP_ABONDANCE)
+    return above_table, np.uint64(raise_bits)
+
+
+_SOLO_BIDS_ABOVE, _SOLO_RAISES = _solo_bid_tables()
+_SOLO_TRUMPS = np.uint64(15 << (SOLO_TRUMP_BASE - SOLO_PASS))
+_SOLO_ACCEPT_BIT = np.uint64(1 << (SOLO_ACCEPT - SOLO_PASS))
+
+
 @njit(cache=True, inline="always")
 def _solo_legal_calls(small, b):
     """The calls the player to move may make, as bits ``action - SOLO_PASS`` (rules.solo_whist.SoloWhistDeal.
     _legal_calls): the four trump suits after an abondance; else pass, acceptance of a standing proposal, or a
-    higher bid (trump abondance only over abondance; after an unaccepted proposal, any bid but it)."""
-    one = np.uint64(1)
+    higher bid (the tables above; after an unaccepted proposal, pass or any bid but it)."""
     phase = small[b, _PHASE]
     if phase == TRUMP:
-        return np.uint64(15) << np.uint64(SOLO_TRUMP_BASE - SOLO_PASS)
+        return _SOLO_TRUMPS
     if phase != AUCTION:
         return np.uint64(0)
-    calls = one                                          # pass
     if small[b, _MUST_RAISE] == 1:                       # an unaccepted proposal: bid higher or pass
-        for a in range(SOLO_ACCEPT + 1, SOLO_TRUMP_BASE):
-            if a != SOLO_TRUMP_ABONDANCE:
-                calls |= one << np.uint64(a - SOLO_PASS)
-        return calls
+        return _SOLO_RAISES | np.uint64(1)
     seat = np.int64(small[b, _CUR])
-    accept = one << np.uint64(SOLO_ACCEPT - SOLO_PASS)
-    if (np.int64(small[b, _PASSED]) >> seat) & 1:        # eldest hand after passing: accept or pass
-        return calls | accept
-    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
-        calls |= accept
+    if (np.int64(small[b, _PASSED]) >> (seat & 3)) & 1:  # eldest hand after passing: accept or pass
+        return _SOLO_ACCEPT_BIT | np.uint64(1)
     h = np.int64(small[b, _HIGHEST])
-    above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] if h >= 0 else -1
-    for a in range(SOLO_CALL_BASE, SOLO_TRUMP_BASE):
-        if a != SOLO_ACCEPT and SOLO_BID_INDEX[a - SOLO_CALL_BASE] > above \
-                and (a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE):
-            calls |= one << np.uint64(a - SOLO_PASS)
+    calls = np.uint64(1) | _SOLO_BIDS_ABOVE[(h - SOLO_CALL_BASE + 1 if h >= 0 else 0) & 15]
+    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
+        calls |= _SOLO_ACCEPT_BIT
     return calls
 
 
