@@ -228,7 +228,7 @@ def test_actions_that_share_memory_with_the_state_are_read_once():
 @pytest.mark.parametrize("engine_class", FOUR_SEAT_ENGINES)     # two-player Vint's check has one version
 def test_the_kernels_fast_row_check_agrees_with_the_one_that_names_the_fault(engine_class):
     """``_row_ok`` (no branch, run inside the step kernels) passes a row exactly when ``_row_fault`` finds nothing."""
-    from vint_env.vector.numba_backend import _row_fault, _row_ok
+    from vint_env.vector.four_seat_kernels import _row_fault, _row_ok
     engine = engine_class()
     rng = np.random.default_rng(7)
     game = engine.game.engine_code
@@ -254,7 +254,7 @@ def test_the_kernels_fast_row_check_agrees_with_the_one_that_names_the_fault(eng
 def test_the_legal_set_of_the_check_and_the_random_choice_is_the_mask(engine):
     """The step's legality and ``random_actions`` read the legal actions as bits (``_legal_set``), the mask
     writer as a run: the same actions in every state of many random games, and random actions always legal."""
-    from vint_env.vector.numba_backend import _legal_set
+    from vint_env.vector.four_seat_kernels import _legal_set
     state = engine.init(seed=11, batch_size=16)
     rng = np.random.default_rng(11)
     solo = isinstance(engine, SoloWhistEngine)

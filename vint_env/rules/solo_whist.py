@@ -46,14 +46,14 @@ from .solo_whist_calls import (ABONDANCE, ACCEPT, BIDS, DECLAREE, MISERE, NUM_AC
                                OPEN_MISERE, PASS, PROPOSAL, SOLO, TRUMP_ABONDANCE, TRUMP_BASE,
                                action_text, bid_index)
 from .solo_whist_payments import MISERES, PAYMENT_VARIANTS, contract_made, payments
-from .tricks import TrickPlay, illegal_action
+from .tricks import Deal, TrickPlay
 from .whist import check_turned_card
 
 AUCTION, TRUMP, PLAY, OVER = Phase.AUCTION, Phase.TRUMP, Phase.PLAY, Phase.OVER
 NO_TRUMP_CONTRACTS = (MISERE, OPEN_MISERE, DECLAREE)
 
 
-class SoloWhistDeal:
+class SoloWhistDeal(Deal):
     """The state machine of one Solo Whist deal.
 
     ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``;
@@ -67,6 +67,7 @@ class SoloWhistDeal:
                  "highest", "declarer", "partner", "eldest_may_accept", "proposer_asked",
                  "_to_call", "contract", "trump", "play", "thrown_in", "tricks", "made",
                  "ended_early", "payments")
+    _action_text = staticmethod(action_text)
 
     def __init__(self, hands, dealer: int, turned_card: int, payments: str = "symmetric"):
         if dealer not in (0, 1, 2, 3):
@@ -122,10 +123,6 @@ class SoloWhistDeal:
         if self.phase == PLAY:
             return self.play.current_player
         return -1
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
 
     @property
     def declaring_seats(self) -> tuple[int, ...]:
@@ -210,16 +207,8 @@ class SoloWhistDeal:
         return (seat == self.eldest and self.eldest_may_accept and self.proposal_standing)
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int, checked: bool = False) -> None:
-        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
-
-        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
-        so legality is checked once per action.
-        """
-        if not checked:
-            action = int(action)
-            if not self.is_legal(action):
-                raise illegal_action(self, action, action_text)
+    def _take(self, action: int) -> None:
+        """Take ``action``, legal for the player to move (:meth:`Deal.apply` checked it)."""
         if self.phase == AUCTION:
             self._call(action)
         elif self.phase == TRUMP:

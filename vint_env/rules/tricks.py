@@ -58,6 +58,31 @@ def illegal_action(state, action: int, action_text) -> IllegalActionError:
                               f"in the {state.phase}; legal: {legal}")
 
 
+class Deal:
+    """What every deal's rules share: :meth:`apply` checks the action against the rules (unless its caller already
+    did) and hands it to the game's ``_take``.  A game gives ``_take``, ``is_legal``, ``legal_actions``, ``phase``,
+    ``current_player`` and ``_action_text`` (its actions as text, for the error)."""
+
+    __slots__ = ()
+
+    @property
+    def is_over(self) -> bool:
+        """The deal is over (no one acts any more)."""
+        return self.phase == Phase.OVER
+
+    def apply(self, action: int, checked: bool = False) -> None:
+        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
+
+        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
+        so legality is checked once per action.
+        """
+        if not checked:
+            action = int(action)
+            if not self.is_legal(action):
+                raise illegal_action(self, action, self._action_text)
+        self._take(action)
+
+
 def trick_winner(cards: list[int] | tuple[int, ...], leader: int, trump: int) -> int:
     """Seat that wins a complete trick; ``cards[i]`` was played by ``leader + i``.
 

@@ -20,7 +20,7 @@ from typing import NamedTuple
 from ..cards import NO_TRUMP, card_text, validate_deal
 from .phase import Phase
 from .rubber import GAME_RACE_VARIANTS, DealRecord, Rubber, SideScore, side_of
-from .tricks import TrickPlay, illegal_action
+from .tricks import Deal, TrickPlay
 from .vint_scoring import HONOURS_VARIANTS, NT, score_contract, score_passout_play, trick_value
 
 PASS = 52
@@ -209,7 +209,7 @@ def four_player_callers(dealer: int) -> tuple[int, int, int, int]:
     return tuple((dealer + i) % 4 for i in range(4))
 
 
-class VintDeal:
+class VintDeal(Deal):
     """The state machine of one Vint deal.
 
     ``legal_actions()``, ``apply(action)``, ``current_player``, ``is_over``
@@ -223,6 +223,7 @@ class VintDeal:
 
     __slots__ = ("hands", "dealer", "passout", "honours", "phase", "auction", "contract", "declarer", "play",
                  "passed_out", "scores")
+    _action_text = staticmethod(action_text)
 
     def __init__(self, hands, dealer: int = 0, passout: str = "mark", honours: str = "majority"):
         check_variants(passout=passout, honours=honours)
@@ -276,10 +277,6 @@ class VintDeal:
         return -1
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
     def declaring_side(self) -> int:
         return side_of(self.declarer) if self.declarer >= 0 else -1
 
@@ -313,16 +310,8 @@ class VintDeal:
         return False
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int, checked: bool = False) -> None:
-        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
-
-        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
-        so legality is checked once per action.
-        """
-        if not checked:
-            action = int(action)
-            if not self.is_legal(action):
-                raise illegal_action(self, action, action_text)
+    def _take(self, action: int) -> None:
+        """Take ``action``, legal for the player to move (:meth:`Deal.apply` checked it)."""
         if self.phase == AUCTION:
             ended = self.auction.call(action)
             if ended == "contract":

@@ -32,7 +32,7 @@ from __future__ import annotations
 from ..cards import NO_TRUMP, DeckError, hand_cards, hand_size
 from .phase import Phase
 from .rubber import Rubber, SideScore
-from .tricks import FOUR_SEATS, TrickPlay, illegal_action
+from .tricks import FOUR_SEATS, Deal, TrickPlay
 from .vint import (AUCTION, BID_BASE, NUM_ACTIONS as VINT_ACTIONS, OVER, PASS, PLAY, Auction, Contract, action_contract,
                    bid_action, check_variants)
 from .vint import action_text as vint_action_text
@@ -82,7 +82,7 @@ def parse_action(text: str) -> int:
     return names[t] if t in names else vint_parse(text)
 
 
-class Vint2pDeal:
+class Vint2pDeal(Deal):
     """One deal of two-player Vint in one of the five ways.
 
     ``hands``: four hands of 13 cards, seats 0..3 as in four-player Vint.
@@ -102,6 +102,8 @@ class Vint2pDeal:
     the two played hands: more than the other player and at least two) or
     ``"net"``.
     """
+
+    _action_text = staticmethod(action_text)
 
     def __init__(self, hands, way: int = 4, dealer: int = 0, passout: str = "mark",
                  auction: str = "alternating", widow=None, piles=None, honours: str = "majority"):
@@ -252,10 +254,6 @@ class Vint2pDeal:
         return self.controllers[seat] if seat >= 0 else -1
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
     def declaring_player(self) -> int:
         return self.controllers[self.declarer] if self.declarer >= 0 else -1
 
@@ -299,12 +297,8 @@ class Vint2pDeal:
         return action in self.legal_actions()
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int, checked: bool = False) -> None:
-        """Take ``action`` for the player to move; ``checked=True``: the env's boundary checked it."""
-        if not checked:
-            action = int(action)
-            if not self.is_legal(action):
-                raise illegal_action(self, action, action_text)
+    def _take(self, action: int) -> None:
+        """Take ``action``, legal for the player to move (:meth:`Deal.apply` checked it)."""
         phase = self.phase
         if phase == PLAY:
             self.play.play(action, checked=True)

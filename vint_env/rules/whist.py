@@ -19,7 +19,7 @@ import numbers
 from ..cards import NO_TRUMP, card_text, hand_cards, validate_deal
 from .phase import Phase
 from .rubber import DealRecord, Rubber, SideScore
-from .tricks import TrickPlay, illegal_action
+from .tricks import Deal, TrickPlay
 from .whist_scoring import score_whist
 
 NUM_ACTIONS = 52
@@ -34,7 +34,7 @@ def action_text(action: int) -> str:
     return card_text(action)
 
 
-class WhistDeal:
+class WhistDeal(Deal):
     """The state machine of one Whist deal.
 
     ``turned_card``: the dealer's turned card (a card of the dealer's hand;
@@ -49,6 +49,7 @@ class WhistDeal:
 
     __slots__ = ("hands", "dealer", "turned_card", "trump", "no_trump", "ten_is_honour",
                  "play", "phase", "scores")
+    _action_text = staticmethod(action_text)
 
     def __init__(self, hands, dealer: int, turned_card: int | None, no_trump: bool = False,
                  ten_is_honour: bool = False):
@@ -85,10 +86,6 @@ class WhistDeal:
         return self.play.current_player if self.phase == PLAY else -1
 
     @property
-    def is_over(self) -> bool:
-        return self.phase == OVER
-
-    @property
     def turned_card_in_hand(self) -> bool:
         """True while the turned card is still in the dealer's hand (face up)."""
         return self.turned_card is not None and bool(self.play.hands[self.dealer] >> self.turned_card & 1)
@@ -104,16 +101,8 @@ class WhistDeal:
         return self.phase == PLAY and 0 <= action < 52 and bool(self.play.legal_mask() >> action & 1)
 
     # ------------------------------------------------------------ moves
-    def apply(self, action: int, checked: bool = False) -> None:
-        """Take ``action`` for the player to move (:class:`IllegalActionError` if the rules forbid it).
-
-        ``checked=True``: the caller (the env's boundary) has already checked the action; it is trusted,
-        so legality is checked once per action.
-        """
-        if not checked:
-            action = int(action)
-            if not self.is_legal(action):
-                raise illegal_action(self, action, action_text)
+    def _take(self, action: int) -> None:
+        """Take ``action``, legal for the player to move (:meth:`Deal.apply` checked it)."""
         self.play.play(action, checked=True)
         if self.play.is_over:
             self.scores = score_whist(self.hands, self.trump, self.play.side_tricks(),

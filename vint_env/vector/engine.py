@@ -54,9 +54,9 @@ import numpy as np
 from .. import games
 from ..rules.tricks import IllegalActionError, MalformedActionError
 from ..rules.solo_whist_payments import PAYMENT_VARIANTS
-from . import numba_backend
+from . import four_seat_kernels
 from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
-from . import vint2p_backend
+from . import vint2p_kernels
 from .state import (COL, NUM_SMALL, NUM_WORDS, ORIGINAL, VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, WIDOW_WORD, KernelOptions,
                     StateLayout, VintBatchState, admit)
 
@@ -79,7 +79,7 @@ class BatchEngine:
     """
 
     game: games.Game     # the game's record: action count, observation size, action text, kernel number
-    _backend = numba_backend     # the kernels (the backend interface of numba_backend)
+    _backend = four_seat_kernels     # the kernels (the backend interface of four_seat_kernels)
     _columns = (NUM_SMALL, NUM_WORDS)   # the columns of a state's ``small`` and ``words``
     _players = 4                 # who is rewarded and observed: the four seats (two-player Vint: two players)
 
@@ -198,7 +198,7 @@ class BatchEngine:
         b = state.batch_size
         layout = self.game.state_layout
         out = np.zeros((b, layout.size), dtype=np.float32)
-        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
+        out[:, layout.slice("hands")] = four_seat_kernels.unpack_bits(state.hands, 52).reshape(b, 208)
         cur = state.current_player.astype(np.int64)
         moving = np.flatnonzero(cur >= 0)
         out[moving, layout.offset["to_move"] + cur[moving]] = 1
@@ -391,7 +391,7 @@ class Vint2pEngine(BatchEngine):
     """
 
     game = games.get("vint2p")
-    _backend = vint2p_backend
+    _backend = vint2p_kernels
     _columns = (VINT2P_NUM_SMALL, VINT2P_NUM_WORDS)
     _players = 2
 
@@ -411,7 +411,7 @@ class Vint2pEngine(BatchEngine):
     def deciding_players(self, state: VintBatchState) -> np.ndarray:
         """The player (0, 1) who decides now in each game (for his own hand or his dummy), -1 once over."""
         self.check_state(state)
-        return vint2p_backend.deciding_players(state)
+        return vint2p_kernels.deciding_players(state)
 
     def deal_options(self, state: VintBatchState, game: int) -> dict:
         """The ``vint2p_v0`` reset options that deal game ``game``'s current deal: the hands as dealt, the
@@ -423,8 +423,8 @@ class Vint2pEngine(BatchEngine):
             widow = int(state.words[game, WIDOW_WORD])
             options["widow"] = [c for c in range(52) if widow >> c & 1]
         if self.way in (2, 3):
-            options["piles"] = {seat: [int(c) for c in state.small[game, vint2p_backend._PILE1 + 13 * i:
-                                                                   vint2p_backend._PILE1 + 13 * i + 13]]
+            options["piles"] = {seat: [int(c) for c in state.small[game, vint2p_kernels._PILE1 + 13 * i:
+                                                                   vint2p_kernels._PILE1 + 13 * i + 13]]
                                 for i, seat in enumerate((1, 3))}
         return options
 
@@ -435,11 +435,11 @@ class Vint2pEngine(BatchEngine):
         layout = self.game.state_layout
         out = np.zeros((b, layout.size), dtype=np.float32)
         words = state.words
-        out[:, layout.slice("hands")] = numba_backend.unpack_bits(state.hands, 52).reshape(b, 208)
-        untaken = np.where(state.small[:, vint2p_backend._WIDOW_TO] < 0, words[:, WIDOW_WORD], np.uint64(0))
-        out[:, layout.slice("widow")] = numba_backend.unpack_bits(untaken, 52)
-        out[:, layout.slice("discards")] = numba_backend.unpack_bits(
-            words[:, vint2p_backend.DISCARDS:vint2p_backend.DISCARDS + 2], 52).reshape(b, 104)
+        out[:, layout.slice("hands")] = four_seat_kernels.unpack_bits(state.hands, 52).reshape(b, 208)
+        untaken = np.where(state.small[:, vint2p_kernels._WIDOW_TO] < 0, words[:, WIDOW_WORD], np.uint64(0))
+        out[:, layout.slice("widow")] = four_seat_kernels.unpack_bits(untaken, 52)
+        out[:, layout.slice("discards")] = four_seat_kernels.unpack_bits(
+            words[:, vint2p_kernels.DISCARDS:vint2p_kernels.DISCARDS + 2], 52).reshape(b, 104)
         cur = state.current_player.astype(np.int64)
         moving = np.flatnonzero(cur >= 0)
         out[moving, layout.offset["to_move"] + cur[moving]] = 1
@@ -452,7 +452,7 @@ class Vint2pEngine(BatchEngine):
         if deals is None:
             if dealers is not None or widows is not None or piles is not None:
                 raise ValueError("dealers, widows and piles go with the injected deals they belong to (deals=)")
-            vint2p_backend.start_deals(state, idx, self.spec)
+            vint2p_kernels.start_deals(state, idx, self.spec)
             return
         hands = as_hand_array(deals, idx.size)
         if dealers is None:
@@ -470,7 +470,7 @@ class Vint2pEngine(BatchEngine):
             widow_masks[i] = env_deal.widow
             if self.way in (2, 3):
                 pile_orders[i] = [env_deal.piles[1], env_deal.piles[3]]
-        vint2p_backend.start_deals(state, idx, self.spec, hands, dl, widow_masks, pile_orders)
+        vint2p_kernels.start_deals(state, idx, self.spec, hands, dl, widow_masks, pile_orders)
 
 
 def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -478,4 +478,4 @@ def random_legal_actions(mask: np.ndarray, rng: np.random.Generator) -> np.ndarr
     counts = mask.sum(axis=1, dtype=np.int64)
     if (counts == 0).any():
         raise ValueError(f"rows {np.flatnonzero(counts == 0)[:5].tolist()} of the mask have no legal action")
-    return numba_backend.sample_legal(mask, rng.random(mask.shape[0]))
+    return four_seat_kernels.sample_legal(mask, rng.random(mask.shape[0]))

@@ -35,7 +35,7 @@ runs, in two parts, each in one place for every engine and kernel:
   dtype and flags: O(1), about a microsecond.  An array replaced, or changed
   in place (shape, dtype, strides, read-only), sends the state through the
   whole check again.
-- **Its values** (``numba_backend``'s row check: each column of ``small`` in
+- **Its values** (``four_seat_kernels``'s row check: each column of ``small`` in
   its game's range, hands, bids, voids and phases consistent): they may be
   written in place at any time, so they are checked at every call, inside the
   kernels' own call.  A step kernel first checks every game's row and the
@@ -131,7 +131,7 @@ DEALT, HAND, BIDS = 0, 4, 8     # + seat: hand as dealt, hand now, bids made (bi
 VOIDS = 12                      # suits shown out of: bit 4 * seat + suit
 NUM_WORDS = 13
 
-# Two-player Vint's state (vint2p_backend): the columns above, then its own.  ``dealer`` is a *player* (0, 1);
+# Two-player Vint's state (vint2p_kernels): the columns above, then its own.  ``dealer`` is a *player* (0, 1);
 # the seats (``current_player``, ``actor``, ``declarer`` ...) are seats 0..3 as in the rules; ``dealt`` holds the
 # hands as play starts (after exchanges, the widow and the give-aways), ``ORIGINAL`` the hands as dealt.
 VINT2P_COLUMNS = SMALL_COLUMNS + (
@@ -329,7 +329,7 @@ def admit(state, layout: StateLayout) -> RowSeal:
     dtype, strides, read-only flag) sends the state through the whole check
     again, and its rows start unsealed.  The values inside are not this
     function's concern: the kernels check every game's row before they run
-    (``numba_backend``), taking a row sealed by the kernel that last wrote
+    (``four_seat_kernels``), taking a row sealed by the kernel that last wrote
     it as checked; returns the state's :class:`RowSeal`.
     """
     entry = _ADMITTED.get(id(state))
@@ -357,7 +357,7 @@ def check_layout(state, layout: StateLayout) -> None:
     batch size), C-contiguous and writeable; no two arrays sharing memory
     (an array that is a view into another would change under the kernel
     after its values were checked).  The values inside are checked by the
-    kernels' row check (``numba_backend``); this is the part NumPy can see.
+    kernels' row check (``four_seat_kernels``); this is the part NumPy can see.
     """
     engine = layout.engine
     if not isinstance(state, VintBatchState):

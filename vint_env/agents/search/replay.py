@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...vector import numba_backend
+from ...vector import four_seat_kernels
 from ...vector.deals import start_deals
 from ...vector.state import VintBatchState
 
@@ -61,12 +61,13 @@ class WorldReplay:
         hands = np.ascontiguousarray(np.asarray(dealt, dtype=np.int64).astype(np.uint64))
         turned_cards = None if turned is None else np.full(n, int(turned), dtype=np.int64)
         start_deals(state, np.arange(n), e.spec, hands, np.full(n, int(dealer), dtype=np.int8), turned_cards)
-        numba_backend.write_views(state, e.spec)
+        four_seat_kernels.write_views(state, e.spec)
         return state
 
     def step(self, state: VintBatchState, action: int) -> None:
         """Every world takes ``action`` (legal in each: the caller checked it)."""
-        failed = numba_backend.step(state, np.full(state.batch_size, action, dtype=np.int64), self.engine.spec, False)
+        failed = four_seat_kernels.step(state, np.full(state.batch_size, action, dtype=np.int64), self.engine.spec,
+                                        False)
         if failed >= 0:             # the engine refused a row and wrote nothing
             raise RuntimeError(f"replay: action {action} refused in world {failed}")
 

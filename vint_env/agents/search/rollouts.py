@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...vector import numba_backend
+from ...vector import four_seat_kernels
 
 __all__ = ["rollout_values"]
 
@@ -31,7 +31,7 @@ def rollout_values(replay, dealt: np.ndarray, dealer: int, turned, actions, card
     over = np.zeros(d * c, dtype=bool)
     action = np.tile(np.asarray(cards, dtype=np.int64), d)
     for _ in range(max_steps):
-        failed = numba_backend.step(state, action, replay.engine.spec, False)
+        failed = four_seat_kernels.step(state, action, replay.engine.spec, False)
         if failed >= 0:             # the engine refused a row and wrote nothing
             raise RuntimeError(f"rollouts: the engine refused the action of world {failed}")
         total += np.where(over, 0, state.points[:, 0])

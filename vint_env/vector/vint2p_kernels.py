@@ -5,7 +5,7 @@ readable reference, :mod:`vint_env.rules.vint2p` over the four-player
 auction, trick play and scoring; the differential tests in
 ``tests/vector/test_vector_vint2p.py`` play both action by action, way by
 way).  What is ordinary Vint is shared with the four-player kernel
-(:mod:`.numba_backend`: the contract's points, the trick blocks of the
+(:mod:`.four_seat_kernels`: the contract's points, the trick blocks of the
 observation, the deal's random stream); this module holds what is particular
 to two players: the seats of each way, who decides and who sees which hand,
 the two-caller auction, the exchanges (ways 2, 3), the widow, the give-aways
@@ -15,9 +15,10 @@ A state's columns are :data:`~vint_env.vector.state.VINT2P_COLUMNS` and its
 words the four-player ones plus the widow, the discards and the hands as
 dealt (:mod:`vint_env.vector.state`).  The backend interface (``step``,
 ``write_views``, ``write_observation``, ``check_rows``, ``legal_actions``,
-``illegal_games``, ``sample_legal``) is :mod:`.numba_backend`'s; as there, a
-step kernel checks every game's row and the legality of its action in its own
-call and writes nothing unless all pass.
+``illegal_games``, ``sample_legal``) is :mod:`.four_seat_kernels`'s, its shared
+part written once in :mod:`.backend`; as there, a step kernel checks every
+game's row and the legality of its action in its own call and writes nothing
+unless all pass.
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ from numba import njit, prange
 
 from ..games import vint2p as game
 from ..rules import vint2p as rules
-from .numba_backend import (_DEBRUIJN, _DEBRUIJN_INDEX, _HIGH13, _POP13, _bits, _contract_points, _mix,
-                            _observe_trick_cards, _passout_points, _popcount, row_seal_kernels,  # noqa: F401
-                            sample_legal, unpack_bits, unsealed)
+from .backend import KernelBackend, check_observation_out, step_actions, unsealed, view_games
+from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _HIGH13, _POP13, _bits, _close_trick,
+                                _contract_points, _mix, _observe_trick_cards, _passout_points, _play_card,
+                                _popcount, row_seal_kernels, sample_legal, unpack_bits)  # noqa: F401
 from .state import (AUCTION, BIDS, DEALT, DISCARDS, EXCHANGE, FINAL, GIVE, HAND, LAST, OVER, PLAY, TRICK, V2COL,
                     VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError,
                     KernelOptions, RowSeal, VintBatchState)
@@ -365,46 +367,36 @@ def _give(small, words, b, a, way):
         small[b, _CUR] = declarer
 
 
+@njit(cache=True, inline="always")
+def _winning(small, b, way, leader, n):
+    """The seat winning game ``b``'s trick of ``n`` cards led by ``leader`` so far, and its card: the highest
+    trump, else the highest card of the suit led (the seats in the way's order)."""
+    trump = np.int64(small[b, _TRUMP])
+    winner = leader
+    best = np.int64(small[b, TRICK + leader])
+    s = leader
+    for _ in range(n - 1):
+        s = _next_seat(way, s)
+        c = np.int64(small[b, TRICK + s])
+        if (c // 13 == best // 13 and c > best) or (c // 13 != best // 13 and c // 13 == trump):
+            winner = s
+            best = c
+    return winner, best
+
+
 @njit(cache=True)
 def _apply_one(small, words, b, a, way, single, passout_play, honours_net, scale, points, rewards, terminated):
     """One legal action in game ``b``."""
-    one = np.uint64(1)
     phase = small[b, _PHASE]
     seat = np.int64(small[b, _CUR]) & 3
     small[b, _ACTOR] = seat
     if phase == PLAY:
-        words[b, HAND + seat] &= ~(one << np.uint64(a))
-        small[b, TRICK + seat] = a
-        n = small[b, _TRICK_LEN] + 1
-        small[b, _TRICK_LEN] = n
-        leader = np.int64(small[b, _LEADER])
-        if n > 1:
-            led = np.int64(small[b, TRICK + leader]) // 13
-            if a // 13 != led:                 # shown out of the suit led
-                words[b, VOIDS] |= one << np.uint64(4 * seat + led)
+        n, leader = _play_card(small, words, b, seat, a)
         if n < (2 if _two_hands(way) else 4):
             small[b, _CUR] = _next_seat(way, seat)
             return
-        trump = small[b, _TRUMP]
-        winner = leader                        # the highest trump, else the highest card of the suit led
-        best = np.int64(small[b, TRICK + leader])
-        s = leader
-        for _ in range(n - 1):
-            s = _next_seat(way, s)
-            c = np.int64(small[b, TRICK + s])
-            if (c // 13 == best // 13 and c > best) or (c // 13 != best // 13 and c // 13 == trump):
-                winner = s
-                best = c
-        small[b, WON + winner] += 1
-        for s in range(4):
-            small[b, LAST + s] = small[b, TRICK + s]
-            small[b, TRICK + s] = -1
-        small[b, _LAST_LEADER] = leader
-        small[b, _TRICK_LEN] = 0
-        small[b, _LEADER] = winner
-        small[b, _CUR] = winner
-        played = small[b, _TRICKS_PLAYED] + 1
-        small[b, _TRICKS_PLAYED] = played
+        winner, _ = _winning(small, b, way, leader, n)
+        played = _close_trick(small, b, leader, winner)
         if played == 13:
             _finish(small, words, b, way, honours_net, scale, points, rewards, terminated)
     elif phase == AUCTION:
@@ -465,17 +457,7 @@ def _observe(small, words, b, player, out, way, single):
     # the tracking blocks (games.obs_blocks.encode_tracking): every card not played is still out, seen or not
     n = np.int64(small[b, _TRICK_LEN])
     if playing and n > 0:
-        leader = np.int64(small[b, _LEADER])
-        trump = np.int64(small[b, _TRUMP])
-        winner = leader
-        best = np.int64(small[b, TRICK + leader])
-        s = leader
-        for _ in range(n - 1):
-            s = _next_seat(way, s)
-            c = np.int64(small[b, TRICK + s])
-            if (c // 13 == best // 13 and c > best) or (c // 13 != best // 13 and c // 13 == trump):
-                winner = s
-                best = c
+        winner, best = _winning(small, b, way, np.int64(small[b, _LEADER]), n)
         out[b, O_WINNER + ((winner - me) & 3)] = 1
         out[b, O_WINNING_CARD + best] = 1
     voids = words[b, VOIDS]
@@ -528,7 +510,7 @@ def _observe(small, words, b, player, out, way, single):
 
 
 # ---------------------------------------------------------------- deals (the engine's random stream)
-_SALT = np.uint64(0xD1B54A32D192ED03)          # the dealer, as numba_backend._deal_one
+_SALT = np.uint64(0xD1B54A32D192ED03)          # the dealer, as four_seat_kernels._deal_one
 _WIDOW_SALT = np.uint64(0x8CB92BA72F3D8DD7)    # way 5's widow: one card of each hand
 _PILE_SALT = np.uint64(0xA0761D6478BD642F)     # ways 2, 3: the order of the piles
 
@@ -572,8 +554,8 @@ def _new_deal(small, words, b, way, dealer, widow, piles):
 
 @njit(cache=True)
 def _random_deal(small, words, key, deal_index, b, way):
-    """Game ``b``'s next deal from its key: the 52 cards as numba_backend._deal_one deals them, the dealing player,
-    way 5's widow (a uniform card of each hand), ways 2/3's pile orders (uniform permutations)."""
+    """Game ``b``'s next deal from its key: the 52 cards as four_seat_kernels._deal_one deals them, the dealing
+    player, way 5's widow (a uniform card of each hand), ways 2/3's pile orders (uniform permutations)."""
     base = _mix(key[b] ^ _mix(deal_index[b]))
     keys = np.empty(52, dtype=np.uint64)
     order = np.empty(52, dtype=np.int64)
@@ -875,58 +857,7 @@ def _deciders(small, out):
         out[b] = -1 if seat < 0 else small[b, _CTRL + (seat & 3)]
 
 
-# ---------------------------------------------------------------- the backend interface (numba_backend's)
-def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
-    """Raise :class:`EngineStateError` naming the first game whose values a kernel could not index by."""
-    found = np.zeros(2, dtype=np.int64)
-    _first_fault(state.small, state.words, spec.way, found)
-    if found[1]:
-        b = int(found[0])
-        raise EngineStateError(f"game {b} of the state holds values no engine makes: {ROW_FAULTS[found[1] - 1]} "
-                               f"(small row {state.small[b].tolist()})")
-
-
-def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
-         parallel: bool = False, seal: RowSeal | None = None) -> int:
-    """One engine step in place; -1 once done (every row sealed), else the first game refused (nothing written);
-    a row sealed in ``seal`` is taken without the row check (numba_backend.step)."""
-    acts = np.array(actions, dtype=np.int64)
-    if acts.shape != (state.batch_size,):
-        raise ValueError(f"step takes one action per game: shape ({state.batch_size},), got {acts.shape}")
-    seal = seal if seal is not None else unsealed(state)
-    kernel = _step_parallel if parallel else _step_serial
-    return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.way, spec.single_auction,
-                  spec.passout_play, spec.honours_net, spec.reward_scale, auto_reset, state.points, state.rewards,
-                  state.terminated, state.observer, state.observation, state.legal_action_mask, seal.small,
-                  seal.words, seal.sealed)
-
-
-def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
-    """Observation and mask of the player to decide (or the last to act, once over), in ``games`` or all."""
-    check_rows(state, spec)
-    if games is None:
-        games = np.arange(state.batch_size)
-    games = np.array(games, dtype=np.int64)
-    if games.size and (games.min() < 0 or games.max() >= state.batch_size):
-        raise EngineStateError(f"game indices must be in 0..{state.batch_size - 1}")
-    _views_subset(state.small, state.words, games, state.observer, state.observation, state.legal_action_mask,
-                  spec.way, spec.single_auction)
-
-
-def write_observation(state: VintBatchState, players: np.ndarray, out: np.ndarray, spec: KernelOptions,
-                      parallel: bool = False) -> np.ndarray:
-    """The observation of ``players[b]`` (0, 1) in each game into ``out`` (a new ``[B, D]`` array)."""
-    check_rows(state, spec)
-    if players.shape != (state.batch_size,) or ((players < 0) | (players > 1)).any():
-        raise EngineStateError(f"players must be {state.batch_size} players 0 or 1")
-    if out.shape != state.observation.shape or out.dtype != state.observation.dtype or not out.flags.c_contiguous:
-        raise EngineStateError(f"out must be a C-contiguous {state.observation.dtype}{list(state.observation.shape)}")
-    kernel = _views_parallel if parallel else _views_serial
-    kernel(state.small, state.words, np.array(players, dtype=np.int8), out, state.legal_action_mask, False, spec.way,
-           spec.single_auction)
-    return out
-
-
+# ---------------------------------------------------------------- the backend interface (backend.KernelBackend's)
 @njit(cache=True)
 def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed):
     """The ``floor(u[b] * n)``-th of the ``n`` legal actions of each game (cards, then calls), from the state
@@ -953,42 +884,41 @@ def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed):
     return -1
 
 
-def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions,
-                 seal: RowSeal | None = None) -> np.ndarray:
-    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over)."""
-    out = np.empty(state.batch_size, dtype=np.int64)
-    seal = seal if seal is not None else unsealed(state)
-    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.way, seal.small,
-                     seal.words, seal.sealed) >= 0:
-        check_rows(state, spec)
-    return out
-
-
-def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions,
-                  seal: RowSeal | None = None) -> int:
-    seal = seal if seal is not None else unsealed(state)
-    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.way, seal.small,
-                          seal.words, seal.sealed)
-
-
 @njit(cache=True)
 def _legal_into(small, words, out, way):
     _legal_one(small, words, 0, out, way)
 
 
-def legal_actions(state: VintBatchState, game: int, spec: KernelOptions, num_actions: int) -> np.ndarray:
-    check_rows(state, spec)
-    out = np.zeros((1, num_actions), dtype=np.int8)
-    _legal_into(state.small[game:game + 1].copy(), state.words[game:game + 1].copy(), out, spec.way)
-    return np.flatnonzero(out[0])
+_BACKEND = KernelBackend(code="way", row_faults=ROW_FAULTS, first_fault=_first_fault, first_refused=_first_refused,
+                         random_legal=_random_legal, legal_into=_legal_into, illegal=_illegal,
+                         views_serial=_views_serial, views_parallel=_views_parallel,
+                         view_options=lambda spec: (spec.way, spec.single_auction), viewer="player", viewers=2)
+check_rows, random_legal, first_refused = _BACKEND.check_rows, _BACKEND.random_legal, _BACKEND.first_refused
+legal_actions, illegal_games = _BACKEND.legal_actions, _BACKEND.illegal_games
+write_observation = _BACKEND.write_observation
 
 
-def illegal_games(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> np.ndarray:
+def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
+         parallel: bool = False, seal: RowSeal | None = None) -> int:
+    """One engine step in place; -1 once done (every row sealed), else the first game refused (nothing written);
+    a row sealed in ``seal`` is taken without the row check (four_seat_kernels.step)."""
+    acts = step_actions(state, actions)
+    seal = seal if seal is not None else unsealed(state)
+    kernel = _step_parallel if parallel else _step_serial
+    return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.way, spec.single_auction,
+                  spec.passout_play, spec.honours_net, spec.reward_scale, auto_reset, state.points, state.rewards,
+                  state.terminated, state.observer, state.observation, state.legal_action_mask, seal.small,
+                  seal.words, seal.sealed)
+
+
+def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
+    """Observation and mask of the player to decide (or the last to act, once over), in ``games`` or all."""
     check_rows(state, spec)
-    acts = np.array(actions, dtype=np.int64)
-    bad = np.empty(state.batch_size, dtype=np.int64)
-    n = _illegal(state.small, state.words, acts, spec.way, bad)
-    return bad[:n]
+    if games is None:
+        games = np.arange(state.batch_size)
+    games = view_games(state, games)
+    _views_subset(state.small, state.words, games, state.observer, state.observation, state.legal_action_mask,
+                  spec.way, spec.single_auction)
 
 
 def deciding_players(state: VintBatchState) -> np.ndarray:

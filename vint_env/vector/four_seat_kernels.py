@@ -15,6 +15,7 @@ from numba import njit, prange, types
 from llvmlite import ir
 from numba.extending import intrinsic
 
+from .backend import KernelBackend, check_observation_out, step_actions, unsealed, view_games
 from .state import (AUCTION, BIDS, COL, DEALT, HAND, LAST, NUM_SMALL, NUM_WORDS, OVER, PLAY, SOLO_WHIST, TRICK,
                     TRUMP, VINT, VOIDS, WHIST, WON, EngineStateError, KernelOptions, RowSeal, VintBatchState)
 from .tables import (BID_BASE, HIGHEST_13, NUM_BIDS, O_BIDS, O_CONTRACT, O_DEALER, O_DECLARER, O_HAND,
@@ -205,10 +206,44 @@ def _finish(small, b, diff, scale, points, rewards, terminated):
 
 
 @njit(cache=True, inline="always")
+def _play_card(small, words, b, seat, a):
+    """Seat ``seat`` plays card ``a`` to game ``b``'s trick (a void noted if it does not follow the suit led);
+    returns the cards in the trick now and its leader.  Shared with two-player Vint's kernels."""
+    one = np.uint64(1)
+    words[b, HAND + seat] &= ~(one << np.uint64(a))
+    small[b, TRICK + seat] = a
+    n = small[b, _TRICK_LEN] + 1
+    small[b, _TRICK_LEN] = n
+    leader = np.int64(small[b, _LEADER])
+    if n > 1:
+        led = np.int64(small[b, TRICK + leader]) // 13
+        if a // 13 != led:                # shown out of the suit led
+            words[b, VOIDS] |= one << np.uint64(4 * seat + led)
+    return n, leader
+
+
+@njit(cache=True, inline="always")
+def _close_trick(small, b, leader, winner):
+    """Game ``b``'s complete trick, led by ``leader``, goes to ``winner``, who leads next; returns the tricks
+    played now.  Shared with two-player Vint's kernels."""
+    small[b, WON + winner] += 1
+    for s in range(4):
+        small[b, LAST + s] = small[b, TRICK + s]
+        small[b, TRICK + s] = -1
+    small[b, _LAST_LEADER] = leader
+    small[b, _TRICK_LEN] = 0
+    small[b, _LEADER] = winner
+    small[b, _CUR] = winner
+    played = small[b, _TRICKS_PLAYED] + 1
+    small[b, _TRICKS_PLAYED] = played
+    return played
+
+
+@njit(cache=True, inline="always")
 def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_net, literal, scale, points, rewards,
                terminated, run_tab, top_tab, pop_tab, coronet_tab, terms, solo):
     """One action in game ``b`` (legality checked before); ``solo``: ``game == SOLO_WHIST``, a constant of the
-    caller's loop (numba_backend's step kernels compile one loop for Solo Whist, one for the other games)."""
+    caller's loop (four_seat_kernels's step kernels compile one loop for Solo Whist, one for the other games)."""
     one = np.uint64(1)
     phase = small[b, _PHASE]
     seat = np.int64(small[b, _CUR])
@@ -246,15 +281,7 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
                 _finish(small, b, 0, scale, points, rewards, terminated)
         return
     # play (docs/rules/index.md)
-    words[b, HAND + seat] &= ~(one << np.uint64(a))
-    small[b, TRICK + seat] = a
-    n = small[b, _TRICK_LEN] + 1
-    small[b, _TRICK_LEN] = n
-    leader = np.int64(small[b, _LEADER])
-    if n > 1:
-        led = np.int64(small[b, TRICK + leader]) // 13
-        if a // 13 != led:                # shown out of the suit led
-            words[b, VOIDS] |= one << np.uint64(4 * seat + led)
+    n, leader = _play_card(small, words, b, seat, a)
     if n < 4:
         return
     trump = small[b, _TRUMP]
@@ -272,16 +299,7 @@ def _apply_one(small, words, b, a, game, passout_play, ten_is_honour, honours_ne
         if key > best:
             best = key
             winner = s
-    small[b, WON + winner] += 1
-    for s in range(4):
-        small[b, LAST + s] = small[b, TRICK + s]
-        small[b, TRICK + s] = -1
-    small[b, _LAST_LEADER] = leader
-    small[b, _TRICK_LEN] = 0
-    small[b, _LEADER] = winner
-    small[b, _CUR] = winner
-    played = small[b, _TRICKS_PLAYED] + 1
-    small[b, _TRICKS_PLAYED] = played
+    played = _close_trick(small, b, leader, winner)
     if solo:                              # the misères and déclarée may end before the 13th trick
         _solo_after_trick(small, words, b, literal, scale, points, rewards, terminated, terms)
     elif played == 13:
@@ -495,35 +513,49 @@ def _solo_may_call(small, b, s, eldest):
     return s == eldest and small[b, _MAY_ACCEPT] == 1 and _solo_proposal_standing(small, b)
 
 
+def _solo_bid_tables():
+    """Solo Whist's higher bids as call bits ``action - SOLO_PASS`` (rules.solo_whist.SoloWhistDeal._legal_calls),
+    worked out once here so that the kernels look them up: the bids above each highest bid, by ``highest -
+    SOLO_CALL_BASE + 1`` (0: no bid yet; trump abondance only over abondance), and the bids open after an
+    unaccepted proposal (any but it and trump abondance)."""
+    above_table = np.zeros(16, dtype=np.uint64)
+    for h in (-1, *range(SOLO_CALL_BASE, SOLO_TRUMP_BASE)):
+        above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] if h >= 0 else -1
+        bits = 0
+        for a in range(SOLO_CALL_BASE, SOLO_TRUMP_BASE):
+            if a != SOLO_ACCEPT and SOLO_BID_INDEX[a - SOLO_CALL_BASE] > above \
+                    and (a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE):
+                bits |= 1 << (a - SOLO_PASS)
+        above_table[h - SOLO_CALL_BASE + 1 if h >= 0 else 0] = bits
+    raise_bits = sum(1 << (a - SOLO_PASS) for a in range(SOLO_ACCEPT + 1, SOLO_TRUMP_BASE)
+                     if a != SOLO_TRUMP_ABONDANCE)
+    return above_table, np.uint64(raise_bits)
+
+
+_SOLO_BIDS_ABOVE, _SOLO_RAISES = _solo_bid_tables()
+_SOLO_TRUMPS = np.uint64(15 << (SOLO_TRUMP_BASE - SOLO_PASS))
+_SOLO_ACCEPT_BIT = np.uint64(1 << (SOLO_ACCEPT - SOLO_PASS))
+
+
 @njit(cache=True, inline="always")
 def _solo_legal_calls(small, b):
     """The calls the player to move may make, as bits ``action - SOLO_PASS`` (rules.solo_whist.SoloWhistDeal.
     _legal_calls): the four trump suits after an abondance; else pass, acceptance of a standing proposal, or a
-    higher bid (trump abondance only over abondance; after an unaccepted proposal, any bid but it)."""
-    one = np.uint64(1)
+    higher bid (the tables above; after an unaccepted proposal, pass or any bid but it)."""
     phase = small[b, _PHASE]
     if phase == TRUMP:
-        return np.uint64(15) << np.uint64(SOLO_TRUMP_BASE - SOLO_PASS)
+        return _SOLO_TRUMPS
     if phase != AUCTION:
         return np.uint64(0)
-    calls = one                                          # pass
     if small[b, _MUST_RAISE] == 1:                       # an unaccepted proposal: bid higher or pass
-        for a in range(SOLO_ACCEPT + 1, SOLO_TRUMP_BASE):
-            if a != SOLO_TRUMP_ABONDANCE:
-                calls |= one << np.uint64(a - SOLO_PASS)
-        return calls
+        return _SOLO_RAISES | np.uint64(1)
     seat = np.int64(small[b, _CUR])
-    accept = one << np.uint64(SOLO_ACCEPT - SOLO_PASS)
-    if (np.int64(small[b, _PASSED]) >> seat) & 1:        # eldest hand after passing: accept or pass
-        return calls | accept
-    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
-        calls |= accept
+    if (np.int64(small[b, _PASSED]) >> (seat & 3)) & 1:  # eldest hand after passing: accept or pass
+        return _SOLO_ACCEPT_BIT | np.uint64(1)
     h = np.int64(small[b, _HIGHEST])
-    above = SOLO_BID_INDEX[h - SOLO_CALL_BASE] if h >= 0 else -1
-    for a in range(SOLO_CALL_BASE, SOLO_TRUMP_BASE):
-        if a != SOLO_ACCEPT and SOLO_BID_INDEX[a - SOLO_CALL_BASE] > above \
-                and (a != SOLO_TRUMP_ABONDANCE or h == SOLO_ABONDANCE):
-            calls |= one << np.uint64(a - SOLO_PASS)
+    calls = np.uint64(1) | _SOLO_BIDS_ABOVE[(h - SOLO_CALL_BASE + 1 if h >= 0 else 0) & 15]
+    if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
+        calls |= _SOLO_ACCEPT_BIT
     return calls
 
 
@@ -1253,19 +1285,18 @@ def _illegal(small, words, actions, game, bad):
 # check before any kernel that indexes by the state's values: inside the step kernels' own call, as a pass of
 # its own (check_rows) before the others.
 
-def check_rows(state: VintBatchState, spec: KernelOptions) -> None:
-    """Raise :class:`EngineStateError` naming the first game whose values a kernel could not index by."""
-    found = np.zeros(2, dtype=np.int64)
-    _first_fault(state.small, state.words, spec.game, found)
-    if found[1]:
-        b = int(found[0])
-        raise EngineStateError(f"game {b} of the state holds values no engine makes: {ROW_FAULTS[found[1] - 1]} "
-                               f"(small row {state.small[b].tolist()})")
+@njit(cache=True)
+def _legal_into(small, words, out, game):
+    _legal_one(small, words, 0, out, game == SOLO_WHIST)
 
 
-def unsealed(state: VintBatchState) -> RowSeal:
-    """A seal with no row sealed (every row gets the row check): for a caller without the state's own."""
-    return RowSeal(state.small.shape[0], state.small.shape[1], state.words.shape[1])
+_BACKEND = KernelBackend(code="game", row_faults=ROW_FAULTS, first_fault=_first_fault, first_refused=_first_refused,
+                         random_legal=_random_legal, legal_into=_legal_into, illegal=_illegal,
+                         views_serial=_views_serial, views_parallel=_views_parallel,
+                         view_options=lambda spec: (spec.game,), viewer="seat", viewers=4)
+check_rows, random_legal, first_refused = _BACKEND.check_rows, _BACKEND.random_legal, _BACKEND.first_refused
+legal_actions, illegal_games = _BACKEND.legal_actions, _BACKEND.illegal_games
+write_observation = _BACKEND.write_observation
 
 
 def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_reset: bool,
@@ -1273,9 +1304,7 @@ def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_r
     """One engine step in place; -1 once done.  Unless every game's row passes the row check (or is sealed in
     ``seal``, the state's from ``state.admit``) and its action is legal, nothing is written and the first game
     that fails is returned (``illegal_games`` / ``check_rows`` name what failed); else every row is sealed."""
-    acts = np.array(actions, dtype=np.int64)      # its own memory: no array of the state changes it under the kernel
-    if acts.shape != (state.batch_size,):
-        raise ValueError(f"step takes one action per game: shape ({state.batch_size},), got {acts.shape}")
+    acts = step_actions(state, actions)
     seal = seal if seal is not None else unsealed(state)
     kernel = _step_parallel if parallel else _step_serial
     return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.game, spec.passout_play,
@@ -1289,9 +1318,7 @@ def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = Fal
     """Observation and mask of the player to move (or last actor of a finished deal), in ``games`` or all."""
     check_rows(state, spec)
     if games is not None:
-        games = np.array(games, dtype=np.int64)
-        if games.size and (games.min() < 0 or games.max() >= state.batch_size):
-            raise EngineStateError(f"game indices must be in 0..{state.batch_size - 1}")
+        games = view_games(state, games)
         _views_subset(state.small, state.words, games, state.observer,
                       state.observation, state.legal_action_mask, spec.game)
         return
@@ -1299,61 +1326,6 @@ def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = Fal
     state.observer[:] = np.where(cur >= 0, cur, np.maximum(state.small[:, _ACTOR], 0))
     kernel = _views_parallel if parallel else _views_serial
     kernel(state.small, state.words, state.observer, state.observation, state.legal_action_mask, True, spec.game)
-
-
-def write_observation(state: VintBatchState, seats: np.ndarray, out: np.ndarray, spec: KernelOptions,
-                      parallel: bool = False) -> np.ndarray:
-    """The observation of ``seats[b]`` in each game into ``out`` (a new ``[B, D]`` array of the state's dtype)."""
-    check_rows(state, spec)
-    if seats.shape != (state.batch_size,) or ((seats < 0) | (seats > 3)).any():
-        raise EngineStateError(f"seats must be {state.batch_size} seats 0..3")
-    if out.shape != state.observation.shape or out.dtype != state.observation.dtype or not out.flags.c_contiguous:
-        raise EngineStateError(f"out must be a C-contiguous {state.observation.dtype}{list(state.observation.shape)}")
-    kernel = _views_parallel if parallel else _views_serial
-    kernel(state.small, state.words, np.array(seats, dtype=np.int8), out, state.legal_action_mask, False, spec.game)
-    return out
-
-
-def random_legal(state: VintBatchState, u: np.ndarray, spec: KernelOptions,
-                 seal: RowSeal | None = None) -> np.ndarray:
-    """The ``floor(u[b] * n_legal)``-th legal action of each game, judged from the state (-1 where a deal is over);
-    every row passes the row check unless sealed in ``seal``."""
-    out = np.empty(state.batch_size, dtype=np.int64)
-    seal = seal if seal is not None else unsealed(state)
-    if _random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out, spec.game, seal.small,
-                     seal.words, seal.sealed) >= 0:
-        check_rows(state, spec)
-    return out
-
-
-def first_refused(state: VintBatchState, actions: np.ndarray, spec: KernelOptions,
-                  seal: RowSeal | None = None) -> int:
-    """The step kernels' first pass alone: the first game ``step`` would refuse, -1 if none."""
-    seal = seal if seal is not None else unsealed(state)
-    return _first_refused(state.small, state.words, np.array(actions, dtype=np.int64), spec.game, seal.small,
-                          seal.words, seal.sealed)
-
-
-@njit(cache=True)
-def _legal_into(small, words, out, game):
-    _legal_one(small, words, 0, out, game == SOLO_WHIST)
-
-
-def legal_actions(state: VintBatchState, game: int, spec: KernelOptions, num_actions: int) -> np.ndarray:
-    """The legal actions of the player to move in game ``game`` of the state, from its values (not its mask)."""
-    check_rows(state, spec)
-    out = np.zeros((1, num_actions), dtype=np.int8)
-    _legal_into(state.small[game:game + 1].copy(), state.words[game:game + 1].copy(), out, spec.game)
-    return np.flatnonzero(out[0])
-
-
-def illegal_games(state: VintBatchState, actions: np.ndarray, spec: KernelOptions) -> np.ndarray:
-    """Indices of the live games whose action is not legal (judged from the state, not from its mask array)."""
-    check_rows(state, spec)
-    acts = np.array(actions, dtype=np.int64)
-    bad = np.empty(state.batch_size, dtype=np.int64)
-    n = _illegal(state.small, state.words, acts, spec.game, bad)
-    return bad[:n]
 
 
 @njit(cache=True)
