@@ -32,6 +32,7 @@ from vint_env.agents.search.position import hand_constraints
 from vint_env.agents.search.replay import WorldReplay
 from vint_env.agents.search.search_games import network_of
 from vint_env.atomic import atomic_write
+from vint_env.envs.playing import Decision, play_episode, start_episode
 from vint_env.evaluation.deals import generate_boards
 from vint_env.evaluation.tables import make_env, reset_options
 from vint_env.evaluation.match import derive_seed
@@ -67,17 +68,12 @@ def probe(record, table_spec: str, deals: int, seed: int, candidates: int, progr
     for i, board in enumerate(generate_boards(deals, seed=seed)):
         env = make_env(record, "deal")
         table = [load_agent(table_spec, game=record) for _ in range(4)]
-        for s, a in enumerate(table):
-            a.reset(derive_seed(seed, board.number, 1, s))
         histories = [DealHistory() for _ in range(4)]
-        env.reset(seed=derive_seed(seed, board.number, 0), options=reset_options(record, board))
-        while env.agents:
-            name = env.agent_selection
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
-                continue
-            seat = int(name.rsplit("_", 1)[1])
-            obs = env.observe(name)
+
+        def weigh(d: Decision) -> None:
+            """Before the table's agent acts: the candidates' weights at a card decision of seats 0 and 2."""
+            nonlocal positions
+            seat, obs = d.seat, d.observation
             k = record.decode(obs["observation"])
             if pimc.in_play(k):
                 histories[seat].update(k)
@@ -110,7 +106,9 @@ def probe(record, table_spec: str, deals: int, seed: int, candidates: int, progr
                         totals[c][0] += a
                         totals[c][1] += b
                     positions += 1
-            env.step(table[seat].act(obs, agent=name))
+        start_episode(env, table, derive_seed(seed, board.number, 0),
+                      [derive_seed(seed, board.number, 1, s) for s in range(len(table))], reset_options(record, board))
+        play_episode(env, table, before=weigh)
         if progress:
             left = (time.perf_counter() - start) / (i + 1) * (deals - i - 1)
             print(f"deal {i + 1}/{deals}: {positions} positions, about {left / 60:.0f} min left", flush=True)

@@ -32,6 +32,7 @@ import numpy as np
 from vint_env import games
 from vint_env.agents.registry import load_agent
 from vint_env.atomic import atomic_write
+from vint_env.envs.playing import Decision, play_episode, start_episode
 from vint_env.evaluation.deals import generate_boards
 from vint_env.evaluation.tables import make_env, reset_options
 from vint_env.evaluation.match import derive_seed
@@ -50,35 +51,32 @@ def probe_deal(record, table_specs, probe_specs, board, seed: int, probes=None) 
     table = [load_agent(s, game=record) for s in table_specs]
     if probes is None:
         probes = [[load_agent(s, game=record) for _ in range(4)] for s in probe_specs]
-    for seat, a in enumerate(table):
-        a.reset(derive_seed(seed, board.number, 1, seat))
     for i, row in enumerate(probes):
         for seat, a in enumerate(row):
             a.reset(derive_seed(seed, board.number, 2 + i, seat))
-    env.reset(seed=derive_seed(seed, board.number, 0), options=reset_options(record, board))
+    start_episode(env, table, derive_seed(seed, board.number, 0),
+                  [derive_seed(seed, board.number, 1, seat) for seat in range(len(table))],
+                  reset_options(record, board))
     plan = record.pimc_plan()
     losses = [[] for _ in probe_specs]
     placed: list[list[float]] = [[] for _ in probe_specs]
     seconds = [0.0 for _ in probe_specs]
     decisions = 0
-    while env.agents:
-        name = env.agent_selection
-        if env.terminations[name] or env.truncations[name]:
-            env.step(None)
-            continue
-        seat = int(name.rsplit("_", 1)[1])
-        obs = env.observe(name)
+
+    def probe(d: Decision) -> None:
+        """Before the table's agent acts: the probed agents' cards, scored double-dummy on the real deal."""
+        nonlocal decisions
+        seat, obs = d.seat, d.observation
         k = record.decode(obs["observation"])
-        probed = seat % 2 == 0 and plan.in_play(k)
-        cards = []
-        if probed:
-            for i, row in enumerate(probes):
-                t = time.process_time()
-                cards.append(int(row[seat].act(obs, agent=name)))
-                seconds[i] += time.process_time() - t
-        action = table[seat].act(obs, agent=name)
         legal = np.flatnonzero(obs["action_mask"])
-        if probed and len(legal) > 1:
+        if seat % 2 or not plan.in_play(k):
+            return
+        cards = []
+        for i, row in enumerate(probes):
+            t = time.process_time()
+            cards.append(int(row[seat].act(obs, agent=d.agent)))
+            seconds[i] += time.process_time() - t
+        if len(legal) > 1:
             pos = plan.position(k)
             hands = true_hands(env.unwrapped, seat)
             res = solve_deals(pos, [tuple(hands)])[0]
@@ -92,7 +90,8 @@ def probe_deal(record, table_specs, probe_specs, board, seed: int, probes=None) 
                 if isinstance(last, dict) and last.get("belief") is not None:
                     placed[i].append(_placed(last["belief"], hands))
                     last["belief"] = None
-        env.step(action)
+
+    play_episode(env, table, before=probe)
     return {"board": board.number, "decisions": decisions, "loss": [float(sum(x)) for x in losses],
             "placed": [float(np.mean(p)) if p else None for p in placed], "cpu_seconds": seconds}
 

@@ -1,5 +1,6 @@
-"""Random legal play through PettingZoo's AEC loop, as the throughput benchmarks of the repository's
-``benchmarks/`` folder run it (the AEC envs', the wrapper's and the batched engine's).
+"""Random legal play through the package's AEC loop (:func:`~vint_env.envs.playing.play_episode`), as the
+throughput benchmarks of the repository's ``benchmarks/`` folder run it (the AEC envs', the wrapper's and
+the batched engine's).
 
 >>> import numpy as np
 >>> from vint_env import whist_v0
@@ -13,17 +14,25 @@ from __future__ import annotations
 
 import numpy as np
 
+from .envs.playing import play_episode
+
+
+class RandomLegal:
+    """An agent for :func:`~vint_env.envs.playing.play_episode` that takes ``legal[pick(len(legal))]``."""
+
+    needs_env = False
+
+    def __init__(self, pick):
+        self.pick = pick
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        legal = np.flatnonzero(observation["action_mask"])
+        return int(legal[self.pick(legal.size)])
+
 
 def random_episode(env, pick) -> int:
-    """Play out the episode ``env`` was reset to through the AEC loop, each live step the legal action
-    ``legal[pick(len(legal))]`` (``pick=rng.integers``: uniformly random); returns the live steps."""
-    steps = 0
-    for _ in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        legal = np.flatnonzero(obs["action_mask"])
-        env.step(int(legal[pick(legal.size)]))
-        steps += 1
-    return steps
+    """Play out the episode ``env`` was reset to (:func:`~vint_env.envs.playing.play_episode`), each live
+    step the legal action ``legal[pick(len(legal))]`` (``pick=rng.integers``: uniformly random); returns
+    the live steps."""
+    player = RandomLegal(pick)
+    return play_episode(env, [player] * len(env.possible_agents)).decisions

@@ -32,6 +32,7 @@ from .. import games
 from ..agents.base import Agent
 from ..agents.learned.threads import limit_torch_threads, torch_threads
 from ..agents.spec import AgentSpec
+from ..envs.playing import Decision, play_episode, start_episode
 from ..games import PARTNERSHIP, TWO_PLAYER, DealOutcome, Game
 from ..seeds import check_seed
 from .deals import Board
@@ -97,37 +98,26 @@ class DecisionClock:
 def play_table(env, seat_agents: list[Agent], options: dict, env_seed: int,
                agent_seeds: list[int], recorder: TableRecorder | None = None,
                clock: DecisionClock | None = None) -> tuple[list[float], int]:
-    """Play one episode; returns the points per seat (the sum of each agent's
-    rewards: make the env with the reward scale that gives points) and the
-    number of steps.  A ``recorder`` keeps every deal's actions for replays; a ``clock`` counts
-    each seat's decisions and the time its agent took over them."""
-    for agent, seed in zip(seat_agents, agent_seeds):
-        agent.reset(seed)
-    env.reset(seed=env_seed, options=options)
+    """Play one episode (:func:`~vint_env.envs.playing.play_episode`); returns the points per seat (the sum
+    of each agent's rewards: make the env with the reward scale that gives points) and the number of
+    steps.  A ``recorder`` keeps every deal's actions for replays; a ``clock`` counts each seat's
+    decisions and the time its agent took over them."""
+    start_episode(env, seat_agents, env_seed, agent_seeds, options)
     raw = env.unwrapped
-    points = [0.0] * len(env.possible_agents)
-    steps = 0
-    while env.agents:
-        name = env.agent_selection
-        seat = int(name.rsplit("_", 1)[1])
-        points[seat] += env._cumulative_rewards[name]
-        if env.terminations[name] or env.truncations[name]:
-            env.step(None)
-            continue
-        observation = env.observe(name)
-        agent = seat_agents[seat]
-        start = time.perf_counter()
-        action = agent.act(observation, env if agent.needs_env else None, name)
-        if clock is not None:
-            clock.seconds[seat] += time.perf_counter() - start
-            clock.decisions[seat] += 1
+
+    def before(decision: Decision) -> None:
         if recorder is not None:
             recorder.before(raw)
-        env.step(action)
+
+    def after(decision: Decision) -> None:
+        if clock is not None:
+            clock.seconds[decision.seat] += decision.seconds
+            clock.decisions[decision.seat] += 1
         if recorder is not None:
-            recorder.after(raw, seat, action)
-        steps += 1
-    return points, steps
+            recorder.after(raw, decision.seat, decision.action)
+
+    played = play_episode(env, seat_agents, before=before, after=after)
+    return played.points, played.decisions
 
 
 class Table:
@@ -299,6 +289,20 @@ def _play_over_workers(jobs: list, workers: int, threads: int):
             conn.close()
 
 
+def _played_chunks(jobs: list, workers: int, threads: int):
+    """Yield ``_play_chunk(job)`` of every job: in this process, in order, with one worker; else from
+    ``workers`` processes (:func:`_play_over_workers`), in the order they finish."""
+    if workers > 1:
+        yield from _play_over_workers(jobs, workers, threads)
+        return
+    _close_tables()        # a new match loads its agents afresh: a checkpoint may have changed since the last one
+    try:
+        for job in jobs:
+            yield _play_chunk(job)
+    finally:
+        _close_tables()    # the agents played here: outside programs end with the match
+
+
 _WORKER_TABLE: dict = {}
 
 
@@ -411,30 +415,16 @@ def run_match(game: Game | str, agent_a: str | AgentSpec | Agent, agent_b: str |
     cpu = 0.0
     threads_seen: dict = {}
     try:
-        if workers == 1:
-            # A new match loads its agents afresh: a checkpoint may have changed since the last one.
-            _close_tables()
-            for job in jobs:
-                res, c, (pid, n) = _play_chunk(job)
+        with contextlib.closing(_played_chunks(jobs, workers, threads)) as finished_chunks:
+            for res, c, (pid, n) in finished_chunks:
                 if on_chunk is not None:
                     on_chunk(res, c)
                 results.extend(res)
                 cpu += c
                 threads_seen[pid] = n
                 bar.update(len(res))
-        else:
-            with contextlib.closing(_play_over_workers(jobs, workers, threads)) as finished_chunks:
-                for res, c, (pid, n) in finished_chunks:
-                    if on_chunk is not None:
-                        on_chunk(res, c)
-                    results.extend(res)
-                    cpu += c
-                    threads_seen[pid] = n
-                    bar.update(len(res))
     finally:
         bar.close()
-        if workers == 1:
-            _close_tables()           # the agents played here: outside programs end with the match
     results.sort(key=lambda r: r.number)
     return MatchResult(game, agent_a, agent_b, episode, seed, results,
                        time.perf_counter() - start, cpu, workers, env_options, threads_seen)

@@ -22,6 +22,7 @@ from .. import games
 from ..agents.base import Agent
 from ..agents.registry import load_agent, short_spec
 from ..agents.spec import AgentSpec, parse_spec
+from ..envs.playing import Decision, play_episode
 from ..inputs import excerpt
 from ..evaluation.deals import generate_board
 from ..evaluation.tables import make_env, reset_options
@@ -117,6 +118,7 @@ class TableDriver:
         self.suggestion: int | None = None    # the hint agent's action for the person's turn now
         self._steps = 0
         self._hinted_at = -1
+        self._stepping = None                 # (deal, tricks before, seat played for) of the action under way
         self.stopped = False                 # set by stop(): no bot acts any more
 
     def stop(self) -> None:
@@ -195,25 +197,22 @@ class TableDriver:
 
     # ------------------------------------------------------------------ steps
     def advance(self) -> None:
-        """Let the bots act until it is the person's turn, a deal ends or the episode is over."""
+        """Let the bots act until it is the person's turn, a deal ends or the episode is over
+        (:func:`~vint_env.envs.playing.play_episode`: the person's seat has no agent there)."""
         self.deal_ended = False
-        env = self.env
-        while env.agents:
-            name = env.agent_selection
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
-                continue
-            seat = self.agents.index(name)
-            if seat == self.seating.human:
-                self._announce()
-                self._hint()
-                return
-            if self.stopped:
-                raise TableStopped("this table was stopped")
-            bot = self.seating.bots[seat]
-            self._step(seat, bot.act(env.observe(name), env if bot.needs_env else None, name))
-            if self.deal_ended:
-                return
+        play_episode(self.env, self.seating.bots, before=self._bot_to_act, after=self._after_bot,
+                     stop=lambda: self.deal_ended)
+        if self.human_to_move:
+            self._announce()
+            self._hint()
+
+    def _bot_to_act(self, decision: Decision) -> None:
+        if self.stopped:
+            raise TableStopped("this table was stopped")
+        self._before_step()
+
+    def _after_bot(self, decision: Decision) -> None:
+        self._after_step(decision.seat, decision.action)
 
     def _hint(self) -> None:
         """The hint agent's action for the person's turn (once per turn: it keeps memory)."""
@@ -233,17 +232,24 @@ class TableDriver:
             self.advance()
 
     def _step(self, seat: int, action: int) -> None:
+        self._before_step()
+        self.env.step(action)
+        self._after_step(seat, action)
+
+    def _before_step(self) -> None:
+        """Note the deal as it stands before an action (its record, the tricks so far, the seat played for)."""
         raw = self.raw
         self._announce()
         self.recorder.before(raw)
         deal = raw.deal
         play = getattr(deal, "play", None)
-        tricks_before = len(play.trick_winners) if play is not None else 0
-        table_seat = deal.current_player
-        self.env.step(action)
+        self._stepping = (deal, len(play.trick_winners) if play is not None else 0, deal.current_player)
+
+    def _after_step(self, seat: int, action: int) -> None:
+        deal, tricks_before, table_seat = self._stepping
         self._steps += 1
         self.suggestion = None
-        self.recorder.after(raw, seat, action)
+        self.recorder.after(self.raw, seat, action)
         if self.on_action:
             self.on_action(seat, action, deal, tricks_before, table_seat)
         if deal.is_over:

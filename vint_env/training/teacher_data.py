@@ -38,6 +38,7 @@ import numpy as np
 
 from vint_env.atomic import atomic_write
 from vint_env.agents.spec import parse_spec
+from vint_env.envs.playing import Decision, play_episode, start_episode
 from vint_env.games import Game
 
 
@@ -146,30 +147,26 @@ def play_deals(game: Game, env_kwargs: dict, teacher: str, seed: int, first: int
     card_values: list[np.ndarray] = []
     for k in range(first, first + count):
         env_seed, agent_seeds = deal_seeds(seed, k)
-        env.reset(seed=env_seed)
-        for agent, s in zip(agents, agent_seeds):
-            agent.reset(s)
+        start_episode(env, agents, env_seed, agent_seeds)
         received = np.zeros(len(names))  # each seat's rewards so far in this deal
         start = len(actions)
         before: list[float] = []        # the seat's rewards before each decision
-        while env.agents:
-            name = env.agent_selection
-            seat = names.index(name)
-            if env.terminations[name] or env.truncations[name]:
-                env.step(None)
-                continue
-            ob = env.observe(name)
+
+        def note(d: Decision) -> None:
             if valuer is not None:
-                valuer.note(len(actions), env, ob)
-            a = int(agents[seat].act(ob, env=env, agent=name))
-            obs.append(ob["observation"])
-            masks.append(ob["action_mask"])
-            actions.append(a)
-            seats.append(seat)
+                valuer.note(len(actions), env, d.observation)
+            obs.append(d.observation["observation"])
+            masks.append(d.observation["action_mask"])
+            seats.append(d.seat)
             deal_ids.append(k)
-            before.append(received[seat])
-            env.step(a)
+            before.append(received[d.seat])
+
+        def took(d: Decision) -> None:
+            nonlocal received
+            actions.append(int(d.action))
             received += [env.rewards[ag] for ag in names]
+
+        play_episode(env, agents, before=note, after=took)
         returns += [received[seats[start + j]] - before[j] for j in range(len(before))]
         if valuer is not None:
             if values in ROLLOUT_KINDS:      # the teacher's own action is valued by the deal's real outcome

@@ -46,6 +46,7 @@ import sys
 
 import numpy as np
 
+from vint_env.envs.playing import play_episode
 from vint_env.games import Game
 
 VALUE_KINDS = ("", "dd", "rollout", "rollout_auction")
@@ -230,20 +231,37 @@ class RolloutValues:
 
 def rollout(env, agents: list, seat: str, action: int) -> float:
     """The rewards (env units) ``seat`` receives from its ``action`` to the end of the deal, all four
-    seats then played by ``agents`` (seat order); plays ``env`` and the agents on."""
-    index = {name: i for i, name in enumerate(env.possible_agents)}
+    seats then played by ``agents`` (seat order, :func:`~vint_env.envs.playing.play_episode`); plays ``env``
+    and the agents on."""
     env.step(action)
     got = env.rewards[seat]
-    while not (env.terminations[seat] or env.truncations[seat]):
-        name = env.agent_selection
-        play = getattr(env.deal, "play", None)
-        if play is not None and play.tricks_played == 12:
-            # The last trick: one card in each hand, and nobody decides anything after it.
-            env.step(env.legal_actions()[0])
-        else:
-            env.step(int(agents[index[name]].act(env.observe(name), env=env, agent=name)))
+
+    def seat_done() -> bool:
+        return env.terminations[seat] or env.truncations[seat]
+
+    def collect(decision) -> None:
+        nonlocal got
         got += env.rewards[seat]
+
+    if not seat_done():
+        play_episode(env, [_LastTrickPlayed(agent, env) for agent in agents], after=collect, stop=seat_done)
     return float(got)
+
+
+class _LastTrickPlayed:
+    """A seat of a rollout: its agent (shown the env), except in the last trick, where each hand holds
+    one card and nobody decides anything: that card, without asking the agent."""
+
+    needs_env = False
+
+    def __init__(self, agent, env):
+        self.agent, self.env = agent, env
+
+    def act(self, observation: dict, env=None, agent: str | None = None) -> int:
+        play = getattr(self.env.deal, "play", None)
+        if play is not None and play.tricks_played == 12:
+            return self.env.legal_actions()[0]
+        return int(self.agent.act(observation, env=self.env, agent=agent))
 
 
 __all__ = ["VALUE_KINDS", "ROLLOUT_KINDS", "value_games", "check_values", "DealValues", "RolloutValues", "clone_env",
