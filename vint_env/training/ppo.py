@@ -3,8 +3,8 @@
 One iteration (:func:`iteration`) is four steps, in this order in this file:
 
 1. collect a rollout (:func:`collect_rollout`): the current network plays a batch of games
-   against itself, its past snapshots or scripted bots (``selfplay.py``: who sits where, and the
-   :class:`~vint_env.training.selfplay.Rollout` of the learner's transitions);
+   against itself, its past snapshots or scripted bots (``seating.py``: who sits where), and
+   ``selfplay.py`` gathers the :class:`~vint_env.training.selfplay.Rollout` of the learner's transitions;
 2. compute advantages (:func:`compute_gae`): GAE over each seat's own trajectory;
 3. update (:func:`ppo_update`): minibatch epochs of the clipped objective, the value loss and the
    entropy bonus, with this update's annealed coefficients (:func:`coefficients`);
@@ -83,14 +83,12 @@ def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next
 # --------------------------------------------------------------------------- 3. update
 def coefficients(params: PPOParams, frac: float) -> dict:
     """The learning rate, clip and entropy coefficients at budget fraction ``frac`` (linear annealing)."""
-    return {
-        "budget_fraction": frac,
-        "learning_rate": linear(params.learning_rate, 0.0, frac) if params.anneal_lr else params.learning_rate,
-        "clip_coef": params.clip_coef if params.clip_coef_final is None else linear(params.clip_coef,
-                                                                                    params.clip_coef_final, frac),
-        "ent_coef": params.ent_coef if params.ent_coef_final is None else linear(params.ent_coef,
-                                                                                 params.ent_coef_final, frac),
-    }
+    def annealed(start: float, final: float | None) -> float:
+        return start if final is None else linear(start, final, frac)
+    return {"budget_fraction": frac,
+            "learning_rate": annealed(params.learning_rate, 0.0 if params.anneal_lr else None),
+            "clip_coef": annealed(params.clip_coef, params.clip_coef_final),
+            "ent_coef": annealed(params.ent_coef, params.ent_coef_final)}
 
 
 def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, advantages: np.ndarray,
