@@ -57,9 +57,7 @@ class Rollout:
         return len(self.rewards)
 
     def to(self, device: torch.device) -> Rollout:
-        """The rollout with its tensors on ``device`` (the learner's; itself where they are there already)."""
-        if self.masks.device == device:
-            return self
+        """The rollout with its tensors on ``device`` (the learner's)."""
         move = lambda t: None if t is None else t.to(device)   # noqa: E731 - a tensor or a SparseObs
         return dataclasses.replace(self, obs=move(self.obs), masks=move(self.masks), actions=move(self.actions),
                                    logprobs=move(self.logprobs), values=move(self.values), states=move(self.states))
@@ -96,9 +94,8 @@ class StreamBuffer:
                 np.concatenate([a, np.zeros(size - len(a), a.dtype)])
                 for a in (self.rewards, self.next_index, self.seats, self.deal_ids))
         self.next_index[idx] = -1
-        prev = self.last[envs, seats]
-        linked = prev >= 0
-        self.next_index[prev[linked]] = idx[linked]
+        prev = self.last[envs, seats]                  # each seat's transition before these: linked to them
+        self.next_index[prev[prev >= 0]] = idx[prev >= 0]
         self.last[envs, seats] = idx
         self.seats[idx] = seats
         self.deal_ids[idx] = self.deal_of_game[envs]
@@ -167,20 +164,18 @@ class SelfPlayCollector:
                 out.append((g, seed))
         return out
 
-    def _observe(self, ids: np.ndarray, sparse: bool):
-        """The observations of games ``ids`` as the policy reads them (dense, or active entries) and masks."""
-        if sparse:
-            index, weight, masks = self.batch.observe_active(ids)
-            return SparseObs(torch.from_numpy(index), torch.from_numpy(weight), self.batch.obs_size), torch.from_numpy(masks)
-        obs, masks = self.batch.observe(ids)
-        return torch.from_numpy(obs), torch.from_numpy(masks)
-
     def _act(self, ids: np.ndarray, policy, pool: list, gen: torch.Generator, critic, buf: StreamBuffer) -> np.ndarray:
         """The actions of the seats to move in games ``ids``: the learner's (added to ``buf``), the pool
         snapshots' and the scripted bots'."""
         batch, seating = self.batch, self.seating
         seats = batch.acting_seats()[ids]
-        obs, masks = self._observe(ids, bool(getattr(policy, "sparse_input", False)))
+        if getattr(policy, "sparse_input", False):     # the observations as the policy reads them: active entries
+            index, weight, masks = batch.observe_active(ids)
+            obs = SparseObs(torch.from_numpy(index), torch.from_numpy(weight), batch.obs_size)
+        else:
+            obs, masks = batch.observe(ids)
+            obs = torch.from_numpy(obs)
+        masks = torch.from_numpy(masks)
         ctrl = seating.control[ids, seats]
         actions = np.empty(len(ids), dtype=np.int64)
         rows = np.flatnonzero(ctrl == LEARNER)
@@ -246,19 +241,17 @@ class SelfPlayCollector:
             deal_return[ids] += batch.last_real_credits        # the game's rewards, for the figures
             steps[ids] += 1
             deal_len[ids] += 1
-            finished = []          # games (first tables with duplicate) whose deal is settled
-            for i in ids[done]:
+            again = []                 # games (first tables with duplicate) to deal again
+            for i in ids[np.flatnonzero(done)]:
                 final_last[i] = buf.end_deal(i)
                 lengths.append(int(deal_len[i]))
                 deal_len[i] = 0
                 ended[i] = True
-                if not dup or ended[twin(i, n)]:
-                    finished.append(i % half if dup else i)
-            again = []
-            for a in finished:
-                tables = [a, a + half] if dup else [a]
+                if dup and not ended[twin(i, n)]:
+                    continue           # settled once its twin has finished the deal too
+                tables = [i % half, i % half + half] if dup else [i]
                 if dup:   # each learner seat's result relative to the same seat's at the other table
-                    for g, t in ((a, a + half), (a + half, a)):
+                    for g, t in (tables, tables[::-1]):
                         last = final_last[g]
                         buf.rewards[last[last >= 0]] -= train_return[t, last >= 0]
                 for g in tables:
@@ -274,7 +267,7 @@ class SelfPlayCollector:
                 if steps[tables].max() >= self.num_steps:
                     active[tables] = False
                 else:
-                    again.append(a)
+                    again.append(tables[0])
             if again:
                 start(again)
         stats = {"deals": len(lengths), "deal_length": float(np.mean(lengths)) if lengths else 0.0}

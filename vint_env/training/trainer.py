@@ -232,8 +232,7 @@ class Trainer:
         coefs = self.coefficients()
         rng, gen = seeded(self.cfg.run.seed, self.state.update, 0)
         rollout, scalars = ppo.iteration(self.net, self.optimizer, self.collector, self.pool.modules(self.net),
-                                         self.cfg.ppo, coefs, rng, gen, self.reference, self.critic,
-                                         self.cfg.collection.duplicate)
+                                         self.cfg.ppo, coefs, rng, gen, self.reference, self.critic)
         return self.account(rollout, scalars)
 
     def account(self, rollout: Rollout, scalars: dict) -> dict:
