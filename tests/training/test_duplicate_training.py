@@ -11,7 +11,8 @@ from vint_env.agents.registry import load_agent
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.duplicate import rotate_seats, twin, variance_figures
 from vint_env.training.variance import return_variance
-from vint_env.training.selfplay import BOT, LEARNER, SelfPlayCollector, StreamBuffer
+from vint_env.training.seating import BOT, LEARNER
+from vint_env.training.selfplay import SelfPlayCollector, StreamBuffer
 from vint_env.training.sources import make_game_batch
 
 
@@ -62,11 +63,12 @@ def test_the_two_tables_hold_the_same_cards_with_the_seats_rotated(source, game)
         # the same seat moves first and sees the same cards (its hand, dealer, turned card) at both tables
         assert seats[a] == seats[b] and np.array_equal(obs[a], obs[b]) and np.array_equal(masks[a], masks[b])
         # every controller one seat on: the learner holds at b the cards its opponents held at a
-        assert col.control[b].tolist() == np.roll(col.control[a], -1).tolist()
-        assert col.learner_side[b] == 1 - col.learner_side[a]
-        assert [s % 2 for s in np.flatnonzero(col.control[b] == LEARNER)] == [1 - col.learner_side[a]] * 2
-        assert (col.control[a] == BOT).sum() == 2 and col.bot_kind[a] == col.bot_kind[b]
-        assert sorted(col.bot_seed[a][col.control[a] == BOT]) == sorted(col.bot_seed[b][col.control[b] == BOT])
+        seat = col.seating
+        assert seat.control[b].tolist() == np.roll(seat.control[a], -1).tolist()
+        assert seat.learner_side[b] == 1 - seat.learner_side[a]
+        assert [s % 2 for s in np.flatnonzero(seat.control[b] == LEARNER)] == [1 - seat.learner_side[a]] * 2
+        assert (seat.control[a] == BOT).sum() == 2 and seat.deal_kind[a] == seat.deal_kind[b]
+        assert sorted(seat.bot_seed[a][seat.control[a] == BOT]) == sorted(seat.bot_seed[b][seat.control[b] == BOT])
     if source == "vector":
         hands = batch.state.hands
         for a in range(3):

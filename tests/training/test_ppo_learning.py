@@ -64,7 +64,8 @@ def one_update(net, rollout, advantages, returns, lr=0.0, **params):
                    **{"ent_coef": 0.0, "vf_coef": 0.0, "clip_coef": 0.2, **params})
     optimizer = torch.optim.SGD(net.parameters(), lr=lr)
     return ppo.ppo_update(net, optimizer, rollout, np.asarray(advantages, dtype=np.float64),
-                          np.asarray(returns, dtype=np.float64), hp, np.random.default_rng(0))
+                          np.asarray(returns, dtype=np.float64), hp, np.random.default_rng(0),
+                          clip_coef=hp.clip_coef, ent_coef=hp.ent_coef)
 
 
 # Four samples: probability ratios above and below the clip range [0.8, 1.2], with positive and negative

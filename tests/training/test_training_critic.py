@@ -77,7 +77,7 @@ def test_the_critic_learns_the_returns_of_its_rollout(tmp_path):
     assert start > 0
     for _ in range(5):
         ppo.ppo_update(t.net, t.optimizer, rollout, returns - rollout.values.numpy(), returns, cfg.ppo, rng,
-                       critic=t.critic)
+                       clip_coef=cfg.ppo.clip_coef, ent_coef=cfg.ppo.ent_coef, critic=t.critic)
     assert error() < 0.5 * start
 
 

@@ -4,7 +4,8 @@
   with its type and range; ``config_files.py``: reading ``configs/*.yaml`` (safe YAML, ``base:`` inheritance);
 - ``sources.py``: the batch of games a rollout plays (the ``GameBatch`` protocol; AEC envs, or the batched
   engine in ``vector_source.py``);
-- ``selfplay.py``: who sits where, and the learner's per-seat transitions;
+- ``seating.py``: who sits where (each deal's opponents: itself, past snapshots, scripted bots);
+- ``selfplay.py``: collection, the learner's per-seat transitions of a rollout;
 - ``ppo.py``: the algorithm, top to bottom: collect a rollout, GAE, the clipped PPO update, log;
 - ``trainer.py``: the :class:`~vint_env.training.trainer.Trainer`, the run loop around the iterations;
 - ``warm_start.py``, ``pool.py``, ``eval_schedule.py``, ``checkpoints.py``: the run's other jobs;

@@ -28,7 +28,8 @@ import torch
 
 from vint_env.agents.learned.networks import SparseObs
 
-from .selfplay import BOT_KINDS, Rollout
+from .seating import BOT_KINDS
+from .selfplay import Rollout
 from .streams import seeded
 
 
@@ -48,7 +49,8 @@ class RolloutWorker:
 
         from .config import config_from_dict
         from .pool import OpponentPool
-        from .selfplay import SelfPlayCollector, default_bot_factory
+        from .seating import default_bot_factory
+        from .selfplay import SelfPlayCollector
         from .sources import make_game_batch
         torch.set_num_threads(1)
         from vint_env import games

@@ -3,8 +3,8 @@
 One iteration (:func:`iteration`) is four steps, in this order in this file:
 
 1. collect a rollout (:func:`collect_rollout`): the current network plays a batch of games
-   against itself, its past snapshots or scripted bots (``selfplay.py``: who sits where, and the
-   :class:`~vint_env.training.selfplay.Rollout` of the learner's transitions);
+   against itself, its past snapshots or scripted bots (``seating.py``: who sits where), and
+   ``selfplay.py`` gathers the :class:`~vint_env.training.selfplay.Rollout` of the learner's transitions;
 2. compute advantages (:func:`compute_gae`): GAE over each seat's own trajectory;
 3. update (:func:`ppo_update`): minibatch epochs of the clipped objective, the value loss and the
    entropy bonus, with this update's annealed coefficients (:func:`coefficients`);
@@ -14,9 +14,8 @@ A change to the loss or to the advantages reads this file, ``selfplay.py`` (the 
 and the ``ppo`` section of ``config.py``.  The run around the iterations (budget, opponent pool,
 warm start, evaluations, checkpoints, resume) is :class:`~vint_env.training.trainer.Trainer`.
 
-Device: the network, its optimizer and the update's minibatches live on the run's device (``device.py``);
-collection plays on the CPU (a copy of the network when it lives elsewhere), where its small batches run
-fastest.
+Device: the network, its optimizer and the update's minibatches live on the run's device; collection
+plays on the CPU, where its small batches run fastest (``device.py``).
 
 Reproducibility: the caller seeds ``rng`` and ``gen`` per update (``streams.seeded``); with the same
 generators, weights and optimizer, an iteration is the same, bit for bit.
@@ -83,29 +82,23 @@ def compute_gae(rewards: np.ndarray, values: np.ndarray, dones: np.ndarray, next
 # --------------------------------------------------------------------------- 3. update
 def coefficients(params: PPOParams, frac: float) -> dict:
     """The learning rate, clip and entropy coefficients at budget fraction ``frac`` (linear annealing)."""
-    return {
-        "budget_fraction": frac,
-        "learning_rate": linear(params.learning_rate, 0.0, frac) if params.anneal_lr else params.learning_rate,
-        "clip_coef": params.clip_coef if params.clip_coef_final is None else linear(params.clip_coef,
-                                                                                    params.clip_coef_final, frac),
-        "ent_coef": params.ent_coef if params.ent_coef_final is None else linear(params.ent_coef,
-                                                                                 params.ent_coef_final, frac),
-    }
+    def annealed(start: float, final: float | None) -> float:
+        return start if final is None else linear(start, final, frac)
+    return {"budget_fraction": frac,
+            "learning_rate": annealed(params.learning_rate, 0.0 if params.anneal_lr else None),
+            "clip_coef": annealed(params.clip_coef, params.clip_coef_final),
+            "ent_coef": annealed(params.ent_coef, params.ent_coef_final)}
 
 
 def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, advantages: np.ndarray,
-               returns: np.ndarray, params: PPOParams, rng: np.random.Generator, clip_coef: float | None = None,
-               ent_coef: float | None = None, ref_logits: torch.Tensor | None = None, kl_coef: float = 0.0,
-               critic: nn.Module | None = None) -> dict:
+               returns: np.ndarray, params: PPOParams, rng: np.random.Generator, clip_coef: float, ent_coef: float,
+               ref_logits: torch.Tensor | None = None, kl_coef: float = 0.0, critic: nn.Module | None = None) -> dict:
     """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures.
 
-    ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients;
-    ``params``' when not given.  ``critic``: a centralised critic giving the values (on the
-    rollout's states) instead of the policy's value head.  ``ref_logits`` (the frozen reference
-    policy's logits on the rollout's observations) with ``kl_coef > 0`` adds
-    ``kl_coef * KL(reference || policy)`` to the loss."""
-    clip_coef = params.clip_coef if clip_coef is None else clip_coef
-    ent_coef = params.ent_coef if ent_coef is None else ent_coef
+    ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients.
+    ``critic``: a centralised critic giving the values (on the rollout's states) instead of the policy's
+    value head.  ``ref_logits`` (the frozen reference policy's logits on the rollout's observations) with
+    ``kl_coef > 0`` adds ``kl_coef * KL(reference || policy)`` to the loss."""
     device = rollout.masks.device                     # the learner's (learn moves the rollout there)
     b_adv = torch.as_tensor(advantages, dtype=torch.float32, device=device)
     b_ret = torch.as_tensor(returns, dtype=torch.float32, device=device)
@@ -217,8 +210,8 @@ def rollout_figures(rollout: Rollout, collect_seconds: float, update_seconds: fl
 # --------------------------------------------------------------------------- one iteration
 def iteration(net: nn.Module, optimizer: torch.optim.Optimizer, collector: SelfPlayCollector,
               pool: list[nn.Module], params: PPOParams, coefs: dict, rng: np.random.Generator,
-              gen: torch.Generator, reference: nn.Module | None = None, critic: nn.Module | None = None,
-              duplicate: bool = False) -> tuple[Rollout, dict]:
+              gen: torch.Generator, reference: nn.Module | None = None,
+              critic: nn.Module | None = None) -> tuple[Rollout, dict]:
     """Collect, compute advantages, update, log: ``(rollout, scalars)`` of one PPO iteration."""
     optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
     t0 = time.perf_counter()
@@ -226,4 +219,5 @@ def iteration(net: nn.Module, optimizer: torch.optim.Optimizer, collector: SelfP
     t1 = time.perf_counter()
     losses = learn(net, optimizer, rollout, params, coefs, rng, reference, critic)
     t2 = time.perf_counter()
-    return rollout, {**coefs, **losses, **rollout_figures(rollout, t1 - t0, t2 - t1, t2 - t0, duplicate)}
+    return rollout, {**coefs, **losses, **rollout_figures(rollout, t1 - t0, t2 - t1, t2 - t0,
+                                                            collector.duplicate)}

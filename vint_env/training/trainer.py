@@ -34,7 +34,8 @@ from .logs import FINAL_EVALUATION
 from .pool import OpponentPool
 from .progress import Quiet
 from .schedule import budget_fraction, budget_spent
-from .selfplay import Rollout, SelfPlayCollector, default_bot_factory
+from .seating import BOT_KINDS, default_bot_factory
+from .selfplay import Rollout, SelfPlayCollector
 from .shaping import RewardShaper
 from .sources import make_game_batch
 from .streams import seeded
@@ -82,7 +83,7 @@ class Trainer:
                              f"set fused_adam: false") from None
         self.pool = OpponentPool(cfg.opponents.pool_size)
         make_bot = make_bot or default_bot_factory(self.game)
-        for kind in ("random", "rule"):
+        for kind in BOT_KINDS:
             if cfg.opponents.opponent_mix.get(kind, 0) > 0:
                 make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
         self.collector = SelfPlayCollector(self.batch, cfg.opponents.opponent_mix, cfg.collection.num_steps, make_bot,
@@ -231,8 +232,7 @@ class Trainer:
         coefs = self.coefficients()
         rng, gen = seeded(self.cfg.run.seed, self.state.update, 0)
         rollout, scalars = ppo.iteration(self.net, self.optimizer, self.collector, self.pool.modules(self.net),
-                                         self.cfg.ppo, coefs, rng, gen, self.reference, self.critic,
-                                         self.cfg.collection.duplicate)
+                                         self.cfg.ppo, coefs, rng, gen, self.reference, self.critic)
         return self.account(rollout, scalars)
 
     def account(self, rollout: Rollout, scalars: dict) -> dict:
