@@ -372,12 +372,20 @@ def _observe_tracking(small, words, b, me, out, o_winner, o_card, o_voids, o_out
                 best = c
         out[b, o_winner + ((winner - me) & 3)] = 1
         out[b, o_card + best] = 1
+    left = words[b, HAND] | words[b, HAND + 1] | words[b, HAND + 2] | words[b, HAND + 3]
+    _observe_voids_and_cards_out(words, b, me, out, o_voids, o_out, o_top, left,
+                                 left & ~(words[b, HAND + me] | seen))
+
+
+@njit(cache=True, inline="always")
+def _observe_voids_and_cards_out(words, b, me, out, o_voids, o_out, o_top, left, unseen):
+    """The voids, cards-out and top-card tracking blocks (games/obs_blocks.py, ``encode_tracking``) seen from seat
+    ``me``: the suits each seat has shown out of, per suit how many ``unseen`` cards are out and the highest card
+    ``left`` (not yet played).  Shared with two-player Vint's observation."""
     voids = words[b, VOIDS]
     if voids != np.uint64(0):
         for r in range(4):
             _bits(out, b, o_voids + 4 * r, (voids >> np.uint64(4 * ((me + r) & 3))) & np.uint64(15))
-    left = words[b, HAND] | words[b, HAND + 1] | words[b, HAND + 2] | words[b, HAND + 3]
-    unseen = left & ~(words[b, HAND + me] | seen)
     for suit in range(4):
         shift = np.uint64(13 * suit)
         out[b, o_out + 14 * suit + _POP13[np.int64((unseen >> shift) & np.uint64(0x1FFF))]] = 1
@@ -878,51 +886,40 @@ def _first_refused_of(small, words, actions, game, solo, seal_small, seal_words,
     return -1
 
 
-# One kernel on one thread, one over numba's threads (distinct functions, so their disk caches differ).  Each
-# first checks every game (its row unless sealed, the legality of its action) and writes nothing unless all
-# pass: it returns the first game refused, or -1 once every game has stepped and its row is sealed.
-@njit(cache=True)
-def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
-                 honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                 top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)
-    if refused >= 0:
-        return refused
-    if game == SOLO_WHIST:          # one loop per kind of game: the others' loop holds no Solo Whist code
-        for b in range(small.shape[0]):
+def _step_kernel(parallel: bool):
+    """The step kernel, over the games on one thread or over numba's threads (``parallel``): one source compiled
+    twice.  It first checks every game (its row unless sealed, the legality of its action) and writes nothing
+    unless all pass: it returns the first game refused, or -1 once every game has stepped and its row is sealed.
+    The loop over the games is a closure value (``range`` or ``prange``): numba keys a cached closure by its code
+    and its closure's values, so the two compilations keep distinct disk caches."""
+    rows = prange if parallel else range
+
+    @njit(cache=True, parallel=parallel)
+    def step_kernel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
+                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
+                    run_tab, top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
+        # the checks run on one thread in both: a parallel pass of their own would make the threads meet twice
+        refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)
+        if refused >= 0:
+            return refused
+        if game == SOLO_WHIST:                # one loop per kind of game: the others' loop holds no Solo Whist code
+            for b in rows(small.shape[0]):
+                _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump,
+                           ten_is_honour, honours_net, literal, scale, auto_reset, points, rewards, terminated,
+                           observer, obs, mask, run_tab, top_tab, pop_tab, coronet_tab, terms, True)
+                _seal(small, words, b, seal_small, seal_words, sealed)
+            return -1
+        for b in rows(small.shape[0]):
             _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
                        honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
-                       run_tab, top_tab, pop_tab, coronet_tab, terms, True)
+                       run_tab, top_tab, pop_tab, coronet_tab, terms, False)
             _seal(small, words, b, seal_small, seal_words, sealed)
         return -1
-    for b in range(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms, False)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+
+    return step_kernel
 
 
-@njit(cache=True, parallel=True)
-def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
-                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)   # on one thread: a
-    if refused >= 0:                                   # parallel pass of its own would make the threads meet twice
-        return refused
-    if game == SOLO_WHIST:
-        for b in prange(small.shape[0]):
-            _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                       honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
-                       run_tab, top_tab, pop_tab, coronet_tab, terms, True)
-            _seal(small, words, b, seal_small, seal_words, sealed)
-        return -1
-    for b in prange(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms, False)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+_step_serial, _step_parallel = _step_kernel(False), _step_kernel(True)
 
 
 @njit(cache=True)

@@ -29,8 +29,8 @@ from numba import njit, prange
 from ..games import vint2p as game
 from ..rules import vint2p as rules
 from .backend import KernelBackend, check_observation_out, step_actions, unsealed, view_games
-from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _HIGH13, _POP13, _bits, _close_trick,
-                                _contract_points, _mix, _observe_trick_cards, _passout_points, _play_card,
+from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _bits, _close_trick, _contract_points, _mix,
+                                _observe_trick_cards, _observe_voids_and_cards_out, _passout_points, _play_card,
                                 _popcount, row_seal_kernels, sample_legal, unpack_bits)  # noqa: F401
 from .state import (AUCTION, BIDS, DEALT, DISCARDS, EXCHANGE, FINAL, GIVE, HAND, LAST, OVER, PLAY, TRICK, V2COL,
                     VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError,
@@ -460,17 +460,8 @@ def _observe(small, words, b, player, out, way, single):
         winner, best = _winning(small, b, way, np.int64(small[b, _LEADER]), n)
         out[b, O_WINNER + ((winner - me) & 3)] = 1
         out[b, O_WINNING_CARD + best] = 1
-    voids = words[b, VOIDS]
-    for r in range(4):
-        _bits(out, b, O_VOIDS + 4 * r, (voids >> np.uint64(4 * ((me + r) & 3))) & np.uint64(15))
     remaining = _DECK & ~played
-    unseen = remaining & ~known
-    for suit in range(4):
-        shift = np.uint64(13 * suit)
-        out[b, O_CARDS_OUT + 14 * suit + _POP13[np.int64((unseen >> shift) & np.uint64(0x1FFF))]] = 1
-        top = _HIGH13[np.int64((remaining >> shift) & np.uint64(0x1FFF))]
-        if top >= 0:
-            out[b, O_TOP + 13 * suit + top] = 1
+    _observe_voids_and_cards_out(words, b, me, out, O_VOIDS, O_CARDS_OUT, O_TOP, remaining, remaining & ~known)
     if _two_hands(way):
         _bits(out, b, O_MY_DISCARDS, words[b, DISCARDS + player])
         for p in range(2):
@@ -798,30 +789,28 @@ def _step_game(small, words, key, deal_index, b, action, way, single, passout_pl
     _legal_one(small, words, b, mask, way)
 
 
-@njit(cache=True)
-def _step_serial(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale, auto_reset,
-                 points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
-    if refused >= 0:
-        return refused
-    for b in range(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+def _step_kernel(parallel: bool):
+    """The step kernel on one thread or over numba's threads (``parallel``), one source compiled twice with
+    distinct disk caches (four_seat_kernels._step_kernel): it checks every game first and writes nothing unless
+    all pass; -1 once every game has stepped and its row is sealed, else the first game refused."""
+    rows = prange if parallel else range
+
+    @njit(cache=True, parallel=parallel)
+    def step_kernel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
+                    auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
+        refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
+        if refused >= 0:
+            return refused
+        for b in rows(small.shape[0]):
+            _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net,
+                       scale, auto_reset, points, rewards, terminated, observer, obs, mask)
+            _seal(small, words, b, seal_small, seal_words, sealed)
+        return -1
+
+    return step_kernel
 
 
-@njit(cache=True, parallel=True)
-def _step_parallel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
-    if refused >= 0:
-        return refused
-    for b in prange(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+_step_serial, _step_parallel = _step_kernel(False), _step_kernel(True)
 
 
 @njit(cache=True)
