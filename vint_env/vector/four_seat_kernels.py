@@ -790,38 +790,67 @@ def _mix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
-def _deal_one(small, words, key, deal_index, b, game, no_trump):
-    """Start game ``b``'s next random deal (as ``deals.random_deals`` and ``deals.start_deals``)."""
-    base = _mix(key[b] ^ _mix(deal_index[b]))
+@njit(cache=True, inline="always")
+def _insert_sorted(keys, items, i, key, item):
+    """Insert ``item`` with ``key`` into the first ``i`` entries of ``keys`` / ``items``, sorted by key, after any
+    equal key (one step of a stable insertion sort)."""
+    j = i
+    while j > 0 and keys[j - 1] > key:
+        keys[j] = keys[j - 1]
+        items[j] = items[j - 1]
+        j -= 1
+    keys[j] = key
+    items[j] = item
+
+
+@njit(cache=True, inline="always")
+def _card_order(base):
+    """The 52 cards in the order of their random keys from deal seed ``base``: 13 a hand, seat by seat (as
+    ``deals.random_deals``).  Shared with two-player Vint's deals."""
     keys = np.empty(52, dtype=np.uint64)
     order = np.empty(52, dtype=np.int64)
     for i in range(52):
-        k = _mix(base + np.uint64(i + 1) * _GOLDEN)
-        j = i                              # stable insertion sort of the card keys
-        while j > 0 and keys[j - 1] > k:
-            keys[j] = keys[j - 1]
-            order[j] = order[j - 1]
-            j -= 1
-        keys[j] = k
-        order[j] = i
-    for s in range(4):
-        hand = np.uint64(0)
-        for i in range(13 * s, 13 * s + 13):
-            hand |= np.uint64(1) << np.uint64(order[i])
-        words[b, DEALT + s] = hand
-        words[b, HAND + s] = hand
-        words[b, BIDS + s] = 0
-    words[b, VOIDS] = 0
-    dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(62))
+        _insert_sorted(keys, order, i, _mix(base + np.uint64(i + 1) * _GOLDEN), i)
+    return order
+
+
+@njit(cache=True, inline="always")
+def _hand_of(order, s):
+    """Seat ``s``'s hand of the card order (cards ``13 s`` to ``13 s + 12``) as a card mask."""
+    hand = np.uint64(0)
+    for i in range(13 * s, 13 * s + 13):
+        hand |= np.uint64(1) << np.uint64(order[i])
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _start_row(small, words, b):
+    """Game ``b``'s row as a new deal starts, before its game's own columns: every column of ``small`` -1 but the
+    counters (passes, passed out, trick length, tricks played and won) at 0, no bids, no voids.  Shared with
+    two-player Vint's deals (its columns begin with these)."""
     small[b, :] = -1
-    small[b, _PHASE] = AUCTION
     small[b, _PASSES] = 0
     small[b, _PASSED_OUT] = 0
     small[b, _TRICK_LEN] = 0
     small[b, _TRICKS_PLAYED] = 0
     for s in range(4):
         small[b, WON + s] = 0
+        words[b, BIDS + s] = 0
+    words[b, VOIDS] = 0
+
+
+@njit(cache=True)
+def _deal_one(small, words, key, deal_index, b, game, no_trump):
+    """Start game ``b``'s next random deal (as ``deals.random_deals`` and ``deals.start_deals``)."""
+    base = _mix(key[b] ^ _mix(deal_index[b]))
+    order = _card_order(base)
+    _start_row(small, words, b)
+    for s in range(4):
+        hand = _hand_of(order, s)
+        words[b, DEALT + s] = hand
+        words[b, HAND + s] = hand
+    dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(62))
+    small[b, _PHASE] = AUCTION
     small[b, _DEALER] = dealer
     if game == SOLO_WHIST or (game == WHIST and not no_trump):     # a uniform card of the dealer's hand is turned
         k = np.int64((_mix(base ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13))

@@ -29,9 +29,10 @@ from numba import njit, prange
 from ..games import vint2p as game
 from ..rules import vint2p as rules
 from .backend import KernelBackend, check_observation_out, step_actions, unsealed, view_games
-from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _bits, _close_trick, _contract_points, _mix,
-                                _observe_trick_cards, _observe_voids_and_cards_out, _passout_points, _play_card,
-                                _popcount, row_seal_kernels, sample_legal, unpack_bits)  # noqa: F401
+from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _bits, _card_order, _close_trick, _contract_points,
+                                _hand_of, _insert_sorted, _mix, _observe_trick_cards, _observe_voids_and_cards_out,
+                                _passout_points, _play_card, _popcount, _start_row, row_seal_kernels,
+                                sample_legal, unpack_bits)  # noqa: F401
 from .state import (AUCTION, BIDS, DEALT, DISCARDS, EXCHANGE, FINAL, GIVE, HAND, LAST, OVER, PLAY, TRICK, V2COL,
                     VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError,
                     KernelOptions, RowSeal, VintBatchState)
@@ -510,19 +511,12 @@ _PILE_SALT = np.uint64(0xA0761D6478BD642F)     # ways 2, 3: the order of the pil
 def _new_deal(small, words, b, way, dealer, widow, piles):
     """Start a deal from the hands as dealt in ``words[b, ORIGINAL:]``, the dealing player, way 5's widow (a card
     mask) and ways 2/3's pile orders (``piles[0]`` the pile at seat 1, ``piles[1]`` at seat 3, top first)."""
-    small[b, :] = -1
-    small[b, _PASSES] = 0
-    small[b, _PASSED_OUT] = 0
-    small[b, _TRICK_LEN] = 0
-    small[b, _TRICKS_PLAYED] = 0
+    _start_row(small, words, b)
     small[b, _CALLS] = 0
     small[b, _GIVES] = 0
     for s in range(4):
-        small[b, WON + s] = 0
         words[b, DEALT + s] = words[b, ORIGINAL + s] & ~widow
         words[b, HAND + s] = words[b, ORIGINAL + s] & ~widow
-        words[b, BIDS + s] = 0
-    words[b, VOIDS] = 0
     words[b, WIDOW_WORD] = widow
     words[b, DISCARDS] = 0
     words[b, DISCARDS + 1] = 0
@@ -548,23 +542,11 @@ def _random_deal(small, words, key, deal_index, b, way):
     """Game ``b``'s next deal from its key: the 52 cards as four_seat_kernels._deal_one deals them, the dealing
     player, way 5's widow (a uniform card of each hand), ways 2/3's pile orders (uniform permutations)."""
     base = _mix(key[b] ^ _mix(deal_index[b]))
-    keys = np.empty(52, dtype=np.uint64)
-    order = np.empty(52, dtype=np.int64)
-    for i in range(52):
-        k = _mix(base + np.uint64(i + 1) * np.uint64(0x9E3779B97F4A7C15))
-        j = i
-        while j > 0 and keys[j - 1] > k:
-            keys[j] = keys[j - 1]
-            order[j] = order[j - 1]
-            j -= 1
-        keys[j] = k
-        order[j] = i
+    order = _card_order(base)
     widow = np.uint64(0)
     piles = np.full((2, 13), -1, dtype=np.int8)
     for s in range(4):
-        hand = np.uint64(0)
-        for i in range(13 * s, 13 * s + 13):
-            hand |= np.uint64(1) << np.uint64(order[i])
+        hand = _hand_of(order, s)
         words[b, ORIGINAL + s] = hand
         if way == 5:                           # the k-th lowest card of the hand goes to the widow
             k = np.int64((_mix(base ^ (_WIDOW_SALT + np.uint64(s))) >> np.uint64(32)) % np.uint64(13))
@@ -574,14 +556,7 @@ def _random_deal(small, words, key, deal_index, b, way):
             pkeys = np.empty(13, dtype=np.uint64)
             for i in range(13):                # the hand's cards in the order of their random keys
                 c = np.int64(order[13 * s + i])
-                k = _mix(base ^ (_PILE_SALT + np.uint64(c)))
-                j = i
-                while j > 0 and pkeys[j - 1] > k:
-                    pkeys[j] = pkeys[j - 1]
-                    pile[j] = pile[j - 1]
-                    j -= 1
-                pkeys[j] = k
-                pile[j] = c
+                _insert_sorted(pkeys, pile, i, _mix(base ^ (_PILE_SALT + np.uint64(c))), c)
     dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(63))
     _new_deal(small, words, b, way, dealer, widow, piles)
     deal_index[b] += np.uint64(1)
