@@ -172,9 +172,16 @@ def _legal_bits(small, words, b, way):
 @njit(cache=True, inline="always")
 def _is_legal(small, words, b, a, way):
     """Whether action ``a`` is legal in game ``b``, from the state (never its mask array); anything goes once over."""
+    cards, calls = _legal_bits(small, words, b, way)
+    return _in_bits(small, b, a, cards, calls)
+
+
+@njit(cache=True, inline="always")
+def _in_bits(small, b, a, cards, calls):
+    """Whether action ``a`` is one of game ``b``'s legal actions ``(cards, calls)`` (``_legal_bits``'s form);
+    anything goes once over."""
     if small[b, _PHASE] == OVER:
         return True
-    cards, calls = _legal_bits(small, words, b, way)
     one = np.uint64(1)
     if 0 <= a < 52:
         return ((cards >> np.uint64(a)) & one) == one
@@ -185,10 +192,12 @@ def _is_legal(small, words, b, a, way):
 
 @njit(cache=True, inline="always")
 def _legal_one(small, words, b, out, way):
+    """The legal actions of the seat to act into ``out[b]``; returns them as ``_legal_bits`` does (for the seal)."""
     out[b, :] = 0
     cards, calls = _legal_bits(small, words, b, way)
     _bits(out, b, 0, cards)
     _bits(out, b, PASS, calls)
+    return cards, calls
 
 
 # ---------------------------------------------------------------- moves (rules.vint2p.Vint2pDeal.apply)
@@ -716,12 +725,15 @@ def _first_fault(small, words, way, out):
 
 
 @njit(cache=True)
-def _first_refused(small, words, actions, way, seal_small, seal_words, sealed):
+def _first_refused(small, words, actions, way, seal_small, seal_words, sealed, seal_legal):
     for b in range(small.shape[0]):
-        if not _sealed(small, words, b, seal_small, seal_words, sealed):
-            if _faults(small, words, b, way) != 0:
-                return b
-        if not _is_legal(small, words, b, actions[b], way):
+        if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
+            cards, calls = seal_legal[b, 0], seal_legal[b, 1]
+        elif _faults(small, words, b, way) == 0:
+            cards, calls = _legal_bits(small, words, b, way)
+        else:
+            return b
+        if not _in_bits(small, b, actions[b], cards, calls):
             return b
     return -1
 
@@ -761,7 +773,7 @@ def _step_game(small, words, key, deal_index, b, action, way, single, passout_pl
     me = _observer(small, b)
     observer[b] = me
     _observe(small, words, b, np.int64(me), obs, way, single)
-    _legal_one(small, words, b, mask, way)
+    return _legal_one(small, words, b, mask, way)
 
 
 def _step_kernel(parallel: bool):
@@ -772,14 +784,16 @@ def _step_kernel(parallel: bool):
 
     @njit(cache=True, parallel=parallel)
     def step_kernel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
-                    auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
-        refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
+                    auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed,
+                    seal_legal):
+        refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed, seal_legal)
         if refused >= 0:
             return refused
         for b in rows(small.shape[0]):
-            _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net,
-                       scale, auto_reset, points, rewards, terminated, observer, obs, mask)
-            _seal(small, words, b, seal_small, seal_words, sealed)
+            cards, calls = _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play,
+                                      honours_net, scale, auto_reset, points, rewards, terminated, observer, obs,
+                                      mask)
+            _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, cards, calls)
         return -1
 
     return step_kernel
@@ -823,19 +837,21 @@ def _deciders(small, out):
 
 # ---------------------------------------------------------------- the backend interface (backend.KernelBackend's)
 @njit(cache=True)
-def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed):
+def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed, seal_legal):
     """The ``floor(u[b] * n)``-th of the ``n`` legal actions of each game (cards, then calls), from the state
     (-1 in a finished deal); returns the first game whose row fails the row check (``out`` then incomplete), or -1.
     A row not sealed is sealed once it passes."""
     for b in range(small.shape[0]):
-        if not _sealed(small, words, b, seal_small, seal_words, sealed):
-            if _faults(small, words, b, way) != 0:
-                return b
-            _seal(small, words, b, seal_small, seal_words, sealed)
+        if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
+            cards, calls = seal_legal[b, 0], seal_legal[b, 1]
+        elif _faults(small, words, b, way) == 0:
+            cards, calls = _legal_bits(small, words, b, way)
+            _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, cards, calls)
+        else:
+            return b
         out[b] = -1
         if small[b, _PHASE] == OVER:
             continue
-        cards, calls = _legal_bits(small, words, b, way)
         n_cards = np.int64(_popcount(cards))
         k = np.int64(u[b] * (n_cards + np.int64(_popcount(calls))))
         bits, base = (cards, 0) if k < n_cards else (calls, PASS)
@@ -871,8 +887,7 @@ def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_r
     kernel = _step_parallel if parallel else _step_serial
     return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.way, spec.single_auction,
                   spec.passout_play, spec.honours_net, spec.reward_scale, auto_reset, state.points, state.rewards,
-                  state.terminated, state.observer, state.observation, state.legal_action_mask, seal.small,
-                  seal.words, seal.sealed)
+                  state.terminated, state.observer, state.observation, state.legal_action_mask, *seal.arrays)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
