@@ -97,3 +97,24 @@ def test_a_row_refused_before_is_never_sealed_by_random_actions():
         with pytest.raises(EngineStateError, match="game 1 .*dealer must be 0..3"):
             engine.random_actions(state, np.random.default_rng(0))
     assert seal.small[1, COL["dealer"]] != 9           # the sealed copy is still the row as last checked
+
+
+@pytest.mark.parametrize("engine_class", ENGINES)
+def test_a_sealed_row_takes_exactly_the_actions_of_its_mask(engine_class):
+    """The seal keeps each row's legal actions as the kernel worked them out when it wrote the mask, and a step
+    judges a sealed row's action by them: every action of every game is taken exactly when the mask allows it,
+    as for an unsealed copy of the state (its legality worked out from the row)."""
+    engine = engine_class()
+    state = played(engine, seed=3, batch=16, steps=25)
+    seal = admit(state, engine.layout)
+    assert seal.sealed.all()
+    fresh = state.copy()
+    fresh_seal = admit(fresh, engine.layout)
+    legal = [np.flatnonzero(state.legal_action_mask[b]) for b in range(16)]
+    for g in range(16):
+        for a in range(-1, engine.num_actions + 1):
+            acts = np.array([legal[b][0] if b != g else a for b in range(16)], dtype=np.int64)
+            allowed = 0 <= a < engine.num_actions and state.legal_action_mask[g, a] == 1
+            assert engine._impl.first_refused(state, acts, engine.spec, seal) == (-1 if allowed else g)
+            assert engine._impl.first_refused(fresh, acts, engine.spec, fresh_seal) == (-1 if allowed else g)
+            assert not fresh_seal.sealed.any()

@@ -9,7 +9,11 @@ contracts and failed slams all occur.
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import tracemalloc
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -20,7 +24,7 @@ from vint_env.games.vint import D, encode_observation, encode_state
 from vint_env.envs.vint_v0 import raw_env
 from vint_env.rules.tricks import IllegalActionError, MalformedActionError
 from vint_env.rules.vint import PASS, VintDeal
-from vint_env.vector import VintEngine
+from vint_env.vector import VintEngine, four_seat_kernels, vint2p_kernels
 from vint_env.vector.engine import random_legal_actions
 
 SCALE = 0.001
@@ -158,6 +162,24 @@ def test_serial_and_parallel_kernels_agree_exactly():
         actions = biased_actions(a.legal_action_mask, rng, pass_prob)
         states = [e.step(s, actions) for e, s in zip(engines, states)]
     assert states[0].deal_index.min() >= 3      # new deals after auto-reset were compared too
+
+
+@pytest.mark.parametrize("kernels", [four_seat_kernels, vint2p_kernels], ids=["four_seat", "vint2p"])
+def test_the_serial_and_parallel_step_kernels_keep_distinct_disk_caches(kernels):
+    """Each module's two step kernels are one source compiled twice.  numba's disk cache keys a compiled function by
+    its code and its closure's values only: one key for both would load one kernel's code for the other from the
+    cache (the parallel engine on one thread, or the serial one on numba's threads)."""
+    serial, parallel = kernels._step_serial, kernels._step_parallel
+    assert not serial.targetoptions.get("parallel") and parallel.targetoptions["parallel"]
+    keys = [k._cache._index_key(None, k.targetctx.codegen())[2] for k in (serial, parallel)]
+    assert keys[0] != keys[1]
+    # and the same keys in another process (a closure holding a compiled function would pickle its random id)
+    code = (f"from {kernels.__name__} import _step_serial as s, _step_parallel as p\n"
+            "print(repr([k._cache._index_key(None, k.targetctx.codegen())[2] for k in (s, p)]))")
+    root = str(Path(kernels.__file__).resolve().parents[2])        # the folder holding this vint_env
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                          env=dict(os.environ, PYTHONPATH=root))
+    assert done.stdout.strip() == repr(keys)
 
 
 def test_same_seed_same_games_whatever_the_batch():

@@ -90,7 +90,7 @@ class KernelBackend:
         out = np.empty(state.batch_size, dtype=np.int64)
         seal = seal if seal is not None else unsealed(state)
         if self._random_legal(state.small, state.words, np.asarray(u, dtype=np.float64), out,
-                              getattr(spec, self.code), seal.small, seal.words, seal.sealed) >= 0:
+                              getattr(spec, self.code), *seal.arrays) >= 0:
             self.check_rows(state, spec)
         return out
 
@@ -99,7 +99,7 @@ class KernelBackend:
         """The step kernels' first pass alone: the first game ``step`` would refuse, -1 if none."""
         seal = seal if seal is not None else unsealed(state)
         return self._first_refused(state.small, state.words, np.array(actions, dtype=np.int64),
-                                   getattr(spec, self.code), seal.small, seal.words, seal.sealed)
+                                   getattr(spec, self.code), *seal.arrays)
 
     def legal_actions(self, state: VintBatchState, game: int, spec: KernelOptions, num_actions: int) -> np.ndarray:
         """The legal actions of the player to move in game ``game`` of the state, from its values (not its mask)."""

@@ -372,12 +372,20 @@ def _observe_tracking(small, words, b, me, out, o_winner, o_card, o_voids, o_out
                 best = c
         out[b, o_winner + ((winner - me) & 3)] = 1
         out[b, o_card + best] = 1
+    left = words[b, HAND] | words[b, HAND + 1] | words[b, HAND + 2] | words[b, HAND + 3]
+    _observe_voids_and_cards_out(words, b, me, out, o_voids, o_out, o_top, left,
+                                 left & ~(words[b, HAND + me] | seen))
+
+
+@njit(cache=True, inline="always")
+def _observe_voids_and_cards_out(words, b, me, out, o_voids, o_out, o_top, left, unseen):
+    """The voids, cards-out and top-card tracking blocks (games/obs_blocks.py, ``encode_tracking``) seen from seat
+    ``me``: the suits each seat has shown out of, per suit how many ``unseen`` cards are out and the highest card
+    ``left`` (not yet played).  Shared with two-player Vint's observation."""
     voids = words[b, VOIDS]
     if voids != np.uint64(0):
         for r in range(4):
             _bits(out, b, o_voids + 4 * r, (voids >> np.uint64(4 * ((me + r) & 3))) & np.uint64(15))
-    left = words[b, HAND] | words[b, HAND + 1] | words[b, HAND + 2] | words[b, HAND + 3]
-    unseen = left & ~(words[b, HAND + me] | seen)
     for suit in range(4):
         shift = np.uint64(13 * suit)
         out[b, o_out + 14 * suit + _POP13[np.int64((unseen >> shift) & np.uint64(0x1FFF))]] = 1
@@ -457,23 +465,17 @@ def _observe_one(small, words, b, me, out, game, solo):
 
 @njit(cache=True, inline="always")
 def _legal_one(small, words, b, out, solo):
-    """Legal actions of the player to move in game ``b`` into ``out[b]`` (``solo``: the game is Solo Whist)."""
+    """Legal actions of the player to move in game ``b`` into ``out[b]`` (``solo``: the game is Solo Whist); returns
+    them as ``_legal_set`` does, ``(bits, base)``, for the row's seal."""
     out[b, :] = 0
-    phase = small[b, _PHASE]
-    if solo and phase != PLAY:
-        _legal_solo_calls(small, b, out)
-    elif phase == AUCTION:
+    bits, base = _legal_set(small, words, b, solo)
+    if not solo and small[b, _PHASE] == AUCTION:      # Vint's pass and bids above the highest: one run
         out[b, PASS] = 1
         for i in range(small[b, _HIGHEST] + 1, NUM_BIDS):
             out[b, BID_BASE + i] = 1
-    elif phase == PLAY:
-        hand = words[b, HAND + small[b, _CUR]]
-        if small[b, _TRICK_LEN] > 0:
-            led = np.int64(small[b, TRICK + small[b, _LEADER]]) // 13
-            follow = hand & (np.uint64(0x1FFF) << np.uint64(13 * led))
-            if follow != np.uint64(0):
-                hand = follow
-        _bits(out, b, 0, hand)
+    else:
+        _bits(out, b, base, bits)
+    return bits, base
 
 
 # ---------------------------------------------------------------- Solo Whist (docs/rules/solo_whist.md)
@@ -557,12 +559,6 @@ def _solo_legal_calls(small, b):
     if _solo_proposal_standing(small, b) and seat != small[b, _BIDDER]:
         calls |= _SOLO_ACCEPT_BIT
     return calls
-
-
-@njit(cache=True, inline="always")
-def _legal_solo_calls(small, b, out):
-    """The calls of the player to move (auction), or the four trump suits (an abondance's trump choice)."""
-    _bits(out, b, SOLO_PASS, _solo_legal_calls(small, b))
 
 
 @njit(cache=True)
@@ -782,38 +778,67 @@ def _mix(x):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
-def _deal_one(small, words, key, deal_index, b, game, no_trump):
-    """Start game ``b``'s next random deal (as ``deals.random_deals`` and ``deals.start_deals``)."""
-    base = _mix(key[b] ^ _mix(deal_index[b]))
+@njit(cache=True, inline="always")
+def _insert_sorted(keys, items, i, key, item):
+    """Insert ``item`` with ``key`` into the first ``i`` entries of ``keys`` / ``items``, sorted by key, after any
+    equal key (one step of a stable insertion sort)."""
+    j = i
+    while j > 0 and keys[j - 1] > key:
+        keys[j] = keys[j - 1]
+        items[j] = items[j - 1]
+        j -= 1
+    keys[j] = key
+    items[j] = item
+
+
+@njit(cache=True, inline="always")
+def _card_order(base):
+    """The 52 cards in the order of their random keys from deal seed ``base``: 13 a hand, seat by seat (as
+    ``deals.random_deals``).  Shared with two-player Vint's deals."""
     keys = np.empty(52, dtype=np.uint64)
     order = np.empty(52, dtype=np.int64)
     for i in range(52):
-        k = _mix(base + np.uint64(i + 1) * _GOLDEN)
-        j = i                              # stable insertion sort of the card keys
-        while j > 0 and keys[j - 1] > k:
-            keys[j] = keys[j - 1]
-            order[j] = order[j - 1]
-            j -= 1
-        keys[j] = k
-        order[j] = i
-    for s in range(4):
-        hand = np.uint64(0)
-        for i in range(13 * s, 13 * s + 13):
-            hand |= np.uint64(1) << np.uint64(order[i])
-        words[b, DEALT + s] = hand
-        words[b, HAND + s] = hand
-        words[b, BIDS + s] = 0
-    words[b, VOIDS] = 0
-    dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(62))
+        _insert_sorted(keys, order, i, _mix(base + np.uint64(i + 1) * _GOLDEN), i)
+    return order
+
+
+@njit(cache=True, inline="always")
+def _hand_of(order, s):
+    """Seat ``s``'s hand of the card order (cards ``13 s`` to ``13 s + 12``) as a card mask."""
+    hand = np.uint64(0)
+    for i in range(13 * s, 13 * s + 13):
+        hand |= np.uint64(1) << np.uint64(order[i])
+    return hand
+
+
+@njit(cache=True, inline="always")
+def _start_row(small, words, b):
+    """Game ``b``'s row as a new deal starts, before its game's own columns: every column of ``small`` -1 but the
+    counters (passes, passed out, trick length, tricks played and won) at 0, no bids, no voids.  Shared with
+    two-player Vint's deals (its columns begin with these)."""
     small[b, :] = -1
-    small[b, _PHASE] = AUCTION
     small[b, _PASSES] = 0
     small[b, _PASSED_OUT] = 0
     small[b, _TRICK_LEN] = 0
     small[b, _TRICKS_PLAYED] = 0
     for s in range(4):
         small[b, WON + s] = 0
+        words[b, BIDS + s] = 0
+    words[b, VOIDS] = 0
+
+
+@njit(cache=True)
+def _deal_one(small, words, key, deal_index, b, game, no_trump):
+    """Start game ``b``'s next random deal (as ``deals.random_deals`` and ``deals.start_deals``)."""
+    base = _mix(key[b] ^ _mix(deal_index[b]))
+    order = _card_order(base)
+    _start_row(small, words, b)
+    for s in range(4):
+        hand = _hand_of(order, s)
+        words[b, DEALT + s] = hand
+        words[b, HAND + s] = hand
+    dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(62))
+    small[b, _PHASE] = AUCTION
     small[b, _DEALER] = dealer
     if game == SOLO_WHIST or (game == WHIST and not no_trump):     # a uniform card of the dealer's hand is turned
         k = np.int64((_mix(base ^ _TURN_SALT) >> np.uint64(32)) % np.uint64(13))
@@ -841,7 +866,7 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
                literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab, top_tab,
                pop_tab, coronet_tab, terms, solo):
     """A whole engine step of game ``b``: act, deal again if over, write observation and mask (``solo``: the game
-    is Solo Whist, a constant of the caller's loop)."""
+    is Solo Whist, a constant of the caller's loop); returns the legal actions as ``_legal_set`` does."""
     terminated[b] = False
     for s in range(4):
         points[b, s] = 0
@@ -856,73 +881,67 @@ def _step_game(small, words, key, deal_index, b, action, game, passout_play, no_
         me = max(small[b, _ACTOR], 0)
     observer[b] = me
     _observe_one(small, words, b, np.int64(me), obs, game, solo)
-    _legal_one(small, words, b, mask, solo)
+    return _legal_one(small, words, b, mask, solo)
 
 
 @njit(cache=True)
-def _first_refused(small, words, actions, game, seal_small, seal_words, sealed):
+def _first_refused(small, words, actions, game, seal_small, seal_words, sealed, seal_legal):
     """The first game whose row fails the row check (unless sealed) or whose action is not legal; -1 if none."""
     if game == SOLO_WHIST:        # one loop per kind of game: the other games' loop holds no Solo Whist code
-        return _first_refused_of(small, words, actions, game, True, seal_small, seal_words, sealed)
-    return _first_refused_of(small, words, actions, game, False, seal_small, seal_words, sealed)
+        return _first_refused_of(small, words, actions, game, True, seal_small, seal_words, sealed, seal_legal)
+    return _first_refused_of(small, words, actions, game, False, seal_small, seal_words, sealed, seal_legal)
 
 
 @njit(cache=True, inline="always")
-def _first_refused_of(small, words, actions, game, solo, seal_small, seal_words, sealed):
+def _first_refused_of(small, words, actions, game, solo, seal_small, seal_words, sealed, seal_legal):
     for b in range(small.shape[0]):
-        if not _sealed(small, words, b, seal_small, seal_words, sealed):
-            if not _row_ok(small, words, b, game, solo):
-                return b
-        if not _is_legal(small, words, b, actions[b], solo):
+        if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
+            bits, base = seal_legal[b, 0], np.int64(seal_legal[b, 1])
+        elif _row_ok(small, words, b, game, solo):
+            bits, base = _legal_set(small, words, b, solo)
+        else:
+            return b
+        if not _in_set(small, b, actions[b], bits, base):
             return b
     return -1
 
 
-# One kernel on one thread, one over numba's threads (distinct functions, so their disk caches differ).  Each
-# first checks every game (its row unless sealed, the legality of its action) and writes nothing unless all
-# pass: it returns the first game refused, or -1 once every game has stepped and its row is sealed.
-@njit(cache=True)
-def _step_serial(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
-                 honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                 top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)
-    if refused >= 0:
-        return refused
-    if game == SOLO_WHIST:          # one loop per kind of game: the others' loop holds no Solo Whist code
-        for b in range(small.shape[0]):
-            _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                       honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
-                       run_tab, top_tab, pop_tab, coronet_tab, terms, True)
-            _seal(small, words, b, seal_small, seal_words, sealed)
+def _step_kernel(parallel: bool):
+    """The step kernel, over the games on one thread or over numba's threads (``parallel``): one source compiled
+    twice.  It first checks every game (its row unless sealed, the legality of its action) and writes nothing
+    unless all pass: it returns the first game refused, or -1 once every game has stepped and its row is sealed.
+    The loop over the games is a closure value (``range`` or ``prange``): numba keys a cached closure by its code
+    and its closure's values, so the two compilations keep distinct disk caches."""
+    rows = prange if parallel else range
+
+    @njit(cache=True, parallel=parallel)
+    def step_kernel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
+                    honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
+                    run_tab, top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed, seal_legal):
+        # the checks run on one thread in both: a parallel pass of their own would make the threads meet twice
+        refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed, seal_legal)
+        if refused >= 0:
+            return refused
+        if game == SOLO_WHIST:                # one loop per kind of game: the others' loop holds no Solo Whist code
+            for b in rows(small.shape[0]):
+                bits, base = _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump,
+                                        ten_is_honour, honours_net, literal, scale, auto_reset, points, rewards,
+                                        terminated, observer, obs, mask, run_tab, top_tab, pop_tab, coronet_tab,
+                                        terms, True)
+                _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, bits, base)
+            return -1
+        for b in rows(small.shape[0]):
+            bits, base = _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump,
+                                    ten_is_honour, honours_net, literal, scale, auto_reset, points, rewards,
+                                    terminated, observer, obs, mask, run_tab, top_tab, pop_tab, coronet_tab, terms,
+                                    False)
+            _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, bits, base)
         return -1
-    for b in range(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms, False)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+
+    return step_kernel
 
 
-@njit(cache=True, parallel=True)
-def _step_parallel(small, words, key, deal_index, actions, game, passout_play, no_trump, ten_is_honour,
-                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, game, seal_small, seal_words, sealed)   # on one thread: a
-    if refused >= 0:                                   # parallel pass of its own would make the threads meet twice
-        return refused
-    if game == SOLO_WHIST:
-        for b in prange(small.shape[0]):
-            _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                       honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask,
-                       run_tab, top_tab, pop_tab, coronet_tab, terms, True)
-            _seal(small, words, b, seal_small, seal_words, sealed)
-        return -1
-    for b in prange(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], game, passout_play, no_trump, ten_is_honour,
-                   honours_net, literal, scale, auto_reset, points, rewards, terminated, observer, obs, mask, run_tab,
-                   top_tab, pop_tab, coronet_tab, terms, False)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+_step_serial, _step_parallel = _step_kernel(False), _step_kernel(True)
 
 
 @njit(cache=True)
@@ -978,9 +997,11 @@ def _store8(typingctx, arr, offset, value):
 def row_seal_kernels(num_small: int, num_words: int):
     """``(sealed, seal)`` for rows of ``num_small`` (at least 8) int8 and ``num_words`` uint64 columns: whether game
     ``b``'s row is sealed and still, byte for byte, its copy as a kernel checked or wrote it; and seal it as it is
-    now.  The ``small`` row is read 8 bytes at a time (the last 8 overlapping), the column counts are compile-time
-    constants of the loops: read column by column, or with the counts from the arrays' shapes, the comparison
-    cost as much as the row check it replaces."""
+    now, with its legal actions (two words ``legal0, legal1`` in the kernel module's form, kept in the seal's
+    ``legal``: a sealed row's action is judged by a bit test, not worked out from the row again).  The ``small``
+    row is read 8 bytes at a time (the last 8 overlapping), the column counts are compile-time constants of the
+    loops: read column by column, or with the counts from the arrays' shapes, the comparison cost as much as the
+    row check it replaces."""
     chunks = (num_small + 7) // 8
 
     @njit(inline="always")
@@ -995,13 +1016,15 @@ def row_seal_kernels(num_small: int, num_words: int):
         return (sealed_rows[b] != 0) & (diff == np.uint64(0))
 
     @njit(inline="always")
-    def seal(small, words, b, seal_small, seal_words, sealed_rows):
+    def seal(small, words, b, seal_small, seal_words, sealed_rows, seal_legal, legal0, legal1):
         base = np.int64(b) * num_small
         for k in range(chunks):
             at = base + min(8 * k, num_small - 8)
             _store8(seal_small, at, _load8(small, at))
         for w in range(num_words):
             seal_words[b, w] = words[b, w]
+        seal_legal[b, 0] = legal0
+        seal_legal[b, 1] = legal1
         sealed_rows[b] = 1
 
     return sealed, seal
@@ -1240,28 +1263,37 @@ def _is_legal(small, words, b, a, solo):
     """Whether action ``a`` is legal in game ``b``, from the state itself (never from its mask array); any action
     is taken (and ignored) in a finished deal."""
     bits, base = _legal_set(small, words, b, solo)
+    return _in_set(small, b, a, bits, base)
+
+
+@njit(cache=True, inline="always")
+def _in_set(small, b, a, bits, base):
+    """Whether action ``a`` is one of game ``b``'s legal actions ``(bits, base)`` (``_legal_set``'s form); any
+    action is taken (and ignored) in a finished deal."""
     i = a - base
     return (small[b, _PHASE] == OVER) | ((i >= 0) & (i < 64) & (((bits >> np.uint64(i & 63)) & np.uint64(1)) != 0))
 
 
 @njit(cache=True)
-def _random_legal(small, words, u, out, game, seal_small, seal_words, sealed):
+def _random_legal(small, words, u, out, game, seal_small, seal_words, sealed, seal_legal):
     """Action ``floor(u[b] * n_legal)``-th legal action of each game (-1 in a finished deal), from the state;
     returns the first game whose row fails the row check (then ``out`` is not complete), or -1.  A row not
     sealed is sealed once it passes."""
     if game == SOLO_WHIST:
-        return _random_legal_of(small, words, u, out, game, True, seal_small, seal_words, sealed)
-    return _random_legal_of(small, words, u, out, game, False, seal_small, seal_words, sealed)
+        return _random_legal_of(small, words, u, out, game, True, seal_small, seal_words, sealed, seal_legal)
+    return _random_legal_of(small, words, u, out, game, False, seal_small, seal_words, sealed, seal_legal)
 
 
 @njit(cache=True, inline="always")
-def _random_legal_of(small, words, u, out, game, solo, seal_small, seal_words, sealed):
+def _random_legal_of(small, words, u, out, game, solo, seal_small, seal_words, sealed, seal_legal):
     for b in range(small.shape[0]):
-        if not _sealed(small, words, b, seal_small, seal_words, sealed):
-            if not _row_ok(small, words, b, game, solo):
-                return b
-            _seal(small, words, b, seal_small, seal_words, sealed)
-        bits, base = _legal_set(small, words, b, solo)
+        if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
+            bits, base = seal_legal[b, 0], np.int64(seal_legal[b, 1])
+        elif _row_ok(small, words, b, game, solo):
+            bits, base = _legal_set(small, words, b, solo)
+            _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, bits, base)
+        else:
+            return b
         k = np.int64(u[b] * np.int64(_popcount(bits)))
         for _ in range(k):                                       # drop the k lowest legal actions
             bits &= bits - np.uint64(1)
@@ -1311,7 +1343,7 @@ def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_r
                   spec.no_trump, spec.ten_is_honour, spec.honours_net, spec.payments_literal, spec.reward_scale,
                   auto_reset, state.points, state.rewards, state.terminated, state.observer, state.observation,
                   state.legal_action_mask, RUN_FROM_ACE, TOP_FIVE, POPCOUNT_13, WHIST_CORONET, SOLO_TERMS,
-                  seal.small, seal.words, seal.sealed)
+                  *seal.arrays)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:

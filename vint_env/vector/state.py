@@ -52,7 +52,9 @@ runs, in two parts, each in one place for every engine and kernel:
   it, without the row check; a step seals every row it writes.  Any other
   row (edited in place, dealt by ``reset``, in a copy or a state whose
   arrays were replaced, or sealed under other kernel options) gets the whole
-  row check, so its error is the row check's.
+  row check, so its error is the row check's.  With the copy, the seal keeps
+  the row's legal actions as the kernel worked them out from it (for the
+  mask): a sealed row's action is judged by them, a bit test.
 
 A new kernel takes states through :func:`admit` and runs the row check
 (``_row_ok`` in its own loop, or ``check_rows`` before it); a new game adds
@@ -292,18 +294,26 @@ class RowSeal:
     values a kernel passed (the row check, or ``random_actions``'s) is sealed too.  A later kernel call takes a
     sealed row that is still byte for byte its copy as checked, without the row check; any other row (edited
     in place, dealt by ``reset``, never checked) gets the whole row check, so its error is the row check's.
+    With the copy the kernel keeps the row's legal actions as it worked them out from the row (two words, in
+    the kernel module's own form): a sealed row's action is judged legal or not by a bit test.
     The seal lives beside the admission (never in the state: a copy or a replaced array starts unsealed), and
     holds for the kernel options it was made under (two-player Vint's ways check rows differently): another
     engine's options unseal every row first.
     """
 
-    __slots__ = ("small", "words", "sealed", "spec")
+    __slots__ = ("small", "words", "sealed", "legal", "spec")
 
     def __init__(self, batch_size: int, num_small: int, num_words: int):
         self.small = np.zeros((batch_size, num_small), dtype=np.int8)
         self.words = np.zeros((batch_size, num_words), dtype=np.uint64)
         self.sealed = np.zeros(batch_size, dtype=np.uint8)      # 1: the row is its copy as checked
+        self.legal = np.zeros((batch_size, 2), dtype=np.uint64)  # the sealed row's legal actions (kernel's form)
         self.spec = None
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What the kernels take: the rows' copies, whether each is sealed, and its legal actions."""
+        return self.small, self.words, self.sealed, self.legal
 
     def under(self, spec) -> "RowSeal":
         """This seal for kernels run with options ``spec``: every row unsealed if last sealed under others."""

@@ -29,9 +29,10 @@ from numba import njit, prange
 from ..games import vint2p as game
 from ..rules import vint2p as rules
 from .backend import KernelBackend, check_observation_out, step_actions, unsealed, view_games
-from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _HIGH13, _POP13, _bits, _close_trick,
-                                _contract_points, _mix, _observe_trick_cards, _passout_points, _play_card,
-                                _popcount, row_seal_kernels, sample_legal, unpack_bits)  # noqa: F401
+from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _bits, _card_order, _close_trick, _contract_points,
+                                _hand_of, _insert_sorted, _mix, _observe_trick_cards, _observe_voids_and_cards_out,
+                                _passout_points, _play_card, _popcount, _start_row, row_seal_kernels,
+                                sample_legal, unpack_bits)  # noqa: F401
 from .state import (AUCTION, BIDS, DEALT, DISCARDS, EXCHANGE, FINAL, GIVE, HAND, LAST, OVER, PLAY, TRICK, V2COL,
                     VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError,
                     KernelOptions, RowSeal, VintBatchState)
@@ -171,9 +172,16 @@ def _legal_bits(small, words, b, way):
 @njit(cache=True, inline="always")
 def _is_legal(small, words, b, a, way):
     """Whether action ``a`` is legal in game ``b``, from the state (never its mask array); anything goes once over."""
+    cards, calls = _legal_bits(small, words, b, way)
+    return _in_bits(small, b, a, cards, calls)
+
+
+@njit(cache=True, inline="always")
+def _in_bits(small, b, a, cards, calls):
+    """Whether action ``a`` is one of game ``b``'s legal actions ``(cards, calls)`` (``_legal_bits``'s form);
+    anything goes once over."""
     if small[b, _PHASE] == OVER:
         return True
-    cards, calls = _legal_bits(small, words, b, way)
     one = np.uint64(1)
     if 0 <= a < 52:
         return ((cards >> np.uint64(a)) & one) == one
@@ -184,10 +192,12 @@ def _is_legal(small, words, b, a, way):
 
 @njit(cache=True, inline="always")
 def _legal_one(small, words, b, out, way):
+    """The legal actions of the seat to act into ``out[b]``; returns them as ``_legal_bits`` does (for the seal)."""
     out[b, :] = 0
     cards, calls = _legal_bits(small, words, b, way)
     _bits(out, b, 0, cards)
     _bits(out, b, PASS, calls)
+    return cards, calls
 
 
 # ---------------------------------------------------------------- moves (rules.vint2p.Vint2pDeal.apply)
@@ -460,17 +470,8 @@ def _observe(small, words, b, player, out, way, single):
         winner, best = _winning(small, b, way, np.int64(small[b, _LEADER]), n)
         out[b, O_WINNER + ((winner - me) & 3)] = 1
         out[b, O_WINNING_CARD + best] = 1
-    voids = words[b, VOIDS]
-    for r in range(4):
-        _bits(out, b, O_VOIDS + 4 * r, (voids >> np.uint64(4 * ((me + r) & 3))) & np.uint64(15))
     remaining = _DECK & ~played
-    unseen = remaining & ~known
-    for suit in range(4):
-        shift = np.uint64(13 * suit)
-        out[b, O_CARDS_OUT + 14 * suit + _POP13[np.int64((unseen >> shift) & np.uint64(0x1FFF))]] = 1
-        top = _HIGH13[np.int64((remaining >> shift) & np.uint64(0x1FFF))]
-        if top >= 0:
-            out[b, O_TOP + 13 * suit + top] = 1
+    _observe_voids_and_cards_out(words, b, me, out, O_VOIDS, O_CARDS_OUT, O_TOP, remaining, remaining & ~known)
     if _two_hands(way):
         _bits(out, b, O_MY_DISCARDS, words[b, DISCARDS + player])
         for p in range(2):
@@ -519,19 +520,12 @@ _PILE_SALT = np.uint64(0xA0761D6478BD642F)     # ways 2, 3: the order of the pil
 def _new_deal(small, words, b, way, dealer, widow, piles):
     """Start a deal from the hands as dealt in ``words[b, ORIGINAL:]``, the dealing player, way 5's widow (a card
     mask) and ways 2/3's pile orders (``piles[0]`` the pile at seat 1, ``piles[1]`` at seat 3, top first)."""
-    small[b, :] = -1
-    small[b, _PASSES] = 0
-    small[b, _PASSED_OUT] = 0
-    small[b, _TRICK_LEN] = 0
-    small[b, _TRICKS_PLAYED] = 0
+    _start_row(small, words, b)
     small[b, _CALLS] = 0
     small[b, _GIVES] = 0
     for s in range(4):
-        small[b, WON + s] = 0
         words[b, DEALT + s] = words[b, ORIGINAL + s] & ~widow
         words[b, HAND + s] = words[b, ORIGINAL + s] & ~widow
-        words[b, BIDS + s] = 0
-    words[b, VOIDS] = 0
     words[b, WIDOW_WORD] = widow
     words[b, DISCARDS] = 0
     words[b, DISCARDS + 1] = 0
@@ -557,23 +551,11 @@ def _random_deal(small, words, key, deal_index, b, way):
     """Game ``b``'s next deal from its key: the 52 cards as four_seat_kernels._deal_one deals them, the dealing
     player, way 5's widow (a uniform card of each hand), ways 2/3's pile orders (uniform permutations)."""
     base = _mix(key[b] ^ _mix(deal_index[b]))
-    keys = np.empty(52, dtype=np.uint64)
-    order = np.empty(52, dtype=np.int64)
-    for i in range(52):
-        k = _mix(base + np.uint64(i + 1) * np.uint64(0x9E3779B97F4A7C15))
-        j = i
-        while j > 0 and keys[j - 1] > k:
-            keys[j] = keys[j - 1]
-            order[j] = order[j - 1]
-            j -= 1
-        keys[j] = k
-        order[j] = i
+    order = _card_order(base)
     widow = np.uint64(0)
     piles = np.full((2, 13), -1, dtype=np.int8)
     for s in range(4):
-        hand = np.uint64(0)
-        for i in range(13 * s, 13 * s + 13):
-            hand |= np.uint64(1) << np.uint64(order[i])
+        hand = _hand_of(order, s)
         words[b, ORIGINAL + s] = hand
         if way == 5:                           # the k-th lowest card of the hand goes to the widow
             k = np.int64((_mix(base ^ (_WIDOW_SALT + np.uint64(s))) >> np.uint64(32)) % np.uint64(13))
@@ -583,14 +565,7 @@ def _random_deal(small, words, key, deal_index, b, way):
             pkeys = np.empty(13, dtype=np.uint64)
             for i in range(13):                # the hand's cards in the order of their random keys
                 c = np.int64(order[13 * s + i])
-                k = _mix(base ^ (_PILE_SALT + np.uint64(c)))
-                j = i
-                while j > 0 and pkeys[j - 1] > k:
-                    pkeys[j] = pkeys[j - 1]
-                    pile[j] = pile[j - 1]
-                    j -= 1
-                pkeys[j] = k
-                pile[j] = c
+                _insert_sorted(pkeys, pile, i, _mix(base ^ (_PILE_SALT + np.uint64(c))), c)
     dealer = np.int64(_mix(base ^ _SALT) >> np.uint64(63))
     _new_deal(small, words, b, way, dealer, widow, piles)
     deal_index[b] += np.uint64(1)
@@ -750,12 +725,15 @@ def _first_fault(small, words, way, out):
 
 
 @njit(cache=True)
-def _first_refused(small, words, actions, way, seal_small, seal_words, sealed):
+def _first_refused(small, words, actions, way, seal_small, seal_words, sealed, seal_legal):
     for b in range(small.shape[0]):
-        if not _sealed(small, words, b, seal_small, seal_words, sealed):
-            if _faults(small, words, b, way) != 0:
-                return b
-        if not _is_legal(small, words, b, actions[b], way):
+        if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
+            cards, calls = seal_legal[b, 0], seal_legal[b, 1]
+        elif _faults(small, words, b, way) == 0:
+            cards, calls = _legal_bits(small, words, b, way)
+        else:
+            return b
+        if not _in_bits(small, b, actions[b], cards, calls):
             return b
     return -1
 
@@ -795,33 +773,33 @@ def _step_game(small, words, key, deal_index, b, action, way, single, passout_pl
     me = _observer(small, b)
     observer[b] = me
     _observe(small, words, b, np.int64(me), obs, way, single)
-    _legal_one(small, words, b, mask, way)
+    return _legal_one(small, words, b, mask, way)
 
 
-@njit(cache=True)
-def _step_serial(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale, auto_reset,
-                 points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
-    if refused >= 0:
-        return refused
-    for b in range(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+def _step_kernel(parallel: bool):
+    """The step kernel on one thread or over numba's threads (``parallel``), one source compiled twice with
+    distinct disk caches (four_seat_kernels._step_kernel): it checks every game first and writes nothing unless
+    all pass; -1 once every game has stepped and its row is sealed, else the first game refused."""
+    rows = prange if parallel else range
+
+    @njit(cache=True, parallel=parallel)
+    def step_kernel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
+                    auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed,
+                    seal_legal):
+        refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed, seal_legal)
+        if refused >= 0:
+            return refused
+        for b in rows(small.shape[0]):
+            cards, calls = _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play,
+                                      honours_net, scale, auto_reset, points, rewards, terminated, observer, obs,
+                                      mask)
+            _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, cards, calls)
+        return -1
+
+    return step_kernel
 
 
-@njit(cache=True, parallel=True)
-def _step_parallel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed):
-    refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed)
-    if refused >= 0:
-        return refused
-    for b in prange(small.shape[0]):
-        _step_game(small, words, key, deal_index, b, actions[b], way, single, passout_play, honours_net, scale,
-                   auto_reset, points, rewards, terminated, observer, obs, mask)
-        _seal(small, words, b, seal_small, seal_words, sealed)
-    return -1
+_step_serial, _step_parallel = _step_kernel(False), _step_kernel(True)
 
 
 @njit(cache=True)
@@ -859,19 +837,21 @@ def _deciders(small, out):
 
 # ---------------------------------------------------------------- the backend interface (backend.KernelBackend's)
 @njit(cache=True)
-def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed):
+def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed, seal_legal):
     """The ``floor(u[b] * n)``-th of the ``n`` legal actions of each game (cards, then calls), from the state
     (-1 in a finished deal); returns the first game whose row fails the row check (``out`` then incomplete), or -1.
     A row not sealed is sealed once it passes."""
     for b in range(small.shape[0]):
-        if not _sealed(small, words, b, seal_small, seal_words, sealed):
-            if _faults(small, words, b, way) != 0:
-                return b
-            _seal(small, words, b, seal_small, seal_words, sealed)
+        if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
+            cards, calls = seal_legal[b, 0], seal_legal[b, 1]
+        elif _faults(small, words, b, way) == 0:
+            cards, calls = _legal_bits(small, words, b, way)
+            _seal(small, words, b, seal_small, seal_words, sealed, seal_legal, cards, calls)
+        else:
+            return b
         out[b] = -1
         if small[b, _PHASE] == OVER:
             continue
-        cards, calls = _legal_bits(small, words, b, way)
         n_cards = np.int64(_popcount(cards))
         k = np.int64(u[b] * (n_cards + np.int64(_popcount(calls))))
         bits, base = (cards, 0) if k < n_cards else (calls, PASS)
@@ -907,8 +887,7 @@ def step(state: VintBatchState, actions: np.ndarray, spec: KernelOptions, auto_r
     kernel = _step_parallel if parallel else _step_serial
     return kernel(state.small, state.words, state.key, state.deal_index, acts, spec.way, spec.single_auction,
                   spec.passout_play, spec.honours_net, spec.reward_scale, auto_reset, state.points, state.rewards,
-                  state.terminated, state.observer, state.observation, state.legal_action_mask, seal.small,
-                  seal.words, seal.sealed)
+                  state.terminated, state.observer, state.observation, state.legal_action_mask, *seal.arrays)
 
 
 def write_views(state: VintBatchState, spec: KernelOptions, parallel: bool = False, games=None) -> None:
