@@ -6,6 +6,7 @@ import pathlib
 import pytest
 
 import ladder_agents
+from vint_env import games
 from vint_env.evaluation import ladder as ladder_mod
 from vint_env.evaluation.bench_sets import bench_boards
 from vint_env.evaluation.board_log import MatchLogError, load_log
@@ -145,3 +146,27 @@ def test_the_search_agent_plays_from_its_games_shipped_networks(tmp_path):
     lad = run_ladder("whist", "search:samples=2,first_samples=1,candidates=4", split="dev", boards=1,
                      out_dir=tmp_path, only_rungs=["random"], bootstrap=10, say=lambda _: None)
     assert [(m.agent_a, m.agent_b) for m in lad.matches][-1][0].startswith("search")
+
+
+def test_rungs_from_takes_a_match_only_while_its_players_play_from_the_same_files(tmp_path):
+    """A retrained (re-shipped) baseline is another player: its matches in an older results file are played
+    again, while the matches of players with no files (random, rule) are taken."""
+    from vint_env.evaluation.bench_sets import set_name, sha256_of
+    record = games.get("whist")
+    base = {"format": ladder_mod.LADDER_FORMAT, "set": set_name(record, "dev"), "sha256": sha256_of(record, "dev"),
+            "game": "whist", "env_options": {}, "seed": ladder_mod.MATCH_SEED}
+
+    def match(a, b, files):
+        return {"agent_a": a, "agent_b": b, "scores": [1, -2], "summary": {}, "command": "x", "files": files}
+    shipped_now = ladder_mod.agent_files("baseline", record)
+    assert shipped_now, "the shipped Whist baseline plays from its checkpoint"
+    stale = {path: "0" * 64 for path in shipped_now}
+    results = tmp_path / "old.json"
+    results.write_text(json.dumps({**base, "matches": [match("random", "rule", {}), match("baseline", "random", stale),
+                                                       match("rule", "baseline", {})]}))
+    said = []
+    taken = ladder_mod._cached_matches(results, record, {}, "dev", 2, said.append)
+    assert set(taken) == {("random", "rule")}
+    assert len(said) == 2 and all("not the ones they play from now" in s for s in said)
+    results.write_text(json.dumps({**base, "matches": [match("baseline", "random", shipped_now)]}))
+    assert set(ladder_mod._cached_matches(results, record, {}, "dev", 2, said.append)) == {("baseline", "random")}

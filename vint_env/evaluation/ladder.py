@@ -102,6 +102,7 @@ class LadderMatch:
     command: str | None
     source: str                      # "played" (its log in this folder) or the results file it came from
     entries: list[dict] | None = None    # the boards with their replays (played here), for the viewer
+    files: dict | None = None        # SHA-256 of the files its players played from (:func:`agent_files`), by path
 
 
 @dataclass
@@ -135,7 +136,7 @@ def ladder_from_json(data: dict) -> Ladder:
     if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
         raise LadderError("not a ladder results file (write one with `vint-eval ladder`)")
     matches = [LadderMatch(m["agent_a"], m["agent_b"], m["summary"], m["scores"], m.get("command"),
-                           m.get("source", "played")) for m in data["matches"]]
+                           m.get("source", "played"), files=m.get("files")) for m in data["matches"]]
     return Ladder(data["game"], data["env_options"], data["set"].rsplit("/", 1)[1], data["boards"], data["agent"],
                   data["rungs"], matches, data["ratings"], data.get("command"), data["rating"]["bootstrap"])
 
@@ -146,11 +147,14 @@ def _match_record(logged, command: str | None) -> LadderMatch:
     summary["load_average"] = mean_load(logged)        # the cost figures' context: the machine's load
     summary["commit"] = logged.header.get("commit")
     return LadderMatch(logged.result.agent_a, logged.result.agent_b, summary, logged.result.scores,
-                       logged.header.get("command"), "played", logged.entries)
+                       logged.header.get("command"), "played", logged.entries, logged.header.get("files") or {})
 
 
-def _cached_matches(path, game: str, env_options: dict, split: str, boards: int) -> dict:
-    """The complete matches of another ladder's results file on the same boards, (a, b) -> LadderMatch."""
+def _cached_matches(path, record: Game, env_options: dict, split: str, boards: int, say=print) -> dict:
+    """The complete matches of another ladder's results file on the same boards whose players still play
+    from the files they played from then (a retrained baseline's matches are played again), (a, b) ->
+    LadderMatch."""
+    game = record.name
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -165,9 +169,14 @@ def _cached_matches(path, game: str, env_options: dict, split: str, boards: int)
                           + "; ".join(f"{k} {data.get(k)!r} there, {want[k]!r} here" for k in wrong) + ")")
     out = {}
     for m in data.get("matches", []):
-        if len(m.get("scores", ())) == boards:
-            out[m["agent_a"], m["agent_b"]] = LadderMatch(m["agent_a"], m["agent_b"], m["summary"], m["scores"],
-                                                          m.get("command"), str(path))
+        if len(m.get("scores", ())) != boards:
+            continue
+        a, b = m["agent_a"], m["agent_b"]
+        files = {**agent_files(a, record), **agent_files(b, record)}
+        if (m.get("files") or {}) != files:      # a file written before matches kept theirs: {} (no files) only
+            say(f"{a} vs {b}: not taken from {path}: its players' files are not the ones they play from now")
+            continue
+        out[a, b] = LadderMatch(a, b, m["summary"], m["scores"], m.get("command"), str(path), files=files)
     return out
 
 
@@ -222,7 +231,7 @@ def run_ladder(game: Game | str, agent: str, split: str = "test", boards: int | 
         rung_list = [r for r in rung_list if r in only_rungs]
     for spec in [agent] + rung_list:             # a bad spec fails here, before any match
         load_agent(spec, game=record)
-    cached = _cached_matches(rungs_from, record.name, env_options, split, len(board_list)) if rungs_from else {}
+    cached = _cached_matches(rungs_from, record, env_options, split, len(board_list), say) if rungs_from else {}
     plan = pairs(record, agent, rung_list)
     commit = _commit()                    # the code that plays the matches (each log keeps its first)
     matches = []
@@ -259,7 +268,7 @@ def ladder_json(ladder: Ladder) -> dict:
                        "anchor": ANCHOR, "prior_draws": PRIOR_DRAWS, "bootstrap": ladder.bootstrap, "level": 0.95},
             "ratings": ladder.ratings,
             "matches": [{"agent_a": m.agent_a, "agent_b": m.agent_b, "command": m.command, "source": m.source,
-                         "summary": m.summary, "scores": [_compact(s) for s in m.scores]}
+                         "files": m.files or {}, "summary": m.summary, "scores": [_compact(s) for s in m.scores]}
                         for m in ladder.matches]}
 
 
