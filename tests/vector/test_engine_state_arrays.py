@@ -276,3 +276,42 @@ def test_random_actions_are_the_masks_floor_u_n_th_legal_action():
         state = played(engine, seed=4, batch=64, steps=25)
         np.testing.assert_array_equal(engine.random_actions(state, np.random.default_rng(9)),
                                       random_legal_actions(state.legal_action_mask, np.random.default_rng(9)))
+
+
+def test_the_kernels_use_the_arrays_uncounted_and_leave_their_references_as_they_were():
+    """The step and random-action kernels take the state's arrays without numba's reference counts
+    (four_seat_kernels._borrowed): after many steps, a refused one among them, every array of every engine's
+    state, on one thread and on several, is still referenced exactly as before (a count given back once too
+    often frees an array under its state: run in a subprocess, so that the crash fails the test), and the
+    state still plays."""
+    done = run_isolated("""
+        import sys
+        import numpy as np
+        from vint_env.rules.tricks import MalformedActionError
+        from vint_env.vector import SoloWhistEngine, VintEngine, WhistEngine
+        from vint_env.vector.engine import Vint2pEngine
+        for engine_class in (VintEngine, WhistEngine, SoloWhistEngine, Vint2pEngine):
+            for parallel in (False, True):
+                engine = engine_class(parallel=parallel)
+                state = engine.init(seed=5, batch_size=16)
+                rng = np.random.default_rng(5)
+                before = {name: sys.getrefcount(arr) for name, arr in vars(state).items()}
+                for i in range(60):
+                    actions = engine.random_actions(state, rng)
+                    if i == 30:
+                        refused = actions.copy()
+                        refused[3] = 10_000
+                        try:
+                            engine.step(state, refused)
+                        except MalformedActionError:
+                            pass
+                        else:
+                            raise SystemExit("the refused step was not refused")
+                    engine.step(state, actions)
+                after = {name: sys.getrefcount(arr) for name, arr in vars(state).items()}
+                if after != before:
+                    raise SystemExit(f"{engine_class.__name__} parallel={parallel}: {before} -> {after}")
+                engine.check_state(state)
+        print("references as they were")
+    """)
+    assert done.returncode == 0 and "references as they were" in done.stdout, done.stdout + done.stderr[-2000:]

@@ -29,10 +29,10 @@ from numba import njit, prange
 from ..games import vint2p as game
 from ..rules import vint2p as rules
 from .backend import KernelBackend, check_observation_out, step_actions, unsealed, view_games
-from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _bits, _card_order, _close_trick, _contract_points,
-                                _hand_of, _insert_sorted, _mix, _observe_trick_cards, _observe_voids_and_cards_out,
-                                _passout_points, _play_card, _popcount, _start_row, row_seal_kernels,
-                                sample_legal, unpack_bits)  # noqa: F401
+from .four_seat_kernels import (_DEBRUIJN, _DEBRUIJN_INDEX, _bits, _borrowed, _card_order, _close_trick,
+                                _contract_points, _hand_of, _insert_sorted, _mix, _observe_trick_cards,
+                                _observe_voids_and_cards_out, _passout_points, _play_card, _popcount, _start_row,
+                                row_seal_kernels, sample_legal, unpack_bits)  # noqa: F401
 from .state import (AUCTION, BIDS, DEALT, DISCARDS, EXCHANGE, FINAL, GIVE, HAND, LAST, OVER, PLAY, TRICK, V2COL,
                     VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, VOIDS, WIDOW, WIDOW_WORD, WON, ORIGINAL, EngineStateError,
                     KernelOptions, RowSeal, VintBatchState)
@@ -786,6 +786,14 @@ def _step_kernel(parallel: bool):
     def step_kernel(small, words, key, deal_index, actions, way, single, passout_play, honours_net, scale,
                     auto_reset, points, rewards, terminated, observer, obs, mask, seal_small, seal_words, sealed,
                     seal_legal):
+        # every array uncounted for the kernel's own use (four_seat_kernels._borrowed)
+        small, words, key, deal_index, actions = (_borrowed(small), _borrowed(words), _borrowed(key),
+                                                  _borrowed(deal_index), _borrowed(actions))
+        points, rewards, terminated, observer, obs, mask = (_borrowed(points), _borrowed(rewards),
+                                                            _borrowed(terminated), _borrowed(observer),
+                                                            _borrowed(obs), _borrowed(mask))
+        seal_small, seal_words, sealed, seal_legal = (_borrowed(seal_small), _borrowed(seal_words),
+                                                      _borrowed(sealed), _borrowed(seal_legal))
         refused = _first_refused(small, words, actions, way, seal_small, seal_words, sealed, seal_legal)
         if refused >= 0:
             return refused
@@ -841,6 +849,10 @@ def _random_legal(small, words, u, out, way, seal_small, seal_words, sealed, sea
     """The ``floor(u[b] * n)``-th of the ``n`` legal actions of each game (cards, then calls), from the state
     (-1 in a finished deal); returns the first game whose row fails the row check (``out`` then incomplete), or -1.
     A row not sealed is sealed once it passes."""
+    # every array uncounted for the kernel's own use (four_seat_kernels._borrowed)
+    small, words, u, out = _borrowed(small), _borrowed(words), _borrowed(u), _borrowed(out)
+    seal_small, seal_words, sealed, seal_legal = (_borrowed(seal_small), _borrowed(seal_words), _borrowed(sealed),
+                                                  _borrowed(seal_legal))
     for b in range(small.shape[0]):
         if _sealed(small, words, b, seal_small, seal_words, sealed):      # its legal actions as sealed
             cards, calls = seal_legal[b, 0], seal_legal[b, 1]
