@@ -145,7 +145,7 @@ def test_bad_bases_are_named(tmp_path, files, message):
 
 # ------------------------------------------------------------------ the flat configs of earlier releases
 
-@pytest.mark.parametrize("game", ["vint", "whist", "solo_whist", "whist_residual"])
+@pytest.mark.parametrize("game", ["vint", "whist", "solo_whist_residual", "whist_residual"])
 def test_a_shipped_baselines_flat_config_converts_to_sections(game):
     stored = load_checkpoint(BASELINES / f"{game}.pt")["config"]
     assert "learning_rate" in stored and "ppo" not in stored      # written before the sections: flat
