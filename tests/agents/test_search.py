@@ -457,7 +457,7 @@ def test_options_are_declared_and_checked():
             load_agent(bad, game="whist")
     with pytest.raises(AgentSpecError, match="samples"):     # a direct call is checked by the same declarations
         SearchAgent("whist", samples=0)
-    with pytest.raises(AgentSpecError, match="model must be one of"):     # Vint has no standalone network
+    with pytest.raises(AgentSpecError, match="model must be one of"):     # Vint's search models with residual only
         SearchAgent("vint", model="baseline")
 
 

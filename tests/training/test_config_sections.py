@@ -145,7 +145,7 @@ def test_bad_bases_are_named(tmp_path, files, message):
 
 # ------------------------------------------------------------------ the flat configs of earlier releases
 
-@pytest.mark.parametrize("game", ["vint", "whist", "solo_whist_residual", "whist_residual"])
+@pytest.mark.parametrize("game", ["vint_residual", "whist", "solo_whist_residual", "whist_residual"])
 def test_a_shipped_baselines_flat_config_converts_to_sections(game):
     stored = load_checkpoint(BASELINES / f"{game}.pt")["config"]
     assert "learning_rate" in stored and "ppo" not in stored      # written before the sections: flat
@@ -205,8 +205,9 @@ def test_a_run_of_an_earlier_release_resumes_from_its_flat_checkpoint(tmp_path, 
     ("opponent_mix.self=.nan", r"opponent_mix.self must be a finite number"),
     ("init_from=vint_env/baselines/whist.pt", r"init_from: checkpoint 'vint_env/baselines/whist.pt' was trained on "
                                               r"'whist_v0', not 'vint_v0'"),
-    ("init_from=vint_env/baselines/vint.pt", r"init_from='vint_env/baselines/vint.pt' holds network 'mlp' with "
-                                             r"\{'hidden_sizes': \[512, 512\]\}; this run trains 'mlp' with"),
+    ("init_from=vint_env/baselines/vint_residual.pt",
+     r"init_from='vint_env/baselines/vint_residual.pt' holds network 'mlp' with "
+     r"\{'hidden_sizes': \[512, 512\]\}; this run trains 'mlp' with"),
     ("env_source=gpu", r"collection.env_source must be one of 'aec', 'vector', got 'gpu'"),
 ])
 def test_a_bad_value_is_a_named_error_and_makes_no_run_folder(tmp_path, capsys, override, message):
@@ -224,7 +225,7 @@ def test_overwrite_refuses_to_delete_an_input_of_the_run(tmp_path, capsys):
     run = tmp_path / "run"
     (run / "checkpoints").mkdir(parents=True)
     latest = run / "checkpoints" / "latest.pt"
-    shutil.copy(BASELINES / "vint.pt", latest)                   # a Vint checkpoint: the run reads it
+    shutil.copy(BASELINES / "vint_residual.pt", latest)          # a Vint checkpoint: the run reads it
     inside = str(latest)
     for override, label in [(f"init_from={inside}|network_kwargs.hidden_sizes=[512, 512]", "init_from"),
                             (f"eval_opponents=[random, 'ppo:{inside}']", "agent network:"),

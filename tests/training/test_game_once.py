@@ -43,7 +43,7 @@ def test_every_shipped_config_spells_the_game_by_its_name(path):
     assert game is None or game in games.names(), f"{path.name}: game {game!r}"
 
 
-@pytest.mark.parametrize("name", ["vint", "whist", "solo_whist_residual", "whist_residual"])
+@pytest.mark.parametrize("name", ["vint_residual", "whist", "solo_whist_residual", "whist_residual"])
 def test_a_shipped_baselines_config_with_the_env_id_loads_as_the_games_name(name):
     stored = load_checkpoint(ROOT / "vint_env" / "baselines" / f"{name}.pt")["config"]
     assert stored["game"].endswith("_v0")                    # written before the one spelling
