@@ -170,3 +170,34 @@ def test_rungs_from_takes_a_match_only_while_its_players_play_from_the_same_file
     assert len(said) == 2 and all("not the ones they play from now" in s for s in said)
     results.write_text(json.dumps({**base, "matches": [match("baseline", "random", shipped_now)]}))
     assert set(ladder_mod._cached_matches(results, record, {}, "dev", 2, said.append)) == {("baseline", "random")}
+
+
+def test_a_shipped_baselines_matches_are_kept_by_its_place_in_the_package_not_its_absolute_path(tmp_path):
+    """A results file or log made in one checkout (or install) keys the shipped checkpoint by its place in
+    the package, so another checkout with the same bytes takes the match (--rungs-from) and resumes the log;
+    files written with the absolute path (before this) read the same."""
+    pytest.importorskip("torch")
+    from vint_env.evaluation.bench_sets import set_name, sha256_of
+    record = games.get("whist")
+    shipped_now = ladder_mod.agent_files("baseline", record)
+    assert list(shipped_now) == ["vint_env/baselines/whist.pt"]
+    elsewhere = {"/another/checkout/vint_env/baselines/whist.pt": shipped_now["vint_env/baselines/whist.pt"]}
+    base = {"format": ladder_mod.LADDER_FORMAT, "set": set_name(record, "dev"), "sha256": sha256_of(record, "dev"),
+            "game": "whist", "env_options": {}, "seed": ladder_mod.MATCH_SEED}
+    results = tmp_path / "old.json"
+    results.write_text(json.dumps({**base, "matches": [{"agent_a": "baseline", "agent_b": "random", "scores": [1, -2],
+                                                        "summary": {}, "command": "x", "files": elsewhere}]}))
+    assert set(ladder_mod._cached_matches(results, record, {}, "dev", 2, lambda _: None)) == {("baseline", "random")}
+    kw = dict(split="dev", boards=1, out_dir=tmp_path / "lad", only_rungs=["random"], bootstrap=10, say=lambda _: None)
+    run_ladder("whist", "baseline", **kw)
+    log = next((tmp_path / "lad").rglob("*baseline*.jsonl"))
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["files"] == shipped_now
+    header["files"] = elsewhere                              # as a log made in another checkout keeps it
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    run_ladder("whist", "baseline", **kw)                    # resumes: no "log of another match"
+    header["files"] = {k: "0" * 64 for k in elsewhere}       # other bytes: another match
+    log.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    with pytest.raises(MatchLogError, match="another match .it differs in files"):
+        run_ladder("whist", "baseline", **kw)

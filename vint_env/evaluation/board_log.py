@@ -110,6 +110,23 @@ def mean_load(logged: LoggedMatch) -> float | None:
     return sum(loads) / len(loads) if loads else None
 
 
+def file_key(path: str | Path) -> str:
+    """The name a log keeps a file's SHA-256 under: a shipped baseline by its place in the package
+    (``vint_env/baselines/whist.pt``), wherever the package is installed or checked out, so that a log or a
+    results file made in one place resumes or is reused in another; any other file by the path as given."""
+    parts = Path(path).parts
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "vint_env" and parts[i + 1] == "baselines":
+            return "/".join(parts[i:])
+    return str(path)
+
+
+def portable_files(files: dict | None) -> dict[str, str]:
+    """A log's or results file's ``files`` (SHA-256 by path) keyed by :func:`file_key`: those written with
+    a shipped baseline's absolute path compare equal to the same bytes shipped elsewhere."""
+    return {file_key(k): v for k, v in (files or {}).items()}
+
+
 def _resume(path: Path, header: dict) -> set[int]:
     """The boards the log already holds (after checking it is this match's log); a new log gets its header."""
     if not path.exists():
@@ -122,6 +139,9 @@ def _resume(path: Path, header: dict) -> set[int]:
     logged = load_log(path, allow_empty=True)
     theirs = {k: v for k, v in logged.header.items() if k not in NOT_COMPARED}
     ours = {k: v for k, v in header.items() if k not in NOT_COMPARED}
+    for side in (theirs, ours):
+        if "files" in side:
+            side["files"] = portable_files(side["files"])
     if theirs != ours:
         diff = sorted(k for k in set(theirs) | set(ours) if theirs.get(k) != ours.get(k))
         raise MatchLogError(f"{path} is the log of another match (it differs in {', '.join(diff)}: "

@@ -36,7 +36,7 @@ from ..agents.spec import parse_spec
 from ..games import SOLO, Game
 from ..points import format_ci
 from .bench_sets import SPLITS, VERSION, bench_boards, set_name, sha256_of
-from .board_log import mean_load, play_logged
+from .board_log import file_key, mean_load, play_logged, portable_files
 from .rating import board_outcomes, rate
 from .report import format_seconds, summarize, summary_markdown, write_json, write_text
 from .stats import mean_ci
@@ -136,7 +136,7 @@ def ladder_from_json(data: dict) -> Ladder:
     if not isinstance(data, dict) or data.get("format") != LADDER_FORMAT:
         raise LadderError("not a ladder results file (write one with `vint-eval ladder`)")
     matches = [LadderMatch(m["agent_a"], m["agent_b"], m["summary"], m["scores"], m.get("command"),
-                           m.get("source", "played"), files=m.get("files")) for m in data["matches"]]
+                           m.get("source", "played"), files=portable_files(m.get("files"))) for m in data["matches"]]
     return Ladder(data["game"], data["env_options"], data["set"].rsplit("/", 1)[1], data["boards"], data["agent"],
                   data["rungs"], matches, data["ratings"], data.get("command"), data["rating"]["bootstrap"])
 
@@ -147,7 +147,8 @@ def _match_record(logged, command: str | None) -> LadderMatch:
     summary["load_average"] = mean_load(logged)        # the cost figures' context: the machine's load
     summary["commit"] = logged.header.get("commit")
     return LadderMatch(logged.result.agent_a, logged.result.agent_b, summary, logged.result.scores,
-                       logged.header.get("command"), "played", logged.entries, logged.header.get("files") or {})
+                       logged.header.get("command"), "played", logged.entries,
+                       portable_files(logged.header.get("files")))
 
 
 def _cached_matches(path, record: Game, env_options: dict, split: str, boards: int, say=print) -> dict:
@@ -173,7 +174,7 @@ def _cached_matches(path, record: Game, env_options: dict, split: str, boards: i
             continue
         a, b = m["agent_a"], m["agent_b"]
         files = {**agent_files(a, record), **agent_files(b, record)}
-        if (m.get("files") or {}) != files:      # a file written before matches kept theirs: {} (no files) only
+        if portable_files(m.get("files")) != files:   # a file written before matches kept theirs: {} (no files) only
             say(f"{a} vs {b}: not taken from {path}: its players' files are not the ones they play from now")
             continue
         out[a, b] = LadderMatch(a, b, m["summary"], m["scores"], m.get("command"), str(path), files=files)
@@ -182,7 +183,8 @@ def _cached_matches(path, record: Game, env_options: dict, split: str, boards: i
 
 def agent_files(spec: str, game: Game | str) -> dict[str, str]:
     """SHA-256 of the files an agent spec plays from (a checkpoint, the shipped baseline, a program), by
-    path: a log keeps them, so that a match of a changed agent is never resumed into its old log.
+    :func:`~vint_env.evaluation.board_log.file_key` (a shipped baseline by its place in the package, any
+    other file by its path): a log keeps them, so that a match of a changed agent is never resumed into its old log.
     (Once agent specs declare their files, :meth:`AgentSpec.paths` names them.)"""
     record = games.get(game)
     kind, _, rest = spec.strip().partition(":")
@@ -201,7 +203,7 @@ def agent_files(spec: str, game: Game | str) -> dict[str, str]:
         key, _, value = item.partition("=")
         if key.strip() == "args":
             paths += [Path(word) for word in shlex.split(value)]
-    return {str(p): file_sha256(p) for p in paths if p.is_file()}
+    return {file_key(p): file_sha256(p) for p in paths if p.is_file()}
 
 
 def run_ladder(game: Game | str, agent: str, split: str = "test", boards: int | None = None,
