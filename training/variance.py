@@ -3,11 +3,12 @@
     python -m training.variance --game whist --agent network:runs/x/checkpoints/latest.pt --opponent rule --deals 2000
 
 The policy (a PPO checkpoint's network, sampling as in training; without ``--agent`` a fresh network,
-which plays nearly at random) plays one side of every deal at two tables against ``--opponent``
+which plays nearly at random) plays one side of every deal (a partnership; Solo Whist: one seat) at two
+tables against ``--opponent``
 (``rule``, ``random`` or ``self``), the seats rotated between them (``collection.duplicate``); it prints
 the variance of its return at one table, of its paired return (that return minus the same seat's at
 the other table) and their ratio, in the env's reward units (Whist: points x 0.1; Vint: points x
-0.001).  ``vint-train`` logs the same two figures per update as ``return_var`` and
+0.001; Solo Whist: quarter points x 0.25).  ``vint-train`` logs the same two figures per update as ``return_var`` and
 ``paired_return_var`` (the latter with ``duplicate: true``).
 """
 
@@ -20,7 +21,7 @@ import sys
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.variance", description=__doc__.split("\n\n")[0])
-    p.add_argument("--game", default="whist", help="a partnership game: whist or vint")
+    p.add_argument("--game", default="whist", help="whist, vint or solo_whist")
     p.add_argument("--agent", default="", help="network:PATH of a checkpoint (default: a fresh network)")
     p.add_argument("--opponent", default="rule", choices=("rule", "random", "self"))
     p.add_argument("--deals", type=int, default=1000, help="deals at each table (default 1000)")

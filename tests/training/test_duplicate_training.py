@@ -11,7 +11,8 @@ from vint_env.agents.registry import load_agent
 from vint_env.training.config import ConfigError, load_config
 from vint_env.training.duplicate import rotate_seats, twin, variance_figures
 from vint_env.training.variance import return_variance
-from vint_env.training.seating import BOT, LEARNER
+from vint_env.agents.base import Agent
+from vint_env.training.seating import BOT, LEARNER, PARTNERSHIPS, SINGLE_SEATS, Seating, learner_sides
 from vint_env.training.selfplay import SelfPlayCollector, StreamBuffer
 from vint_env.training.sources import make_game_batch
 
@@ -30,6 +31,16 @@ class Deterministic(torch.nn.Module):
     def forward(self, obs):
         n = obs.shape[0]
         return self.logits.expand(n, -1), torch.zeros(n)
+
+
+class DeterministicBot(Agent):
+    """A scripted bot that plays exactly as :class:`Deterministic` does."""
+
+    def __init__(self, num_actions):
+        self.logits = Deterministic(num_actions).logits.numpy()
+
+    def act(self, observation, env=None, agent=None):
+        return int(np.argmax(np.where(observation["action_mask"], self.logits, -np.inf)))
 
 
 def bots(game):
@@ -86,7 +97,58 @@ def trajectory_returns(rollout):
 
 
 @pytest.mark.parametrize("source", ["vector", "aec"])
-@pytest.mark.parametrize("game", ["whist_v0", "vint_v0"])
+def test_solo_whist_learner_sits_alone_and_the_twin_seats_it_one_seat_back(source):
+    batch, col = collector(source, "solo_whist", {"rule": 0.5, "pool": 0.5}, num_envs=8)
+    assert col.seating.sides_seats == SINGLE_SEATS == learner_sides(games.get("solo_whist"))
+    buf = StreamBuffer(8)
+    started = col._deal_again([0, 1, 2, 3], np.random.default_rng(4), 2, buf)
+    batch.start_many([i for i, _ in started], [s for _, s in started])
+    seats, (obs, masks) = batch.acting_seats(), batch.observe(np.arange(8))
+    seat, drawn = col.seating, set()
+    for a in range(4):
+        b = a + 4
+        assert seats[a] == seats[b] and np.array_equal(obs[a], obs[b]) and np.array_equal(masks[a], masks[b])
+        # one learner seat at each table, three opponents of the deal's kind
+        for g in (a, b):
+            assert np.flatnonzero(seat.control[g] == LEARNER).tolist() == [seat.learner_side[g]]
+            assert (seat.control[g] == (BOT if seat.deal_kind[g] == "rule" else seat.control[g].max())).sum() == 3
+        assert seat.control[b].tolist() == np.roll(seat.control[a], -1).tolist()
+        assert seat.learner_side[b] == (seat.learner_side[a] - 1) % 4
+        drawn.add(int(seat.learner_side[a]))
+    assert len(drawn) > 1                           # the learner's seat is drawn, not fixed
+
+
+def test_the_sides_are_the_partnerships_except_in_solo_whist():
+    assert [learner_sides(games.get(g)) for g in ("vint", "whist", "vint2p")] == [PARTNERSHIPS] * 3
+    with pytest.raises(ValueError, match="sides must be"):
+        Seating(4, {"rule": 1.0}, None, sides=((0, 1), (2, 3)))
+
+
+@pytest.mark.parametrize("source", ["vector", "aec"])
+def test_solo_whist_pairs_the_learner_with_the_other_tables_player_of_its_cards(source):
+    # a bot that plays exactly as the learner does: the seat's result is the same at both tables, so every
+    # paired return is exactly zero, though the deals score
+    game = games.get("solo_whist")
+    batch = make_game_batch(source, game, 4, {})
+    net = Deterministic(batch.num_actions)
+    col = SelfPlayCollector(batch, {"rule": 1.0}, 60, lambda kind: DeterministicBot(batch.num_actions),
+                            duplicate=True, compiled_bots=False)
+    rollout = col.collect(net, [], np.random.default_rng(6), torch.Generator().manual_seed(6))
+    rows = rollout.side_returns
+    assert len(rows) >= 8 and np.abs(rows[:, 0]).max() > 0
+    assert np.array_equal(rows[:, 1], np.zeros(len(rows)))
+    assert len(set(rollout.seats.tolist())) > 1
+    # against the real rule bot the pairs do not cancel; the learner's one done transition a table holds its
+    # paired return
+    col = SelfPlayCollector(batch, {"rule": 1.0}, 60, bots(game), duplicate=True)
+    rollout = col.collect(net, [], np.random.default_rng(6), torch.Generator().manual_seed(6))
+    rows = rollout.side_returns
+    assert np.abs(rows[:, 1]).max() > 0 and not np.allclose(rows[:, 0], rows[:, 1])
+    assert np.allclose(np.sort(rollout.rewards[rollout.dones]), np.sort(rows[:, 1]))
+
+
+@pytest.mark.parametrize("source", ["vector", "aec"])
+@pytest.mark.parametrize("game", ["whist_v0", "vint_v0", "solo_whist_v0"])
 @pytest.mark.parametrize("mix", [{"self": 1.0}, {"pool": 1.0}], ids=["self", "pool"])
 def test_identical_deterministic_policies_pair_to_exactly_zero(source, game, mix):
     batch, col = collector(source, game, mix, num_envs=4, num_steps=60)
@@ -139,8 +201,16 @@ def test_return_variance_on_the_same_deals():
     assert figures["paired_return_mean"] == pytest.approx(2 * figures["return_mean"])
 
 
+def test_return_variance_of_solo_whist_counts_one_seat_a_table():
+    # the learner sits alone: a row per table against the bots, four a table in self-play
+    for opponent, rows in (("rule", 2), ("self", 8)):
+        figures = return_variance(games.get("solo_whist"), opponent=opponent, deals=12, num_envs=8, seed=0)
+        assert figures["deals"] >= 12 and figures["n"] == rows * figures["deals"]
+        assert figures["return_var"] > 0 and figures["paired_return_var"] > 0
+
+
 @pytest.mark.parametrize("overrides,message", [
-    (["run.game=solo_whist_v0", "collection.duplicate=true"], "solo_whist is not a partnership game"),
+    (["run.game=vint2p_v0", "collection.duplicate=true"], "vint2p is a two_player game"),
     (["collection.duplicate=true", "collection.num_envs=5"], "num_envs must be even"),
     (["collection.duplicate=1"], "'duplicate' must be of type bool"),
     (["collection.duplicat=true"], "did you mean 'collection.duplicate'"),
@@ -152,8 +222,8 @@ def test_config_refuses_what_duplicate_training_cannot_do(overrides, message):
         load_config(None, overrides)
 
 
-def test_config_accepts_duplicate_for_the_partnership_games():
-    for game in ("whist_v0", "vint_v0"):
+def test_config_accepts_duplicate_for_the_four_seat_games():
+    for game in ("whist_v0", "vint_v0", "solo_whist_v0"):
         for source in ("vector", "aec"):
             cfg = load_config(None, [f"game={game}", "collection.duplicate=true", f"env_source={source}"])
             assert cfg.collection.duplicate and cfg.to_dict()["collection"]["duplicate"] is True
@@ -176,5 +246,5 @@ def test_variance_command(capsys):
     import json
     figures = json.loads(capsys.readouterr().out)
     assert figures["deals"] >= 4 and figures["return_var"] > 0
-    assert main(["--game", "solo_whist", "--deals", "2"]) == 2
-    assert "solo_whist is not a partnership game" in capsys.readouterr().err
+    assert main(["--game", "vint2p", "--deals", "2"]) == 2
+    assert "vint2p is a two_player game" in capsys.readouterr().err

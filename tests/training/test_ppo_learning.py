@@ -21,6 +21,7 @@ import pytest
 torch = pytest.importorskip("torch")
 from torch import nn  # noqa: E402
 
+from vint_env import games  # noqa: E402
 from vint_env.agents.learned.networks import MaskedCategorical, build_network  # noqa: E402
 from vint_env.training import ppo  # noqa: E402
 from vint_env.training.config import PPOParams  # noqa: E402
@@ -198,6 +199,7 @@ class MaskedBandit:
     num_actions = 4
     obs_size = 6
     state_size = None
+    game = games.get("whist")        # its record: seated as the partnership game it stands in for
 
     def __init__(self, num_envs: int):
         self.num_envs = num_envs

@@ -7,6 +7,7 @@ torch = pytest.importorskip("torch")
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from vint_env import games
 from vint_env.training.selfplay import SelfPlayCollector
 from vint_env.training.sources import AECGameBatch
 from vint_env.agents import RandomAgent
@@ -20,6 +21,7 @@ class ScriptedRewardEnv(AECEnv):
     the deal ends after the last step, paying ``final`` to every seat (the last mover need not be seat 3)."""
 
     metadata = {"name": "scripted_reward"}
+    GAME = games.get("whist")          # its record: seated as the partnership game it stands in for
 
     def __init__(self, order, pay, final):
         super().__init__()

@@ -135,7 +135,7 @@ class CollectionConfig:
 
 @dataclass
 class OpponentsConfig:
-    """Who the learner plays in its rollouts (seating.py, pool.py): the share of each kind of opponent partnership."""
+    """Who the learner plays in its rollouts (seating.py, pool.py): the share of each kind of opponent."""
     opponent_mix: dict = key({"self": 0.5, "pool": 0.3, "random": 0.1, "rule": 0.1})   # sums to 1
     pool_size: int = key(8, ge=1, le=10_000)         # past policies kept in the pool (oldest dropped)
     pool_add_every: int = key(10, ge=1, le=BIG)      # updates between snapshots into the pool

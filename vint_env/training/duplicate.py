@@ -3,15 +3,19 @@
 With ``collection.duplicate: true`` the trainer's ``num_envs`` games are ``num_envs // 2`` pairs of
 tables: game ``i`` and its :func:`twin` ``i + num_envs // 2`` start every deal from the same seed (the
 same cards at the same seats, the same dealer and turned card), and at the twin every controller
-(the learner, the pool snapshot, the bots) sits one seat on (:func:`rotate_seats`): the learner's
-partnership holds the cards its opponents held at the first table, against the same opponents.
+(the learner, the pool snapshot, the bots) sits one seat on (:func:`rotate_seats`): the cards the
+learner held at the first table are held by the player to its left there.
 
 When both tables have finished the deal, the learner's return at each table becomes its *paired
 return*: its result there minus the result of the same seat (the same cards) at the other table.
-In a partnership game that is the board's duplicate score, the learner's points summed over the two
-tables, the same at both; honours, coronets and strong hands, which score whoever plays them, cancel.
-The subtracted term was played at the other table, so it does not depend on this table's actions: a
-baseline that leaves the policy gradient unbiased and takes the deal's luck out of its variance.
+In a partnership game the learner's partnership holds its opponents' cards at the twin, and the
+paired return is the board's duplicate score, the learner's points summed over the two tables, the
+same at both; honours, coronets and strong hands, which score whoever plays them, cancel.  In Solo
+Whist the learner sits alone (``seating.learner_sides``) and its paired return is its result minus
+what its opponent at the other table made with the same cards against the same field, as the harness
+scores a board.  The subtracted term was played at the other table, so it does not depend on this
+table's actions: a baseline that leaves the policy gradient unbiased and takes the deal's luck out of
+its variance.
 
 :func:`vint_env.training.variance.return_variance` measures what it buys: the variance of the
 learner's return a deal, alone and paired (``python -m training.variance``).
@@ -44,12 +48,14 @@ def rotate_seats(per_seat: np.ndarray) -> np.ndarray:
 
 
 def check_game(game: Game) -> None:
-    """ValueError unless duplicate training pairs ``game``'s tables (fixed partnerships)."""
+    """ValueError unless duplicate training pairs ``game``'s tables (four seats: the partnership games and
+    Solo Whist)."""
     from vint_env import games
-    if not game.partnership:
-        known = [g.name for g in games.all_games() if g.partnership]
-        raise ValueError(f"duplicate training pairs two partnerships; {game.name} is not a partnership "
-                         f"game ({game.format}); it trains {', '.join(known)}")
+    from vint_env.games.record import PARTNERSHIP, SOLO
+    if game.format not in (PARTNERSHIP, SOLO):
+        known = [g.name for g in games.all_games() if g.format in (PARTNERSHIP, SOLO)]
+        raise ValueError(f"duplicate training rotates four seats; {game.name} is a {game.format} game; "
+                         f"it trains {', '.join(known)}")
 
 
 def variance_figures(side_returns: np.ndarray) -> dict:

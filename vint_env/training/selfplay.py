@@ -24,7 +24,7 @@ import torch
 from vint_env.agents.learned.networks import MaskedCategorical, SparseObs
 
 from .duplicate import check_pairs, twin
-from .seating import BOT, BOT_KINDS, LEARNER, POOL0, Seating
+from .seating import BOT, BOT_KINDS, LEARNER, POOL0, Seating, learner_sides
 from .sources import GameBatch
 
 
@@ -138,6 +138,8 @@ class SelfPlayCollector:
     ``duplicate``: the games are pairs of tables playing the same deals (see the module docstring).
     ``compiled_bots``: a bot the source has compiled (``GameBatch.compiled_bot_actions``: Solo Whist's rule bot
     in the engine) plays through it, all its games in one call; ``False`` asks the Python bots seat by seat.
+    The learner plays one side of the deals it does not play alone (``seating.learner_sides``: a partnership,
+    a single seat in Solo Whist).
     """
 
     def __init__(self, batch: GameBatch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False,
@@ -146,7 +148,7 @@ class SelfPlayCollector:
             check_pairs(batch.num_envs)
         self.batch, self.num_steps = batch, num_steps
         self.duplicate, self.compiled_bots = bool(duplicate), bool(compiled_bots)
-        self.seating = Seating(batch.num_envs, opponent_mix, make_bot)
+        self.seating = Seating(batch.num_envs, opponent_mix, make_bot, learner_sides(batch.game))
 
     def _deal_again(self, games: list[int], rng: np.random.Generator, pool_size: int,
                     buf: StreamBuffer) -> list[tuple[int, int]]:

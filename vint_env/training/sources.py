@@ -21,6 +21,7 @@ from vint_env.games import AGENT_SEAT as SEAT, AGENTS, Game
 class GameBatch(Protocol):
     """What self-play collection (``selfplay.py``) needs from a batch of ``num_envs`` games."""
 
+    game: Game                        # the game's record
     num_envs: int
     obs_size: int
     num_actions: int
@@ -70,6 +71,10 @@ class AECGameBatch:
         if not envs:
             raise ValueError("a game batch needs at least one env")
         self.envs = list(envs)
+        self.game: Game | None = getattr(self.envs[0], "GAME", None)   # the game's record (who sits where)
+        if not isinstance(self.game, Game):
+            raise ValueError(f"a game batch plays the package's envs (a GAME record); "
+                             f"{type(self.envs[0]).__name__} has none")
         if shaper is not None and shaper.active:
             shaper.check_env(self.envs[0])
         else:
