@@ -138,8 +138,8 @@ class SelfPlayCollector:
     ``duplicate``: the games are pairs of tables playing the same deals (see the module docstring).
     ``compiled_bots``: a bot the source has compiled (``GameBatch.compiled_bot_actions``: Solo Whist's rule bot
     in the engine) plays through it, all its games in one call; ``False`` asks the Python bots seat by seat.
-    The learner plays one side of the deals it does not play alone (``seating.learner_sides``: a partnership,
-    a single seat in Solo Whist).
+    Against a snapshot or bots the learner plays one side (``seating.learner_sides``: a partnership, a single
+    seat in Solo Whist); in self-play, every seat.
     """
 
     def __init__(self, batch: GameBatch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False,

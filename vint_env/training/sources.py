@@ -71,10 +71,11 @@ class AECGameBatch:
         if not envs:
             raise ValueError("a game batch needs at least one env")
         self.envs = list(envs)
-        self.game: Game | None = getattr(self.envs[0], "GAME", None)   # the game's record (who sits where)
-        if not isinstance(self.game, Game):
+        game = getattr(self.envs[0], "GAME", None)
+        if not isinstance(game, Game):
             raise ValueError(f"a game batch plays the package's envs (a GAME record); "
                              f"{type(self.envs[0]).__name__} has none")
+        self.game: Game = game                # the game's record (who sits where)
         if shaper is not None and shaper.active:
             shaper.check_env(self.envs[0])
         else:
