@@ -457,8 +457,32 @@ def test_options_are_declared_and_checked():
             load_agent(bad, game="whist")
     with pytest.raises(AgentSpecError, match="samples"):     # a direct call is checked by the same declarations
         SearchAgent("whist", samples=0)
-    with pytest.raises(AgentSpecError, match="model must be one of"):     # Vint's search models with residual only
-        SearchAgent("vint", model="baseline")
+    for bad in ("search:blueprint=rule", "search:blueprint=search"):      # only a shipped learnt agent is a blueprint
+        with pytest.raises(AgentSpecError, match="blueprint"):
+            load_agent(bad, game="vint")
+
+
+@pytest.mark.parametrize("blueprint", ["baseline", "residual"])
+def test_the_blueprint_makes_the_calls(blueprint):
+    """Vint's calls are the blueprint's, decision by decision: by default the shipped network's (which
+    bids more and higher than the rule bot), with ``blueprint=residual`` the critic-corrected rule bot's."""
+    from vint_env.agents.search.search import SearchAgent as Search
+    spec = f"search:blueprint={blueprint}" if blueprint != "baseline" else "search"
+    agent = load_agent(spec, game="vint", seed=3)
+    assert agent.blueprint_spec == blueprint and isinstance(agent, Search)
+    own, other = load_agent(blueprint, game="vint"), load_agent({"baseline": "residual",
+                                                                  "residual": "baseline"}[blueprint], game="vint")
+    record = games.get("vint")
+    calls = differ = 0
+    for seat, obs, k, raw, log in play_turns("vint", deals=40, seed=17):
+        if record.pimc_plan().in_play(k):
+            continue
+        name = f"player_{seat}"
+        mine = agent.act(obs, agent=name)
+        assert mine == own.act(obs, agent=name)
+        differ += mine != other.act(obs, agent=name)
+        calls += 1
+    assert calls > 100 and differ > 0          # the two blueprints call differently, so the test tells them apart
 
 
 def test_served_with_its_time_capped():

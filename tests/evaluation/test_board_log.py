@@ -83,3 +83,10 @@ def test_a_resumable_match_logs_and_summarises(tmp_path, capsys):
     assert stats["decisions"] == 52               # its two seats at each of two tables: 2 x 2 x 13 cards
     resumable_match.main(["--log", str(log), "--summary"])
     assert "rule (A) vs random (B): whist" in capsys.readouterr().out
+    two = tmp_path / "two.jsonl"                  # two processes play the same boards, logged alike
+    resumable_match.main(["--game", "whist", "--a", "rule", "--b", "random", "--boards", "3", "--piece", "2",
+                          "--deal-seed", "9", "--workers", "2", "--log", str(two)])
+    assert resumable_match.load(two)[0].scores == result.scores
+    with pytest.raises(SystemExit):
+        resumable_match.main(["--game", "whist", "--boards", "3", "--workers", "0", "--log", str(two)])
+    assert "--workers" in capsys.readouterr().err

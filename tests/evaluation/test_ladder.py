@@ -142,7 +142,10 @@ def test_the_search_agent_plays_from_its_games_shipped_networks(tmp_path):
     whist = agent_files("baseline", "whist")
     assert whist and agent_files("search", "whist") == whist
     assert agent_files("search:model=residual", "whist") == {**whist, **agent_files("residual", "whist")}
-    assert agent_files("search", "vint") == agent_files("residual", "vint") != {}
+    vint = {**agent_files("baseline", "vint"), **agent_files("residual", "vint")}    # the network over, the critic models
+    assert agent_files("search", "vint") == vint and "vint_env/baselines/vint.pt" in vint
+    assert agent_files("search:blueprint=residual", "vint") == agent_files("residual", "vint")
+    assert agent_files("search:blueprint=residual,model=baseline", "vint") == vint
     lad = run_ladder("whist", "search:samples=2,first_samples=1,candidates=4", split="dev", boards=1,
                      out_dir=tmp_path, only_rungs=["random"], bootstrap=10, say=lambda _: None)
     assert [(m.agent_a, m.agent_b) for m in lad.matches][-1][0].startswith("search")

@@ -375,6 +375,10 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
                          minimum=1, maximum=5000, optional=True, web_maximum=1000),
                   Option("beliefs", str, "weighted", "weighted: deals weighted by how likely the others' actions "
                          "were in them; uniform: every consistent deal alike (PIMC's)", allowed=("weighted", "uniform")),
+                  Option("blueprint", str, None, "the shipped agent whose card is kept unless the search finds a "
+                         "better one, and which makes the calls and forced cards (default: baseline, the shipped "
+                         "network; residual: the rule bot corrected by a critic)", allowed=("baseline", "residual"),
+                         optional=True),
                   Option("model", str, None, "the shipped agent whose network models the others' play (default: "
                          "the game's first: baseline in Whist, residual in Vint)", allowed=("baseline", "residual"),
                          optional=True),

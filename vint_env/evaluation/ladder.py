@@ -195,8 +195,9 @@ def agent_files(spec: str, game: Game | str) -> dict[str, str]:
         paths = [checkpoint_path(record, arg, RESIDUAL_SUFFIX), checkpoint_path(record, arg)]
     elif kind == "search":                       # it plays from its game's shipped networks
         plan = record.search_plan()
-        model = parse_spec(spec).option("model") or plan.models[0]
-        return {**agent_files(plan.blueprint, record), **agent_files(model, record)}
+        parsed = parse_spec(spec)
+        model = parsed.option("model") or plan.models[0]
+        return {**agent_files(parsed.option("blueprint") or plan.blueprint, record), **agent_files(model, record)}
     else:
         paths = [Path(arg)] if arg else []
     for item in rest.split(",")[1:]:             # a program's arguments may name its script

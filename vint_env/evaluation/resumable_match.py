@@ -10,8 +10,8 @@ one process) logged board by board (:mod:`~vint_env.evaluation.board_log`, as
 resumed, and summarised at any point (the same figures and Markdown as
 ``vint-eval match``, on the boards played so far).  Board ``i`` of a match
 depends only on the seeds and ``i``, so the boards played in pieces are the
-boards ``vint-eval match`` plays in one go.  The search agents' counters (PIMC's and
-``search``'s decisions and seconds of their own thinking) are logged with every piece.
+boards ``vint-eval match`` plays in one go.  With one worker (the default) the search agents' counters
+(PIMC's and ``search``'s decisions and seconds of their own thinking) are logged with every piece.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from .. import games
+from ..cli_args import positive_int
 from . import match as match_mod
 from .board_log import load_log, play_logged
 from .deals import generate_boards
@@ -54,9 +55,12 @@ def play(args) -> None:
         print(f"{time.perf_counter() - start:.0f} s, pimc {delta}", flush=True)
         return {"pimc": delta}
 
-    logged = play_logged(args.log, args.game, args.a, args.b, boards, seed=args.seed, workers=1,
+    # the search agents' counters live in the process that plays: read only with one worker (the thinking
+    # time a decision is in every board's record, whatever the workers)
+    logged = play_logged(args.log, args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                          analysis=not args.no_dd, chunk_size=args.piece, progress=True,
-                         header_extra={"deal_seed": args.deal_seed}, piece_info=piece_info)
+                         header_extra={"deal_seed": args.deal_seed},
+                         piece_info=piece_info if args.workers == 1 else None)
     print(f"{len(logged.entries)}/{args.boards} boards in {args.log}", flush=True)
 
 
@@ -96,6 +100,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--deal-seed", type=int, default=0)
     p.add_argument("--piece", type=int, default=5, help="boards per logged piece")
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="processes playing boards (the PIMC counters of each piece are logged with 1 only)")
     p.add_argument("--no-dd", action="store_true", help="skip the Vint double-dummy analysis")
     args = p.parse_args(argv)
     if args.summary:

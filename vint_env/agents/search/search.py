@@ -2,8 +2,9 @@
 
 At each of its card decisions it
 
-1. keeps the deal so far in order (:mod:`.history`) and asks its *blueprint* (a shipped agent: the
-   Whist network, Vint's critic-corrected rule bot) for its card;
+1. keeps the deal so far in order (:mod:`.history`) and asks its *blueprint* (a shipped agent: by
+   default the game's shipped network, ``blueprint=residual`` the critic-corrected rule bot) for its
+   action;
 2. forms its beliefs (:mod:`.beliefs`): ``candidates`` deals drawn uniformly among those consistent
    with what it knows (as PIMC), each weighted by how likely the other seats' calls and cards were in
    it under a shipped network's model of their play, and ``samples`` deals drawn from them by weight
@@ -86,8 +87,9 @@ class SearchAgent(Agent):
         self.budget = opts["time"]
         self.evaluation = opts["eval"]
         from ..registry import load_agent
-        self.blueprint = load_agent(plan.blueprint, game=record)
-        modeller = self.blueprint if model == plan.blueprint else load_agent(model, game=record)
+        self.blueprint_spec = opts["blueprint"] or plan.blueprint
+        self.blueprint = load_agent(self.blueprint_spec, game=record)
+        modeller = self.blueprint if model == self.blueprint_spec else load_agent(model, game=record)
         temperature = plan.temperature if opts["temperature"] is None else opts["temperature"]
         self.model = NetworkPlayModel(network_of(modeller), temperature)
         self.rng = np.random.default_rng(opts["seed"])

@@ -3,7 +3,7 @@ to know of a game besides its PIMC plan (:mod:`.pimc_games`).
 
 A game's record names its plan (``Game.search``).  The plan says which shipped agent is the
 *blueprint* (the agent whose action is kept unless the search finds a better one, and which makes
-the decisions the search does not: Vint's calls), which network models the other players' play,
+the decisions the search does not: Vint's calls; the shipped network in both games), which network models the other players' play,
 how the deal is replayed in the batched engine (the engine's rules, the dealer and the turned card as
 the observer knows them) and what the auction was.
 """
@@ -22,7 +22,8 @@ __all__ = ["SearchPlan", "WHIST", "VINT", "network_of"]
 class SearchPlan:
     """What the search agent needs to know of one game (see the module docstring).
 
-    ``blueprint``: the agent spec of the blueprint (a shipped agent); ``models``: the agent specs whose
+    ``blueprint``: the agent spec of the default blueprint (a shipped agent; option ``blueprint`` names
+    another); ``models``: the agent specs whose
     networks may model the others' play (the first is the default); ``engine_options(k)``: the batched
     engine's options for the table the observer plays at; ``dealer(k)`` and ``turned(k)`` (the dealer's
     turned card, or None), relative to the observer; ``calls(k)``: the auction so far as ``(relative
@@ -69,6 +70,6 @@ def _vint_engine(k) -> dict:
 WHIST = SearchPlan(blueprint="baseline", models=("baseline", "residual"), engine_options=_whist_engine,
                    dealer=_dealer, turned=_whist_turned, calls=lambda k: [], margin=0.0, temperature=1.0,
                    candidates=40)
-VINT = SearchPlan(blueprint="residual", models=("residual",), engine_options=_vint_engine,
+VINT = SearchPlan(blueprint="baseline", models=("residual", "baseline"), engine_options=_vint_engine,
                   dealer=_dealer, turned=lambda k: None, calls=lambda k: list(k.calls), margin=0.0,
                   temperature=1.0, candidates=24)
