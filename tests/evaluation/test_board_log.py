@@ -1,6 +1,7 @@
 """A match logged board by board: resumed where it stopped, the same boards as one uninterrupted match."""
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,21 @@ def test_a_resumable_match_logs_and_summarises(tmp_path, capsys):
     with pytest.raises(SystemExit):
         resumable_match.main(["--game", "whist", "--boards", "3", "--workers", "0", "--log", str(two)])
     assert "--workers" in capsys.readouterr().err
+
+
+def test_a_resumable_match_of_a_changed_agent_is_another_match(tmp_path):
+    """The log keeps the SHA-256 of the files each side plays from: a program changed there is refused."""
+    import shutil
+    import sys
+    bot = tmp_path / "bot.py"
+    shutil.copy(Path(__file__).resolve().parents[2] / "examples" / "random_bot.py", bot)
+    log = tmp_path / "m.jsonl"
+    argv = ["--game", "whist", "--a", f"program:{sys.executable},args={bot}", "--b", "rule", "--boards", "1",
+            "--log", str(log)]
+    resumable_match.main(argv)
+    assert str(bot) in load_log(log).header["files"]
+    resumable_match.main(argv[:-4] + ["--boards", "2", "--log", str(log)])       # the same files: resumed
+    assert len(load_log(log).entries) == 2
+    bot.write_text(bot.read_text() + "\n# changed\n")
+    with pytest.raises(MatchLogError, match="differs in files"):
+        resumable_match.main(argv)

@@ -10,7 +10,8 @@ one process) logged board by board (:mod:`~vint_env.evaluation.board_log`, as
 resumed, and summarised at any point (the same figures and Markdown as
 ``vint-eval match``, on the boards played so far).  Board ``i`` of a match
 depends only on the seeds and ``i``, so the boards played in pieces are the
-boards ``vint-eval match`` plays in one go.  With one worker (the default) the search agents' counters
+boards ``vint-eval match`` plays in one go.  The log keeps the SHA-256 of the files each side plays
+from (as ``vint-eval ladder``'s): a side whose network changed is another match, never resumed into it.  With one worker (the default) the search agents' counters
 (PIMC's and ``search``'s decisions and seconds of their own thinking) are logged with every piece.
 """
 
@@ -26,6 +27,7 @@ from ..cli_args import positive_int
 from . import match as match_mod
 from .board_log import load_log, play_logged
 from .deals import generate_boards
+from .ladder import agent_files
 from .report import summarize, summary_markdown
 
 _COUNTERS = ("decisions", "sampled", "samples", "seconds", "cpu_seconds")
@@ -55,11 +57,14 @@ def play(args) -> None:
         print(f"{time.perf_counter() - start:.0f} s, pimc {delta}", flush=True)
         return {"pimc": delta}
 
+    # as the ladder's logs: the SHA-256 of the files each side plays from, so that an agent whose network
+    # changed is never resumed into its old log (a log written without them is another match too)
+    files = {**agent_files(args.a, args.game), **agent_files(args.b, args.game)}
     # the search agents' counters live in the process that plays: read only with one worker (the thinking
     # time a decision is in every board's record, whatever the workers)
     logged = play_logged(args.log, args.game, args.a, args.b, boards, seed=args.seed, workers=args.workers,
                          analysis=not args.no_dd, chunk_size=args.piece, progress=True,
-                         header_extra={"deal_seed": args.deal_seed},
+                         header_extra={"deal_seed": args.deal_seed, "files": files},
                          piece_info=piece_info if args.workers == 1 else None)
     print(f"{len(logged.entries)}/{args.boards} boards in {args.log}", flush=True)
 
