@@ -142,7 +142,8 @@ def test_the_search_agent_plays_from_its_games_shipped_networks(tmp_path):
     whist = agent_files("baseline", "whist")
     assert whist and agent_files("search", "whist") == whist
     assert agent_files("search:model=residual", "whist") == {**whist, **agent_files("residual", "whist")}
-    vint = {**agent_files("baseline", "vint"), **agent_files("residual", "vint")}    # the network over, the critic models
+    # Vint's search: the network is the blueprint, the critic's network models the others
+    vint = {**agent_files("baseline", "vint"), **agent_files("residual", "vint")}
     assert agent_files("search", "vint") == vint and "vint_env/baselines/vint.pt" in vint
     assert agent_files("search:blueprint=residual", "vint") == agent_files("residual", "vint")
     assert agent_files("search:blueprint=residual,model=baseline", "vint") == vint

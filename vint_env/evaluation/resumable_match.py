@@ -11,8 +11,9 @@ resumed, and summarised at any point (the same figures and Markdown as
 ``vint-eval match``, on the boards played so far).  Board ``i`` of a match
 depends only on the seeds and ``i``, so the boards played in pieces are the
 boards ``vint-eval match`` plays in one go.  The log keeps the SHA-256 of the files each side plays
-from (as ``vint-eval ladder``'s): a side whose network changed is another match, never resumed into it.  With one worker (the default) the search agents' counters
-(PIMC's and ``search``'s decisions and seconds of their own thinking) are logged with every piece.
+from (as ``vint-eval ladder``'s): a side whose network changed is another match, never resumed into
+it.  With one worker (the default) the search agents' counters (PIMC's and ``search``'s decisions
+and seconds of their own thinking) are logged with every piece.
 """
 
 from __future__ import annotations

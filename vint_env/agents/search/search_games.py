@@ -3,9 +3,9 @@ to know of a game besides its PIMC plan (:mod:`.pimc_games`).
 
 A game's record names its plan (``Game.search``).  The plan says which shipped agent is the
 *blueprint* (the agent whose action is kept unless the search finds a better one, and which makes
-the decisions the search does not: Vint's calls; the shipped network in both games), which network models the other players' play,
-how the deal is replayed in the batched engine (the engine's rules, the dealer and the turned card as
-the observer knows them) and what the auction was.
+the decisions the search does not: Vint's calls; the shipped network in both games), which network
+models the other players' play, how the deal is replayed in the batched engine (the engine's rules,
+the dealer and the turned card as the observer knows them) and what the auction was.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ class SearchPlan:
     """What the search agent needs to know of one game (see the module docstring).
 
     ``blueprint``: the agent spec of the default blueprint (a shipped agent; option ``blueprint`` names
-    another); ``models``: the agent specs whose
-    networks may model the others' play (the first is the default); ``engine_options(k)``: the batched
+    another); ``models``: the agent specs whose networks may model the others' play (the first is the
+    default); ``engine_options(k)``: the batched
     engine's options for the table the observer plays at; ``dealer(k)`` and ``turned(k)`` (the dealer's
     turned card, or None), relative to the observer; ``calls(k)``: the auction so far as ``(relative
     seat, action)`` pairs in order (empty without an auction); ``margin``: the default margin (points
