@@ -466,10 +466,9 @@ def test_options_are_declared_and_checked():
 def test_the_blueprint_makes_the_calls(blueprint):
     """Vint's calls are the blueprint's, decision by decision: by default the shipped network's (which
     bids more and higher than the rule bot), with ``blueprint=residual`` the critic-corrected rule bot's."""
-    from vint_env.agents.search.search import SearchAgent as Search
     spec = f"search:blueprint={blueprint}" if blueprint != "baseline" else "search"
     agent = load_agent(spec, game="vint", seed=3)
-    assert agent.blueprint_spec == blueprint and isinstance(agent, Search)
+    assert agent.blueprint_spec == blueprint and isinstance(agent, SearchAgent)
     own, other = load_agent(blueprint, game="vint"), load_agent({"baseline": "residual",
                                                                   "residual": "baseline"}[blueprint], game="vint")
     record = games.get("vint")
