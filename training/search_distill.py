@@ -1,11 +1,12 @@
 """Distillation of the search agent into the shipped network (one round of expert iteration).
 
-    python -m training.search_distill --game whist --deals 400 --seed 5001 --out runs/search_distill
+    python -m training.search_distill --game whist --deals 400 --seed 5001 --workers 2 --out runs/search_distill
 
 1. **Expert data**: the search agent (``--teacher``, default ``search``) plays ``--deals`` deals in all four
    seats; every decision is kept (observation, legal actions, the card it chose).  Played in chunks of
-   ``--chunk`` deals, each written to ``OUT/chunks/`` as it completes, so a stopped run resumes where it
-   stopped and never plays a deal twice.
+   ``--chunk`` deals by ``--workers`` processes, each chunk written (atomically) to ``OUT/chunks/`` as it
+   completes, so a stopped run resumes where it stopped and never plays a deal twice; the data do not
+   depend on ``--workers``.
 2. **Training**: the shipped network of the game (``vint_env/baselines/<game>.pt``: the network that
    plays every card itself, the search's blueprint) is trained further on the expert's decisions by
    the masked cross-entropy to its card (:func:`vint_env.training.imitation.behaviour_clone`), a
@@ -27,39 +28,67 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
+from vint_env.cli_args import positive_int
 
 
-def expert_data(game, teacher: str, seed: int, deals: int, chunk: int, folder: Path, say):
+def _play_chunk(job) -> int:
+    """Play one chunk of deals and write it (atomically) to its file; the number of decisions."""
+    from vint_env.agents.learned.threads import limit_torch_threads
+    from vint_env.training.teacher_data import play_deals
+    game, teacher, seed, first, count, path = job
+    limit_torch_threads(1)          # one process a core: a network answers one decision at a time
+    data = play_deals(game, {}, teacher, seed, first, count)
+    data.save(path)
+    return len(data)
+
+
+def expert_data(game, teacher: str, seed: int, deals: int, chunk: int, folder: Path, say, workers: int = 1):
     """The teacher's decisions on deals ``0 .. deals-1`` of ``seed`` in ``game`` (its record), chunk by chunk,
-    cached in ``folder``."""
-    from vint_env.training.teacher_data import TeacherData, play_deals
+    cached in ``folder``; the chunks not yet there are played by ``workers`` processes (spawned), and the data
+    do not depend on ``workers``."""
+    from vint_env.training.teacher_data import TeacherData
     folder.mkdir(parents=True, exist_ok=True)
-    parts = []
+    slug = teacher.replace(":", "_").replace(",", "_")
+    jobs = [(game, teacher, seed, first, min(chunk, deals - first),
+             folder / f"{game.name}-{slug}-seed{seed}-{first}-{min(chunk, deals - first)}.npz")
+            for first in range(0, deals, chunk)]
+    missing = [job for job in jobs if not job[5].is_file()]
+    if len(missing) < len(jobs):
+        say(f"expert data: {len(jobs) - len(missing)} of {len(jobs)} chunks already in {folder}")
     start = time.perf_counter()
+    total = sum(job[4] for job in missing)
     played = 0
-    for first in range(0, deals, chunk):
-        count = min(chunk, deals - first)
-        path = folder / f"{game.name}-{teacher.replace(':', '_').replace(',', '_')}-seed{seed}-{first}-{count}.npz"
-        if not path.is_file():
-            data = play_deals(game, {}, teacher, seed, first, count)
-            data.save(path)
-            played += count
-            left = (time.perf_counter() - start) / played * (deals - first - count)
-            say(f"expert data: deals {first}..{first + count - 1} played ({len(data)} decisions), "
-                f"about {left / 60:.0f} min left")
-        parts.append(TeacherData.load(path))
-    return TeacherData.concat(parts)
+
+    def done(job, decisions: int) -> None:
+        nonlocal played
+        played += job[4]
+        left = (time.perf_counter() - start) / played * (total - played)
+        say(f"expert data: deals {job[3]}..{job[3] + job[4] - 1} played ({decisions} decisions), "
+            f"{played} of {total} deals, about {left / 60:.0f} min left")
+
+    if workers <= 1 or len(missing) <= 1:
+        for job in missing:
+            done(job, _play_chunk(job))
+    else:
+        import concurrent.futures as cf
+        import multiprocessing as mp
+        with cf.ProcessPoolExecutor(max_workers=min(workers, len(missing)),
+                                    mp_context=mp.get_context("spawn")) as pool:
+            futures = {pool.submit(_play_chunk, job): job for job in missing}
+            for future in cf.as_completed(futures):
+                done(futures[future], future.result())
+    return TeacherData.concat([TeacherData.load(job[5]) for job in jobs])
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m training.search_distill", description=__doc__.split("\n\n")[0])
     p.add_argument("--game", default="whist")
     p.add_argument("--teacher", default="search")
-    p.add_argument("--deals", type=int, default=400)
+    p.add_argument("--deals", type=positive_int, default=400)
     p.add_argument("--seed", type=int, default=5001)
-    p.add_argument("--chunk", type=int, default=10)
-    p.add_argument("--epochs", type=int, default=3)
+    p.add_argument("--chunk", type=positive_int, default=10)
+    p.add_argument("--workers", type=positive_int, default=1, help="processes playing the expert's deals")
+    p.add_argument("--epochs", type=positive_int, default=3)
     p.add_argument("--lr", type=float, default=1e-4)
     p.add_argument("--batch", type=int, default=256)
     p.add_argument("--holdout", type=float, default=0.1)
@@ -71,6 +100,7 @@ def main(argv=None) -> int:
     from vint_env.agents.learned.baseline import checkpoint_path
     from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
     from vint_env.agents.learned.threads import limit_torch_threads
+    from vint_env.atomic import atomic_write
     from vint_env.training.imitation import behaviour_clone, evaluate_clone, split_deals
 
     limit_torch_threads(1)
@@ -79,7 +109,8 @@ def main(argv=None) -> int:
     def say(msg: str) -> None:
         print(msg, flush=True)
 
-    data = expert_data(record, args.teacher, args.seed, args.deals, args.chunk, args.out / "chunks", say)
+    data = expert_data(record, args.teacher, args.seed, args.deals, args.chunk, args.out / "chunks", say,
+                       args.workers)
     say(f"expert data: {len(data)} decisions of {args.teacher!r} on {args.deals} deals")
     start_path = checkpoint_path(record)
     ckpt = load_checkpoint(start_path, game=record)
@@ -99,7 +130,8 @@ def main(argv=None) -> int:
                                                                                        *sys.argv[1:]])}
     save_checkpoint(out, payload)
     report = {"before": before, "history": history, "checkpoint": str(out)}
-    (args.out / f"{record.name}_distilled.json").write_text(json.dumps(report, indent=1, default=float))
+    with atomic_write(args.out / f"{record.name}_distilled.json", "w", encoding="utf-8") as f:
+        f.write(json.dumps(report, indent=1, default=float))
     say(f"wrote {out}; measure it with:\n"
         f"  vint-eval match --game {record.name} --a network:{out} --b baseline --boards 500 --seed 3001 --no-dd\n"
         f"  python -m vint_env.evaluation.resumable_match --game {record.name} --a network:{out} --b pimc --boards 500 "
