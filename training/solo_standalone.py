@@ -43,7 +43,8 @@ from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpo
 from vint_env.atomic import atomic_write
 from vint_env.cards import NUM_CARDS
 from vint_env.training.config import nest
-from vint_env.training.engine_values import PolicyLogits, call_values
+from vint_env.cli_args import positive_int
+from vint_env.training.engine_values import OPPONENTS, PolicyLogits, call_values
 from vint_env.training.imitation import behaviour_clone, evaluate_clone
 from vint_env.training.teacher_data import TeacherData, teacher_data
 
@@ -64,6 +65,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card-rows", type=int, default=40_000,
                    help="card decisions kept in each policy-iteration round's data (their card play stays put)")
     p.add_argument("--rounds", type=int, default=1)
+    p.add_argument("--opponents", choices=OPPONENTS, default="self",
+                   help="who sits in the other seats while a call is valued: copies of the network (self) or the "
+                        "engine's compiled rule bot (rule: the network in one seat, each deal once for each seat)")
+    p.add_argument("--workers", type=positive_int, default=1, help="processes playing the card data")
     p.add_argument("--seed", type=int, default=11, help="training deals (never an evaluation seed)")
     return p
 
@@ -117,7 +122,7 @@ def main(argv=None) -> int:
     start = load_checkpoint(args.start, game=GAME)
     shipped_net = network_from_checkpoint(start, args.start)
 
-    cards, _, _ = teacher_data(GAME, {}, f"network:{args.start}", args.seed, args.card_deals, workers=1,
+    cards, _, _ = teacher_data(GAME, {}, f"network:{args.start}", args.seed, args.card_deals, workers=args.workers,
                                cache_dir=out / "cache", say=say)
     card_idx = np.flatnonzero(~auction_rows(cards) & (cards.masks.sum(1) > 1))
     call_idx = np.flatnonzero(auction_rows(cards) & (cards.masks.sum(1) > 1))
@@ -142,12 +147,12 @@ def main(argv=None) -> int:
             continue
         prev = load_checkpoint(out / f"round{k - 1}.pt", game=GAME)
         net = network_from_checkpoint(prev)
-        calls_file = out / f"calls{k}.npz"
+        calls_file = out / f"calls{k}-{args.opponents}-{args.call_deals}.npz"     # another table or size: other data
         if calls_file.is_file():
             calls = TeacherData.load(calls_file)
         else:
             t0 = time.perf_counter()
-            calls = call_values(net, GAME, args.seed * 100 + k, args.call_deals, say=say)
+            calls = call_values(net, GAME, args.seed * 100 + k, args.call_deals, say=say, opponents=args.opponents)
             calls.save(calls_file)
             say(f"round {k}: {len(calls)} valued calls in {(time.perf_counter() - t0) / 60:.1f} min")
         before = evaluate_clone(net, calls, np.arange(len(calls)))
@@ -159,7 +164,8 @@ def main(argv=None) -> int:
         data = TeacherData.concat([subset(calls, np.arange(len(calls))), subset(cards, keep, own)])
         data.deal_ids = np.where(np.arange(len(data)) < len(calls), data.deal_ids, data.deal_ids - 10_000_000)
         history = behaviour_clone(net, data, args.call_epochs, 512, 3e-4, args.seed + k, holdout=0.05, say=say)
-        save_round(path, prev, net, {"round": k, "call_deals": args.call_deals, "epochs": args.call_epochs,
+        save_round(path, prev, net, {"round": k, "call_deals": args.call_deals, "opponents": args.opponents,
+                                     "epochs": args.call_epochs,
                                      "card_rows": len(keep), "history": history,
                                      "minutes": (time.perf_counter() - t_start) / 60})
         say(f"round {k} written: {path}")

@@ -38,6 +38,29 @@ def _greedy_deal_points(net, seed, deals):
     return got * record.points_scale / engine.reward_scale
 
 
+def _rule_table_points(net, seed, deals):
+    """The points of seat ``s`` of deal ``k`` (``[deals, 4]``) when ``net`` plays seat ``s`` greedily and the
+    engine's rule bot the other three, from the start, no forks (each deal once for each seat)."""
+    from vint_env.vector.solo_whist_rule import SoloWhistRuleBot
+    record = games.get("solo_whist")
+    engine = record.engine_class()(auto_reset=False)
+    state = engine.init(seed=(seed * 1_000_003 + np.repeat(np.arange(deals), 4)).astype(np.int64))
+    learner = np.tile(np.arange(4), deals)
+    bot = SoloWhistRuleBot(engine)
+    got = np.zeros(4 * deals)
+    live = np.ones(4 * deals, dtype=bool)
+    while live.any():
+        act = np.zeros(4 * deals, dtype=np.int64)
+        mine = live & (state.current_player == learner)
+        act[mine] = greedy(net, state.observation[mine], state.legal_action_mask[mine])
+        if (live & ~mine).any():
+            act[live & ~mine] = bot.actions(state, live & ~mine)
+        engine.step(state, act)
+        got += np.where(live, state.rewards[np.arange(4 * deals), learner], 0.0)
+        live &= ~state.terminated
+    return (got * record.points_scale / engine.reward_scale).reshape(deals, 4)
+
+
 def test_sparse_policy_logits_equal_the_network():
     net = _net()
     engine = games.get("solo_whist").engine_class()()
@@ -63,6 +86,29 @@ def test_the_greedy_calls_value_is_the_deals_real_outcome_and_only_legal_calls_a
     assert (np.nanmax(values, 1) != np.nanmin(values, 1)).any()
     # Solo Whist's payments sum to zero at a table: a seat's value is at most what three others pay.
     assert np.nanmax(np.abs(values)) <= 3 * 24 + 1e-6
+
+
+def test_at_a_table_of_rule_bots_the_greedy_calls_value_is_the_deals_outcome_against_them():
+    net, seed, deals = _net(), 7, 24
+    data = call_values(net, games.get("solo_whist"), seed, deals, batch=10, fork_chunk=16, opponents="rule")
+    points = _rule_table_points(net, seed, deals)
+    assert len(data) > deals and set(data.seats) == {0, 1, 2, 3}
+    assert (np.isnan(data.values) == ~data.masks).all()
+    mine = data.values[np.arange(len(data)), data.actions]
+    # The network's own call, played on against the bots (forks of 16 rows, finished games dropped on
+    # the way, the bots' memory following each game), replays the deal as played without forks.
+    np.testing.assert_allclose(mine, points[data.deal_ids, data.seats])
+    assert (np.nanmax(data.values, 1) != np.nanmin(data.values, 1)).any()
+    # The same network's calls valued at a table of copies of itself are other numbers.
+    own = call_values(net, games.get("solo_whist"), seed, deals, batch=10)
+    assert not np.array_equal(np.sort(own.returns), np.sort(data.returns))
+
+
+def test_valuing_at_a_rule_table_needs_a_compiled_rule_bot_and_a_known_table():
+    with pytest.raises(ValueError, match="compiled for whist"):
+        call_values(_net(), games.get("whist"), 1, 2, opponents="rule")
+    with pytest.raises(ValueError, match="opponents must be one of self, rule, got 'rules'"):
+        call_values(_net(), games.get("solo_whist"), 1, 2, opponents="rules")
 
 
 def test_a_policy_iteration_round_is_a_plain_policy_that_plays_legally_with_no_rule_bot(tmp_path, monkeypatch):

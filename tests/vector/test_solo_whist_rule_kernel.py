@@ -186,3 +186,38 @@ def test_the_bot_takes_only_a_solo_whist_engine_and_rows_of_its_batch():
     assert bot.actions(state, np.zeros(4, dtype=bool)).shape == (0,)
     with pytest.raises(ValueError, match="remembers a batch of 4 games"):
         bot.actions(engine.init(seed=1, batch_size=8), [0])
+
+
+def test_a_bot_for_copied_games_plays_them_on_as_the_original_with_its_memory():
+    """``take_rows``: copies of games taken mid-deal (repeats included) and a bot made for them choose what the
+    original bot chooses in the original games to the end of the deal; a fresh bot, which forgot the first
+    discards and the partner's tricks, chooses otherwise somewhere (so the memory is what was copied).
+    ``joined`` puts two such bots one after the other, as the states are concatenated."""
+    from vint_env.training.engine_values import take_rows
+    from vint_env.vector.state import VintBatchState
+    engine = SoloWhistEngine(auto_reset=False)
+    state = engine.init(seed=5, batch_size=64)
+    bot = SoloWhistRuleBot(engine)
+
+    def step(state, bot):
+        live = np.flatnonzero(state.current_player >= 0)
+        actions = np.full(state.batch_size, -1, dtype=np.int64)
+        actions[live] = bot.actions(state, live)
+        engine.step(state, np.maximum(actions, 0))
+        return actions
+
+    for _ in range(30):                                   # the auction and a few tricks
+        step(state, bot)
+    keep = np.r_[np.arange(0, 64, 2), [1, 1, 3]]
+    half = len(keep) // 2
+    copies = take_rows(state, keep)
+    copy_bot = SoloWhistRuleBot.joined([bot.take_rows(64, keep[:half]), bot.take_rows(64, keep[half:])])
+    fresh_copies, fresh = VintBatchState(**{k: v.copy() for k, v in vars(copies).items()}), SoloWhistRuleBot(engine)
+    differ = 0
+    while (state.current_player >= 0).any():
+        original = step(state, bot)
+        assert np.array_equal(step(copies, copy_bot), original[keep])
+        differ += int((step(fresh_copies, fresh) != original[keep]).sum())
+    assert differ > 0
+    with pytest.raises(ValueError, match="remember their batches"):
+        SoloWhistRuleBot.joined([SoloWhistRuleBot(engine)])

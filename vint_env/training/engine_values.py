@@ -10,7 +10,10 @@ actions 52 and up) is copied once per legal action, the action imposed, and all 
 to the end of the deal together, the network choosing every action of every seat, one batched
 forward pass a step.  The value of an action is the points its seat receives from that decision to
 the end of the deal (the game's points: Solo Whist's own payment, a partnership game's side
-difference), on the true deal.
+difference), on the true deal.  With ``opponents="rule"`` the network sits in one seat only and the
+engine's compiled rule bot in the other three (each deal once for each seat), so that the calls are
+valued for the table the network meets in an evaluation against the rule bot, not for a table of copies
+of itself.
 
 Regressed from the observation (the imitation loss's value rows), these are the policy's own call
 values ``Q_pi(info, call)`` averaged over the deals consistent with what the player has seen: the
@@ -80,20 +83,34 @@ def greedy(net, obs: np.ndarray, mask: np.ndarray, chunk: int = 4096) -> np.ndar
     return out
 
 
-def play_out(engine, state: VintBatchState, net, seats: np.ndarray) -> np.ndarray:
+def _actions(net, state: VintBatchState, live: np.ndarray, learner: np.ndarray | None, bot) -> np.ndarray:
+    """The action of every live game: the network's (greedy) in every seat, or, with a rule ``bot``, the
+    network's where the seat to move is the game's ``learner`` seat and the bot's elsewhere."""
+    act = np.zeros(state.batch_size, dtype=np.int64)
+    mine = live if bot is None else live & (state.current_player == learner)
+    if mine.any():
+        act[mine] = greedy(net, state.observation[mine], state.legal_action_mask[mine])
+    if bot is not None and (live & ~mine).any():
+        act[live & ~mine] = bot.actions(state, live & ~mine)
+    return act
+
+
+def play_out(engine, state: VintBatchState, net, seats: np.ndarray, bot=None) -> np.ndarray:
     """Play every game of ``state`` (auto-reset off) to the end of its deal with ``net`` (greedy) in all
-    seats; ``[B]`` the rewards seat ``seats[b]`` receives on the way (env units).  Plays ``state`` on."""
+    seats, or, with the engine's rule ``bot`` (its memory of these games), ``net`` in seat ``seats[b]`` only
+    and the bot in the other three; ``[B]`` the rewards seat ``seats[b]`` receives on the way (env units).
+    Plays ``state`` on."""
     got = np.zeros(state.batch_size)
     rows = np.arange(state.batch_size)
     live = ~state.terminated
     while live.any():
         if live.mean() < 0.5 and live.sum() > 0:          # drop the finished games: fewer rows to step
             keep = np.flatnonzero(live)
+            if bot is not None:
+                bot = bot.take_rows(state.batch_size, keep)
             state, rows, seats = take_rows(state, keep), rows[keep], seats[keep]
             live = live[keep]
-        act = np.zeros(state.batch_size, dtype=np.int64)
-        act[live] = greedy(net, state.observation[live], state.legal_action_mask[live])
-        engine.step(state, act)
+        engine.step(state, _actions(net, state, live, seats, bot))
         np.add.at(got, rows, np.where(live, state.rewards[np.arange(state.batch_size), seats], 0.0))
         live = live & ~state.terminated
     return got
@@ -104,39 +121,61 @@ def _auction_choice(state: VintBatchState, live: np.ndarray) -> np.ndarray:
     return live & (mask[:, NUM_CARDS:].any(1)) & (mask.sum(1) > 1)
 
 
+#: Who sits in the other seats while a call is valued (``call_values``'s ``opponents``).
+OPPONENTS = ("self", "rule")
+
+
 def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: int = 256,
-                fork_chunk: int = 8192, say=None) -> TeacherData:
-    """``deals`` deals of ``game`` played by ``net`` in all four seats, every auction decision with a choice
-    valued for each legal action by rollouts under ``net`` (see the module docstring).  Deal ``k`` is the
-    engine's deal of seed ``seed * 1_000_003 + k``: the data depend on ``(net, game, seed, deals)`` only."""
+                fork_chunk: int = 8192, say=None, opponents: str = "self") -> TeacherData:
+    """``deals`` deals of ``game`` played by ``net``, every auction decision of ``net`` with a choice valued
+    for each legal action by rollouts (see the module docstring).  Deal ``k`` is the engine's deal of seed
+    ``seed * 1_000_003 + k``: the data depend on ``(net, game, seed, deals, opponents)`` only.
+
+    ``opponents="self"``: ``net`` plays all four seats, and every seat's calls are valued with ``net`` in
+    the others (policy iteration for a table of copies).  ``opponents="rule"``: each deal is played four
+    times, ``net`` in one seat and the engine's compiled rule bot (the game record's ``engine_rule_bot``)
+    in the other three, once for each seat; ``net``'s calls are valued with the bot playing the other
+    seats, as the evaluation harness seats an agent against the rule bot."""
     say = say or (lambda msg: None)
+    if opponents not in OPPONENTS:
+        raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, got {opponents!r}")
     record = game
     engine = record.engine_class()(auto_reset=False)
+    if opponents == "rule" and record.engine_rule_bot is None:
+        raise ValueError(f"opponents='rule' needs a rule bot compiled for {record.name}'s engine; "
+                         f"it has none (games with one: Solo Whist)")
     to_points = record.points_scale / engine.reward_scale          # env rewards -> the game's points
     net.eval()
     net = PolicyLogits(net)
+    copies = 4 if opponents == "rule" else 1
     parts = []
     t0 = time.perf_counter()
     for first in range(0, deals, batch):
         n = min(batch, deals - first)
-        ids = np.arange(first, first + n)
+        ids = np.repeat(np.arange(first, first + n), copies)
+        learner = np.tile(np.arange(4), n) if copies == 4 else None
         state = engine.init(seed=(seed * 1_000_003 + ids).astype(np.int64))
-        snaps, snap_deal = [], []
+        bot = record.engine_rule_bot_for(engine) if copies == 4 else None
+        snaps, snap_deal, snap_bots = [], [], []
         live = ~state.terminated
         while live.any():
-            choice = np.flatnonzero(_auction_choice(state, live))
+            valued = _auction_choice(state, live)
+            if learner is not None:
+                valued &= state.current_player == learner
+            choice = np.flatnonzero(valued)
             if choice.size:
                 snaps.append(take_rows(state, choice))
                 snap_deal.append(ids[choice])
-            act = np.zeros(state.batch_size, dtype=np.int64)
-            act[live] = greedy(net, state.observation[live], state.legal_action_mask[live])
-            engine.step(state, act)
+                if bot is not None:                   # the bot's memory of these games as it is now
+                    snap_bots.append(bot.take_rows(state.batch_size, choice))
+            engine.step(state, _actions(net, state, live, learner, bot))
             live = live & ~state.terminated
         if not snaps:
             continue
         snap = take_rows(snaps[0], np.arange(snaps[0].batch_size)) if len(snaps) == 1 else VintBatchState(
             **{k: np.concatenate([getattr(s, k) for s in snaps]) for k in vars(snaps[0])})
         deal_of = np.concatenate(snap_deal)
+        snap_bot = None if bot is None else type(bot).joined(snap_bots)
         obs, mask = snap.observation.astype(np.float32), snap.legal_action_mask.astype(bool)
         seat = snap.current_player.astype(np.int64)
         mine = greedy(net, obs, mask)
@@ -145,17 +184,19 @@ def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: 
         for s in range(0, len(row_of), fork_chunk):
             r, a = row_of[s:s + fork_chunk], action_of[s:s + fork_chunk]
             fork = take_rows(snap, r)
+            fork_bot = None if snap_bot is None else snap_bot.take_rows(snap.batch_size, r)
             engine.step(fork, a)
             got = fork.rewards[np.arange(len(r)), seat[r]].copy()
-            got += play_out(engine, fork, net, seat[r].copy())
+            got += play_out(engine, fork, net, seat[r].copy(), fork_bot)
             values[r, a] = got * to_points
         returns = values[np.arange(len(mine)), mine]
         parts.append(TeacherData.from_arrays(obs, mask, mine, returns, seat, deal_of, values))
         done = first + n
         rate = done / (time.perf_counter() - t0)
+        left = (deals - done) / rate
         say(f"call values: {done}/{deals} deals, {sum(len(p) for p in parts)} decisions, "
-            f"{len(row_of)} rollouts in the last batch, {rate:.1f} deals/s")
+            f"{len(row_of)} rollouts in the last batch, {rate:.1f} deals/s, about {left / 60:.0f} min left")
     return TeacherData.concat(parts)
 
 
-__all__ = ["call_values", "play_out", "take_rows", "greedy"]
+__all__ = ["OPPONENTS", "call_values", "play_out", "take_rows", "greedy"]

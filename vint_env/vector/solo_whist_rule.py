@@ -70,6 +70,25 @@ class SoloWhistRuleBot:
             raise RuleBotError(self._refusal(state, int(rows[bad])))
         return out
 
+    def take_rows(self, batch_size: int, rows) -> SoloWhistRuleBot:
+        """A bot for the games ``take_rows(state, rows)`` holds (``state`` of ``batch_size`` games; repeats
+        allowed): each game's memory copied from game ``rows[i]`` of this bot as it is now, so that a copied
+        game plays on as the original would (a rollout forked from it, or the batch with its finished games
+        dropped)."""
+        bot = SoloWhistRuleBot(self.engine)
+        bot.memory = self._memory(batch_size)[np.asarray(rows, dtype=np.int64)].copy()
+        return bot
+
+    @staticmethod
+    def joined(bots) -> SoloWhistRuleBot:
+        """One bot for the games of ``bots``' batches put one after the other (as the states concatenated):
+        their memories copied, each bot one that :meth:`take_rows` made or one already asked."""
+        if any(b.memory is None for b in bots):
+            raise ValueError("joined needs bots that remember their batches (made by take_rows, or asked once)")
+        bot = SoloWhistRuleBot(bots[0].engine)
+        bot.memory = np.concatenate([b.memory for b in bots])
+        return bot
+
     def _rows(self, state, rows) -> np.ndarray:
         r = np.asarray(rows)
         if r.dtype == bool:
