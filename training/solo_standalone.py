@@ -20,7 +20,10 @@ Steps (each writes a file in ``--out`` and is skipped when the file is there):
 
 Measured (docs/baselines.md): round 1 beats round 0 (+0.43 [+0.18, +0.68] a board, 1,000 boards of seed
 1001) and gains about 0.6 points a board against the rule bot; round 2 does not (its values are made with
-copies of itself as partners and opponents, not rule bots), so the default is one round.
+copies of itself as partners and opponents, not rule bots), so the default is one round.  ``--opponents rule`` values the
+calls at tables of the engine's compiled rule bot instead (the network in one seat); from the shipped
+network (``--card-epochs 0``) it did not help: round 1 lost about 1.3 points a board against the rule bot
+to the network it started from, most of it the regression itself (docs/baselines.md).
 
 Each round's checkpoint is a plain policy checkpoint (``network:PATH``; no ``residual`` entry: nothing but
 the network decides).  Measure with ``vint-eval match --game solo_whist --a network:OUT/round1.pt --b
