@@ -142,8 +142,10 @@ def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: 
     record = game
     engine = record.engine_class()(auto_reset=False)
     if opponents == "rule" and record.engine_rule_bot is None:
+        from vint_env.games import all_games
+        have = ", ".join(g.name for g in all_games() if g.engine_rule_bot is not None)
         raise ValueError(f"opponents='rule' needs a rule bot compiled for {record.name}'s engine; "
-                         f"it has none (games with one: Solo Whist)")
+                         f"it has none (games with one: {have})")
     to_points = record.points_scale / engine.reward_scale          # env rewards -> the game's points
     net.eval()
     net = PolicyLogits(net)
