@@ -132,10 +132,11 @@ def main(argv=None) -> int:
     report = {"before": before, "history": history, "checkpoint": str(out)}
     with atomic_write(args.out / f"{record.name}_distilled.json", "w", encoding="utf-8") as f:
         f.write(json.dumps(report, indent=1, default=float))
-    say(f"wrote {out}; measure it with:\n"
-        f"  vint-eval match --game {record.name} --a network:{out} --b baseline --boards 500 --seed 3001 --no-dd\n"
+    say(f"wrote {out}; measure it on boards no training used (a seed of your own in place of 3001) with:\n"
+        f"  vint-eval match --game {record.name} --a network:{out} --b baseline --boards 1000 --seed 3001 --no-dd "
+        f"--workers 2\n"
         f"  python -m vint_env.evaluation.resumable_match --game {record.name} --a network:{out} --b pimc --boards 500 "
-        f"--seed 3001 --deal-seed 3001 --log results/search/{record.name}_distilled_pimc.jsonl")
+        f"--seed 3001 --deal-seed 3001 --workers 2 --log {args.out / (record.name + '_distilled_pimc.jsonl')}")
     return 0
 
 
