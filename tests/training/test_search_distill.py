@@ -53,7 +53,10 @@ def test_the_distilled_network_is_written_moved_and_plays(tmp_path, capsys):
     assert moved, "cloning left every weight of the shipped network as it was"
     assert (out / "whist_distilled.json").is_file()
     agent = load_agent(f"network:{path}", game=WHIST)
-    assert agent is not None
+    env = WHIST.raw_env()
+    env.reset(seed=3)
+    observation = env.observe(env.agent_selection)
+    assert observation["action_mask"][agent.act(observation)]          # the distilled network plays a legal card
     assert f"network:{path}" in capsys.readouterr().out
 
 
