@@ -439,6 +439,37 @@ def test_work_per_decision_is_bounded(game):
             assert samples == searched
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_deals_a_decision_follow_the_trick(game, monkeypatch):
+    """``first_samples`` deals in the first trick, ``samples`` in the second to the fourth, ``late_samples``
+    from the fifth on (equal deals merged, so a late decision may hold fewer)."""
+    from vint_env.agents.search.search import LATE_TRICKS
+    from vint_env.evaluation.deals import generate_boards
+    from vint_env.evaluation.match import Table
+    seen = []
+    belief = SearchAgent.belief
+
+    def counted(self, k, pos, plays, start=None):
+        out = belief(self, k, pos, plays, start)
+        seen.append((k.tricks_played, len(out.deals)))
+        return out
+
+    monkeypatch.setattr(SearchAgent, "belief", counted)
+    table = Table(game, "search:samples=3,first_samples=2,late_samples=7,beliefs=uniform", "rule", analysis=False)
+    try:
+        for board in generate_boards(2, seed=8):
+            table.play_board(board, 8)
+    finally:
+        table.close()
+    first = [n for t, n in seen if t == 0]
+    middle = [n for t, n in seen if 0 < t < LATE_TRICKS]
+    late = [n for t, n in seen if t >= LATE_TRICKS]
+    assert first and max(first) == 2
+    assert middle and max(middle) == 3
+    assert late and max(late) == 7
+    assert load_agent("search:samples=5", game=game).late_samples == 5          # the default: samples
+
+
 # ----------------------------------------------------------------- the spec
 
 def test_options_are_declared_and_checked():
@@ -452,6 +483,7 @@ def test_options_are_declared_and_checked():
                        ("search:tau=2", "tau"), ("search:foo=1", "foo"), ("search:samples", "KEY=VALUE"),
                        ("search:model=nothing", "model"), ("search:time=inf", "time"), ("search:time=0", "time"),
                        ("search:seed=-1", "seed"), ("search:candidates=5001", "candidates"),
+                       ("search:late_samples=0", "late_samples"),
                        ("search:samples=3,samples=4", "twice")):
         with pytest.raises(AgentSpecError, match=words):
             load_agent(bad, game="whist")
