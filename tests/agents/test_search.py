@@ -467,7 +467,8 @@ def test_deals_a_decision_follow_the_trick(game, monkeypatch):
     assert first and max(first) == 2
     assert middle and max(middle) == 3
     assert late and max(late) == 7
-    assert load_agent("search:samples=5", game=game).late_samples == 5          # the default: samples
+    default = load_agent("search:samples=5", game=game)                # the game's defaults (its search plan)
+    assert (default.first_samples, default.late_samples) == {"whist": (6, 36), "vint": (8, 5)}[game]
 
 
 # ----------------------------------------------------------------- the spec

@@ -368,11 +368,12 @@ KINDS: dict[str, AgentKind] = {k.name: k for k in (
               extra="train", games="Whist, Vint", time_option="time", options=(
                   Option("samples", int, 12, "deals solved per decision (drawn from the beliefs)",
                          minimum=1, maximum=1000),
-                  Option("first_samples", int, 8, "deals solved per decision in the first trick, where solving "
-                         "costs most and the others' play has said least", minimum=1, maximum=1000),
+                  Option("first_samples", int, None, "deals solved per decision in the first trick, where solving "
+                         "costs most and the others' play has said least (default: the game's, 6 in Whist, 8 in "
+                         "Vint)", minimum=1, maximum=1000, optional=True),
                   Option("late_samples", int, None, "deals solved per decision from the fifth trick on, where a "
-                         "deal costs a small share of one in the first trick (default: samples)", minimum=1,
-                         maximum=1000, optional=True),
+                         "deal costs a small share of one in the first trick (default: the game's, 36 in Whist; "
+                         "in Vint samples)", minimum=1, maximum=1000, optional=True),
                   Option("candidates", int, None, "deals drawn uniformly and weighted by the others' play per "
                          "decision (beliefs=weighted; default: the game's, 40 in Whist, 24 in Vint)",
                          minimum=1, maximum=5000, optional=True, web_maximum=1000),

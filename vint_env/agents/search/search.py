@@ -84,8 +84,9 @@ class SearchAgent(Agent):
         self.options = opts
         self.samples = opts["samples"]
         self.candidates = plan.candidates if opts["candidates"] is None else opts["candidates"]
-        self.first_samples = opts["first_samples"]
-        self.late_samples = self.samples if opts["late_samples"] is None else opts["late_samples"]
+        self.first_samples = plan.first_samples if opts["first_samples"] is None else opts["first_samples"]
+        late = plan.late_samples if opts["late_samples"] is None else opts["late_samples"]
+        self.late_samples = self.samples if late is None else late
         self.weighted = opts["beliefs"] == "weighted"
         self.floor, self.tau = opts["floor"], opts["tau"]
         self.margin = plan.margin if opts["margin"] is None else opts["margin"]

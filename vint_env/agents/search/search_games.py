@@ -31,7 +31,8 @@ class SearchPlan:
     a deal) by which the search's best card must beat the blueprint's to be played instead;
     ``temperature``: the default temperature of the model's logits (a critic's logits are values);
     ``candidates``: the default number of deals weighed a decision (the model's network costs what it
-    costs a row: Vint's is larger).
+    costs a row: Vint's is larger); ``first_samples`` and ``late_samples``: the default deals solved a
+    decision in the first trick and from the fifth on (None: ``samples``, as in the tricks between).
     """
 
     blueprint: str
@@ -43,6 +44,8 @@ class SearchPlan:
     margin: float
     temperature: float
     candidates: int
+    first_samples: int
+    late_samples: int | None
 
 
 def network_of(agent):
@@ -69,7 +72,7 @@ def _vint_engine(k) -> dict:
 
 WHIST = SearchPlan(blueprint="baseline", models=("baseline", "residual"), engine_options=_whist_engine,
                    dealer=_dealer, turned=_whist_turned, calls=lambda k: [], margin=0.0, temperature=1.0,
-                   candidates=40)
+                   candidates=40, first_samples=6, late_samples=36)
 VINT = SearchPlan(blueprint="baseline", models=("residual", "baseline"), engine_options=_vint_engine,
                   dealer=_dealer, turned=lambda k: None, calls=lambda k: list(k.calls), margin=0.0,
-                  temperature=1.0, candidates=24)
+                  temperature=1.0, candidates=24, first_samples=8, late_samples=None)
