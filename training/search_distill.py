@@ -46,9 +46,13 @@ def expert_data(game, teacher: str, seed: int, deals: int, chunk: int, folder: P
     """The teacher's decisions on deals ``0 .. deals-1`` of ``seed`` in ``game`` (its record), chunk by chunk,
     cached in ``folder``; the chunks not yet there are played by ``workers`` processes (spawned), and the data
     do not depend on ``workers``."""
+    import hashlib
+    from vint_env.evaluation.ladder import agent_files
     from vint_env.training.teacher_data import TeacherData
     folder.mkdir(parents=True, exist_ok=True)
-    slug = teacher.replace(":", "_").replace(",", "_")
+    # the files the teacher plays from, hashed into the chunks' names: a changed network is another teacher
+    files = hashlib.sha256(json.dumps(agent_files(teacher, game), sort_keys=True).encode()).hexdigest()[:12]
+    slug = teacher.replace(":", "_").replace(",", "_") + "-" + files
     jobs = [(game, teacher, seed, first, min(chunk, deals - first),
              folder / f"{game.name}-{slug}-seed{seed}-{first}-{min(chunk, deals - first)}.npz")
             for first in range(0, deals, chunk)]

@@ -14,6 +14,7 @@ from vint_env import games
 from vint_env.agents.learned.baseline import checkpoint_path
 from vint_env.agents.learned.policy import load_checkpoint
 from vint_env.agents.registry import load_agent
+from vint_env.training.teacher_data import TeacherData
 
 WHIST = games.get("whist")
 
@@ -39,6 +40,21 @@ def test_workers_give_the_same_data_and_a_second_call_plays_nothing(tmp_path, mo
     again = search_distill.expert_data(WHIST, "rule", 77, 4, 1, tmp_path / "two", said.append, workers=2)
     np.testing.assert_array_equal(again.actions, one.actions)
     assert said == [f"expert data: 4 of 4 chunks already in {tmp_path / 'two'}"]
+
+
+def test_a_teacher_whose_files_changed_is_another_teacher(tmp_path, monkeypatch):
+    """The chunks are named by the SHA-256 of the files the teacher plays from (as a ladder's logs are):
+    with a changed network none of the old chunks is taken."""
+    import vint_env.evaluation.ladder as ladder
+    search_distill.expert_data(WHIST, "rule", 77, 2, 1, tmp_path, lambda msg: None)
+    monkeypatch.setattr(ladder, "agent_files", lambda spec, game: {"vint_env/baselines/whist.pt": "0" * 64})
+    played = []
+    monkeypatch.setattr(search_distill, "_play_chunk", lambda job: played.append(job[3]) or 0)
+    monkeypatch.setattr(TeacherData, "load", classmethod(lambda cls, path: path))      # nothing was written
+    monkeypatch.setattr(TeacherData, "concat", classmethod(lambda cls, parts: parts))
+    search_distill.expert_data(WHIST, "rule", 77, 2, 1, tmp_path, lambda msg: None)
+    assert played == [0, 1]
+    assert len(list(tmp_path.glob("*.npz"))) == 2          # the old chunks are still there, not taken
 
 
 def test_the_distilled_network_is_written_moved_and_plays(tmp_path, capsys):
