@@ -65,7 +65,7 @@ def test_the_critic_learns_the_returns_of_its_rollout(tmp_path):
                               "env_kwargs={reward_scale: 0.1}"])
     t = Trainer(cfg, tmp_path)
     rng, gen = seeded(0, 0, 0)
-    rollout = ppo.collect_rollout(t.collector, t.net, [], rng, gen, t.critic)
+    rollout = ppo.critic_values(t.critic, ppo.collect_rollout(t.collector, t.net, [], rng, gen))
     _, returns = ppo.compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64), rollout.dones,
                                  rollout.next_index, cfg.ppo.gamma, cfg.ppo.gae_lambda)
 
@@ -81,7 +81,39 @@ def test_the_critic_learns_the_returns_of_its_rollout(tmp_path):
     assert error() < 0.5 * start
 
 
-def test_critic_needs_the_aec_source(tmp_path):
-    cfg = load_config(SMOKE, ["central_critic=true", "env_source=vector", "opponent_mix={self: 1.0}"])
-    with pytest.raises(ValueError, match="central_critic needs the games' state"):
-        Trainer(cfg, tmp_path)
+def test_critic_on_the_batched_engine_values_a_collector_process_rollouts(tmp_path, monkeypatch):
+    """The batched engine gives the critic the env's state() too, and a collector process's rollouts carry
+    it: the advantages of every update are the learner's critic's values on those states (not the
+    policy's value head's), and the critic learns."""
+    from vint_env.games.solo_whist import STATE_SIZE
+    from vint_env.training import ppo
+    cfg = load_config(SMOKE, ["game=solo_whist_v0", "env_source=vector", "central_critic=true",
+                              "critic_hidden_sizes=[32]", "opponent_mix={rule: 0.5, self: 0.5}", "num_envs=4",
+                              "num_steps=30", "collectors=1", "eval_opponents=[]", "total_timesteps=600"])
+    t = Trainer(cfg, tmp_path)
+    assert t.batch.state_size == STATE_SIZE
+    before = {k: v.clone() for k, v in t.critic.state_dict().items()}
+    seen = []
+    compute_gae = ppo.compute_gae
+
+    def gae_of_the_critic(rewards, values, dones, next_index, gamma, gae_lambda):
+        seen.append(values)
+        return compute_gae(rewards, values, dones, next_index, gamma, gae_lambda)
+    learn = ppo.learn
+
+    def learn_checked(net, optimizer, rollout, params, coefs, rng, reference=None, critic=None):
+        assert rollout.states is not None and rollout.states.shape == (len(rollout), STATE_SIZE)
+        with torch.no_grad():
+            expected = critic(rollout.states, torch.from_numpy(rollout.seats)).numpy()
+        seen.clear()
+        out = learn(net, optimizer, rollout, params, coefs, rng, reference, critic)
+        assert np.allclose(seen[0], expected, atol=1e-6)
+        with torch.no_grad():
+            head = net(rollout.obs)[1].numpy()
+        assert not np.allclose(seen[0], head, atol=1e-3)      # not the policy's value head
+        return out
+    monkeypatch.setattr(ppo, "compute_gae", gae_of_the_critic)
+    monkeypatch.setattr(ppo, "learn", learn_checked)
+    t.train()
+    assert t.state.update >= 2
+    assert any(not torch.equal(before[k], v) for k, v in t.critic.state_dict().items())   # the critic moved

@@ -11,18 +11,20 @@ from vint_env.agents.learned.networks import build_network
 from vint_env.agents.registry import load_agent
 
 
-def rollout(source, mix, seed=4, env_kwargs=None, game="vint", network="mlp"):
+def rollout(source, mix, seed=4, env_kwargs=None, game="vint", network="mlp", record_states=False):
     game = games.get(game)
     batch = make_game_batch(source, game, 6, env_kwargs or {})
     torch.manual_seed(0)
     net = build_network(network, batch.obs_size, batch.num_actions, {"hidden_sizes": [32]})
-    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game=game))
+    col = SelfPlayCollector(batch, mix, 40, lambda kind: load_agent(kind, game=game), record_states=record_states)
     return col.collect(net, [net], np.random.default_rng(seed), torch.Generator().manual_seed(seed))
 
 
 def test_both_sources_are_game_batches_and_observe_the_same_active_entries():
     """One rollout-source interface: the AEC envs and the batched engine both implement ``GameBatch``, and
-    both give a sparse network the active entries of the very observations they give a dense one."""
+    both give a sparse network the active entries of the very observations they give a dense one, and a
+    centralised critic the same state() vectors."""
+    states = {}
     for source in ("aec", "vector"):
         batch = make_game_batch(source, games.get("whist"), 3)
         assert isinstance(batch, GameBatch), source
@@ -34,8 +36,9 @@ def test_both_sources_are_game_batches_and_observe_the_same_active_entries():
         for row in range(len(ids)):
             np.add.at(dense[row], index[row], weight[row])
         assert np.array_equal(dense, obs) and np.array_equal(masks, masks2), source
-    with pytest.raises(ValueError, match="centralised critic"):
-        make_game_batch("vector", games.get("whist"), 1).states(np.array([0]))
+        states[source] = batch.states(ids)
+        assert states[source].shape == (2, batch.state_size) and states[source].dtype == np.float32, source
+    assert np.array_equal(states["aec"], states["vector"])
 
 
 @pytest.mark.parametrize("mix", [{"self": 1.0}, {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}],
@@ -78,9 +81,10 @@ ENGINE_GAMES = [(games.get(g).env_name, {}) for g in games.engine_games()]   # e
 @pytest.mark.parametrize("network", ["mlp", "sparse"])
 def test_engine_rollouts_equal_aec_rollouts_for_every_engine_game(game, env_kwargs, network):
     mix = {"self": 0.3, "pool": 0.2, "random": 0.2, "rule": 0.3}
-    a = rollout("aec", mix, game=game, env_kwargs=env_kwargs, network=network)
-    v = rollout("vector", mix, game=game, env_kwargs=env_kwargs, network=network)
+    a = rollout("aec", mix, game=game, env_kwargs=env_kwargs, network=network, record_states=True)
+    v = rollout("vector", mix, game=game, env_kwargs=env_kwargs, network=network, record_states=True)
     assert a.env_steps == v.env_steps and len(a) == len(v) and a.stats["deals"] == v.stats["deals"]
+    assert torch.equal(a.states, v.states)          # a centralised critic's input: each decision's state()
     assert torch.equal(dense(a.obs), dense(v.obs))
     assert torch.equal(a.masks, v.masks) and torch.equal(a.actions, v.actions)
     assert np.allclose(a.rewards, v.rewards, rtol=1e-6, atol=1e-6)

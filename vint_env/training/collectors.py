@@ -61,7 +61,8 @@ class RolloutWorker:
         self.net = build_network(cfg.model.network, self.batch.obs_size, self.batch.num_actions, cfg.model.network_kwargs).eval()
         self.pool = OpponentPool(cfg.opponents.pool_size)
         self.collector = SelfPlayCollector(self.batch, cfg.opponents.opponent_mix, cfg.collection.num_steps,
-                                           default_bot_factory(game), cfg.collection.duplicate)
+                                           default_bot_factory(game), cfg.collection.duplicate,
+                                           record_states=cfg.model.central_critic)   # the learner's critic values them
 
     def collect(self, update: int, weights: dict, pool: list[dict] | None) -> tuple[Rollout, float]:
         t0 = time.perf_counter()
@@ -236,8 +237,9 @@ def gather(parts: list[Rollout]) -> Rollout:
 
 def concat_rollouts(parts: list[Rollout]) -> Rollout:
     """One rollout of several (collectors' shares of the games), links and deal numbers renumbered."""
-    if any(p.states is not None for p in parts):
-        raise ValueError("rollouts with critic states are collected in the learner only")
+    with_states = [p.states is not None for p in parts]
+    if any(with_states) and not all(with_states):
+        raise ValueError("some collectors' rollouts have state() vectors and some have none")
     sizes = np.cumsum([0] + [len(p) for p in parts])
     deals = np.cumsum([0] + [int(p.stats.get("deals", 0)) for p in parts])
     obs = (SparseObs.cat([p.obs for p in parts]) if isinstance(parts[0].obs, SparseObs)
@@ -259,4 +261,5 @@ def concat_rollouts(parts: list[Rollout]) -> Rollout:
                    next_index=next_index, seats=np.concatenate([p.seats for p in parts]),
                    deal_ids=np.concatenate([p.deal_ids + off for p, off in zip(parts, deals)]),
                    env_steps=sum(p.env_steps for p in parts), stats=stats,
-                   side_returns=np.concatenate(sides) if sides else None)
+                   side_returns=np.concatenate(sides) if sides else None,
+                   states=torch.cat([p.states for p in parts]) if all(with_states) else None)

@@ -381,8 +381,6 @@ def _check_relations(cfg: PPOConfig) -> None:
             check_pairs(col.num_envs)
         except ValueError as e:
             need(False, f"duplicate: {e}")
-    need(not (mod.central_critic and col.collectors),
-         "central_critic needs the games' states, which only the learner's own collection has: collectors must be 0")
     obs_size, num_actions = record.layout.size, record.num_actions
     weights = 0
     for name in ("hidden_sizes", "value_hidden_sizes"):

@@ -23,6 +23,7 @@ generators, weights and optimizer, an iteration is the same, bit for bit.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 import numpy as np
@@ -41,13 +42,26 @@ from .selfplay import Rollout, SelfPlayCollector
 # --------------------------------------------------------------------------- 1. collect a rollout
 @torch.no_grad()
 def collect_rollout(collector: SelfPlayCollector, net: nn.Module, pool: list[nn.Module], rng: np.random.Generator,
-                    gen: torch.Generator, critic: nn.Module | None = None) -> Rollout:
+                    gen: torch.Generator) -> Rollout:
     """One rollout of ``net`` (and the pool's snapshots ``pool``) in eval mode, without gradients, on the CPU."""
-    net, critic = on_cpu(net), on_cpu(critic)       # one row per game a step: too small for an accelerator
+    net = on_cpu(net)                               # one row per game a step: too small for an accelerator
     net.eval()
-    if critic is not None:
-        critic.eval()
-    return collector.collect(net, pool, rng, gen, critic=critic)
+    return collector.collect(net, pool, rng, gen)
+
+
+@torch.no_grad()
+def critic_values(critic: nn.Module, rollout: Rollout, chunk: int = 8192) -> Rollout:
+    """The rollout with its values from the centralised ``critic`` (on its ``state()`` vectors and seats) in
+    place of the policy's value head's: the critic as it is before this update, whoever collected the
+    rollout (the learner itself or a collector process, one update behind)."""
+    if rollout.states is None:
+        raise ValueError("a centralised critic needs the rollout's state() vectors (collect with record_states)")
+    critic.eval()
+    device = next(critic.parameters()).device
+    seats = torch.from_numpy(rollout.seats)
+    values = [critic(rollout.states[i:i + chunk].to(device), seats[i:i + chunk].to(device)).float().cpu()
+              for i in range(0, len(rollout), chunk)]
+    return dataclasses.replace(rollout, values=torch.cat(values) if values else torch.zeros(0))
 
 
 # --------------------------------------------------------------------------- 2. advantages
@@ -168,7 +182,10 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
 def learn(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, params: PPOParams, coefs: dict,
           rng: np.random.Generator, reference: nn.Module | None = None, critic: nn.Module | None = None) -> dict:
     """Steps 2 and 3: the advantages of ``rollout`` and the PPO update on it, with this update's ``coefs``
-    (:func:`coefficients`, and ``kl_coef`` toward the frozen ``reference``); the loss figures."""
+    (:func:`coefficients`, and ``kl_coef`` toward the frozen ``reference``); the loss figures.  With a centralised
+    ``critic``, the advantages are the critic's (:func:`critic_values`) and its value loss trains it."""
+    if critic is not None:
+        rollout = critic_values(critic, rollout)
     advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
                                       rollout.dones, rollout.next_index, params.gamma, params.gae_lambda)
     rollout = rollout.to(next(net.parameters()).device)        # the minibatches on the network's device
@@ -215,7 +232,7 @@ def iteration(net: nn.Module, optimizer: torch.optim.Optimizer, collector: SelfP
     """Collect, compute advantages, update, log: ``(rollout, scalars)`` of one PPO iteration."""
     optimizer.param_groups[0]["lr"] = coefs["learning_rate"]
     t0 = time.perf_counter()
-    rollout = collect_rollout(collector, net, pool, rng, gen, critic)
+    rollout = collect_rollout(collector, net, pool, rng, gen)
     t1 = time.perf_counter()
     losses = learn(net, optimizer, rollout, params, coefs, rng, reference, critic)
     t2 = time.perf_counter()

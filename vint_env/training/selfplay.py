@@ -140,14 +140,19 @@ class SelfPlayCollector:
     in the engine) plays through it, all its games in one call; ``False`` asks the Python bots seat by seat.
     Against a snapshot or bots the learner plays one side (``seating.learner_sides``: a partnership, a single
     seat in Solo Whist); in self-play, every seat.
+    ``record_states``: keep each transition's ``state()`` (every hand), which only a centralised critic reads:
+    the learner's critic values them before the update (:func:`~vint_env.training.ppo.critic_values`).
     """
 
     def __init__(self, batch: GameBatch, opponent_mix: dict, num_steps: int, make_bot, duplicate: bool = False,
-                 compiled_bots: bool = True):
+                 compiled_bots: bool = True, record_states: bool = False):
         if duplicate:
             check_pairs(batch.num_envs)
+        if record_states and batch.state_size is None:
+            raise ValueError("record_states: these games have no state() for a centralised critic")
         self.batch, self.num_steps = batch, num_steps
         self.duplicate, self.compiled_bots = bool(duplicate), bool(compiled_bots)
+        self.record_states = bool(record_states)
         self.seating = Seating(batch.num_envs, opponent_mix, make_bot, learner_sides(batch.game))
 
     def _deal_again(self, games: list[int], rng: np.random.Generator, pool_size: int,
@@ -166,7 +171,7 @@ class SelfPlayCollector:
                 out.append((g, seed))
         return out
 
-    def _act(self, ids: np.ndarray, policy, pool: list, gen: torch.Generator, critic, buf: StreamBuffer) -> np.ndarray:
+    def _act(self, ids: np.ndarray, policy, pool: list, gen: torch.Generator, buf: StreamBuffer) -> np.ndarray:
         """The actions of the seats to move in games ``ids``: the learner's (added to ``buf``), the pool
         snapshots' and the scripted bots'."""
         batch, seating = self.batch, self.seating
@@ -183,10 +188,7 @@ class SelfPlayCollector:
         rows = np.flatnonzero(ctrl == LEARNER)
         if rows.size:
             logits, values = policy(obs[rows])
-            states = None
-            if critic is not None:                    # a centralised critic's values, on the games' state()
-                states = torch.from_numpy(batch.states(ids[rows]))
-                values = critic(states, torch.from_numpy(seats[rows]))
+            states = torch.from_numpy(batch.states(ids[rows])) if self.record_states else None
             dist = MaskedCategorical(logits, masks[rows])
             a = dist.sample(gen)
             actions[rows] = a.numpy()
@@ -210,9 +212,8 @@ class SelfPlayCollector:
 
     @torch.no_grad()
     def collect(self, policy: torch.nn.Module, pool: list[torch.nn.Module], rng: np.random.Generator,
-                gen: torch.Generator, critic: torch.nn.Module | None = None) -> Rollout:
-        """One rollout.  With ``critic`` (a centralised critic), the learner's values come from it, on the
-        games' ``state()``, which only the critic sees."""
+                gen: torch.Generator) -> Rollout:
+        """One rollout (with ``record_states``, each transition's ``state()`` too)."""
         batch, seating, dup = self.batch, self.seating, self.duplicate
         n, half = batch.num_envs, batch.num_envs // 2
         buf = StreamBuffer(n)
@@ -237,7 +238,7 @@ class SelfPlayCollector:
         start(list(range(half if dup else n)))
         while active.any():
             ids = np.flatnonzero(active & ~ended)
-            credits, done = batch.step(ids, self._act(ids, policy, pool, gen, critic, buf))   # maybe shaped
+            credits, done = batch.step(ids, self._act(ids, policy, pool, gen, buf))   # maybe shaped
             buf.credit(ids, credits)
             train_return[ids] += credits
             deal_return[ids] += batch.last_real_credits        # the game's rewards, for the figures

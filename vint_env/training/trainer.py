@@ -71,8 +71,8 @@ class Trainer:
         params = list(self.net.parameters())
         if cfg.model.central_critic:
             if self.batch.state_size is None:
-                raise ValueError(f"central_critic needs the games' state() (env_source 'aec' with an env that has "
-                                 f"state_space), not env_source {cfg.collection.env_source!r}")
+                raise ValueError(f"central_critic needs the games' state(): env_source "
+                                 f"{cfg.collection.env_source!r} gives {self.game.name}'s none")
             self.critic = CentralCritic(self.batch.state_size, cfg.model.critic_hidden_sizes).to(self.device)
             params += list(self.critic.parameters())
         try:
@@ -87,7 +87,7 @@ class Trainer:
             if cfg.opponents.opponent_mix.get(kind, 0) > 0:
                 make_bot(kind)   # fail now, not in the middle of a rollout, if a bot is missing
         self.collector = SelfPlayCollector(self.batch, cfg.opponents.opponent_mix, cfg.collection.num_steps, make_bot,
-                                           cfg.collection.duplicate)
+                                           cfg.collection.duplicate, record_states=cfg.model.central_critic)
         if cfg.teacher_data.teacher:
             from vint_env.agents.registry import load_agent
             load_agent(cfg.teacher_data.teacher, game=self.game)   # a bad teacher spec fails now

@@ -60,7 +60,7 @@ class VectorGameBatch:
         self.num_envs = int(num_envs)
         self.obs_size = int(self.engine.observation_size)
         self.num_actions = int(self.engine.num_actions)
-        self.state_size = None                  # no state() vectors: a centralised critic needs env_source 'aec'
+        self.state_size = int(self.engine.game.state_layout.size)   # the env's state(): a centralised critic's input
         self.last_real_credits = np.zeros((0, 4))   # no training shaping here: the credits of the last step
         self.state = self.engine.init(seed=0, batch_size=self.num_envs)
         self.state.terminated[:] = True     # no game is live until start()
@@ -157,4 +157,6 @@ class VectorGameBatch:
         return credits, done
 
     def states(self, ids: np.ndarray) -> np.ndarray:
-        raise ValueError("env_source 'vector' has no state() vectors for a centralised critic; use env_source 'aec'")
+        """Full-information state vectors ``[n, S]`` of games ``ids``: the env's ``state()`` (the engine's
+        ``global_state``; centralised critic, training only)."""
+        return self.engine.global_state(self.state)[ids]
