@@ -146,7 +146,7 @@ class ModelConfig:
     """The network (vint_env/agents/learned/networks.py) and the centralised critic (critic.py)."""
     network: str = key("sparse")          # a registered network, never an import path
     network_kwargs: dict = key({"hidden_sizes": [256, 256]})
-    central_critic: bool = key(False)     # value from env.state() (every hand) + the seat; the actor never sees it
+    central_critic: bool = key(False)     # value head + a correction from env.state() (every hand); the actor never sees it
     critic_hidden_sizes: list = key([256, 256])   # hidden widths (tanh) of the centralised critic
 
 

@@ -1,14 +1,19 @@
-"""A centralised critic: the value of a decision from the full deal (``env.state()``), training only.
+"""A centralised critic: a correction to the policy's value from the full deal (``env.state()``), training only.
 
 Multi-agent PPO's full-information baseline: the critic sees every hand, so
-its value explains the deal's result far better than one seat's view can,
-and the advantages the actor learns from are less noisy.  The actor (the
-policy network saved as the agent) still sees only its observation: the
-critic lives in the trainer's checkpoint state, never in the policy, and no
-evaluation calls ``state()``.
+the value it helps give explains the deal's result far better than one seat's
+view can, and the advantages the actor learns from are less noisy.  The value
+of a decision is the policy's own value head (on the seat's observation) plus
+this critic's output (on the state and the acting seat): the head keeps what
+the observation tells, the critic adds what only the hidden hands tell.  Its
+last layer starts at zero, so a run warm-started from a trained network starts
+from that network's values, not from a blank critic's.  The actor (the policy
+network saved as the agent) still sees only its observation: the critic lives
+in the trainer's checkpoint state, never in the policy, and no evaluation calls
+``state()``.
 
 Input: the env's state vector and a one-hot of the acting seat (whose value
-it is); output: that seat's value.
+it is); output: the correction to that seat's value.
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ class CentralCritic(nn.Module):
         self.state_size = state_size
         self.seats = seats
         self.torso = _mlp(state_size + seats, hidden_sizes)
-        self.head = _init(nn.Linear(int(hidden_sizes[-1]), 1), gain=1.0)
+        self.head = _init(nn.Linear(int(hidden_sizes[-1]), 1), gain=0.0)   # starts adding nothing
 
     def forward(self, states: torch.Tensor, seats: torch.Tensor) -> torch.Tensor:
         onehot = nn.functional.one_hot(seats.long(), self.seats).to(states.dtype)

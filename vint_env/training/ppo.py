@@ -50,17 +50,22 @@ def collect_rollout(collector: SelfPlayCollector, net: nn.Module, pool: list[nn.
 
 
 @torch.no_grad()
-def critic_values(critic: nn.Module, rollout: Rollout, chunk: int = 8192) -> Rollout:
-    """The rollout with its values from the centralised ``critic`` (on its ``state()`` vectors and seats) in
-    place of the policy's value head's: the critic as it is before this update, whoever collected the
-    rollout (the learner itself or a collector process, one update behind)."""
+def critic_values(net: nn.Module, critic: nn.Module, rollout: Rollout, chunk: int = 8192) -> Rollout:
+    """The rollout with the values of a centralised ``critic`` (``critic.py``): the policy's value head on each
+    observation plus the critic's correction from the full deal (its ``state()`` and the seat), both as they
+    are before this update, whoever collected the rollout (the learner itself or a collector process, one
+    update behind)."""
     if rollout.states is None:
         raise ValueError("a centralised critic needs the rollout's state() vectors (collect with record_states)")
+    net.eval()
     critic.eval()
     device = next(critic.parameters()).device
     seats = torch.from_numpy(rollout.seats)
-    values = [critic(rollout.states[i:i + chunk].to(device), seats[i:i + chunk].to(device)).float().cpu()
-              for i in range(0, len(rollout), chunk)]
+    values = []
+    for i in range(0, len(rollout), chunk):
+        rows = slice(i, i + chunk)
+        head = net(rollout.obs[rows].to(device))[1]
+        values.append((head + critic(rollout.states[rows].to(device), seats[rows].to(device))).float().cpu())
     return dataclasses.replace(rollout, values=torch.cat(values) if values else torch.zeros(0))
 
 
@@ -110,8 +115,8 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
     """``update_epochs`` passes of minibatch PPO over the rollout; returns loss figures.
 
     ``clip_coef`` and ``ent_coef``: this update's values of the (possibly annealed) coefficients.
-    ``critic``: a centralised critic giving the values (on the rollout's states) instead of the policy's
-    value head.  ``ref_logits`` (the frozen reference policy's logits on the rollout's observations) with
+    ``critic``: a centralised critic adding its correction (on the rollout's states) to the policy's value
+    head's values.  ``ref_logits`` (the frozen reference policy's logits on the rollout's observations) with
     ``kl_coef > 0`` adds ``kl_coef * KL(reference || policy)`` to the loss."""
     device = rollout.masks.device                     # the learner's (learn moves the rollout there)
     b_adv = torch.as_tensor(advantages, dtype=torch.float32, device=device)
@@ -124,8 +129,8 @@ def ppo_update(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollou
         for mb_np in np.array_split(rng.permutation(n), min(params.num_minibatches, n)):
             mb = torch.from_numpy(mb_np).to(device)
             logits, new_value = net(rollout.obs[mb])
-            if critic is not None:
-                new_value = critic(rollout.states[mb], torch.from_numpy(rollout.seats[mb_np]).to(device))
+            if critic is not None:   # the value head's value plus the critic's correction from the full deal
+                new_value = new_value + critic(rollout.states[mb], torch.from_numpy(rollout.seats[mb_np]).to(device))
             dist = MaskedCategorical(logits, rollout.masks[mb])
             new_logp = dist.log_prob(rollout.actions[mb])
             entropy = dist.entropy()
@@ -185,7 +190,7 @@ def learn(net: nn.Module, optimizer: torch.optim.Optimizer, rollout: Rollout, pa
     (:func:`coefficients`, and ``kl_coef`` toward the frozen ``reference``); the loss figures.  With a centralised
     ``critic``, the advantages are the critic's (:func:`critic_values`) and its value loss trains it."""
     if critic is not None:
-        rollout = critic_values(critic, rollout)
+        rollout = critic_values(net, critic, rollout)
     advantages, returns = compute_gae(rollout.rewards, rollout.values.numpy().astype(np.float64),
                                       rollout.dones, rollout.next_index, params.gamma, params.gae_lambda)
     rollout = rollout.to(next(net.parameters()).device)        # the minibatches on the network's device
