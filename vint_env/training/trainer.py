@@ -71,8 +71,8 @@ class Trainer:
         params = list(self.net.parameters())
         if cfg.model.central_critic:
             if self.batch.state_size is None:
-                raise ValueError(f"central_critic needs the games' state(): env_source "
-                                 f"{cfg.collection.env_source!r} gives {self.game.name}'s none")
+                raise ValueError(f"central_critic needs the games' state(), and env_source "
+                                 f"{cfg.collection.env_source!r} has none for {self.game.name}")
             self.critic = CentralCritic(self.batch.state_size, cfg.model.critic_hidden_sizes).to(self.device)
             params += list(self.critic.parameters())
         try:
