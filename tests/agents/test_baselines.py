@@ -343,6 +343,11 @@ def test_results_table_reads_the_manifests_and_marks_stale_ones(tmp_path):
     manifest_path("whist", tmp_path, "_residual").write_text(json.dumps(residual))
     assert ("| whist | `residual`: rule bot + critic | 11 min of a 120 min budget, 0.00 M steps (teacher data "
             "from the cache) | +7.25 [+6.50, +8.00] (above) |") in results_table(tmp_path)
+    # a run that started from an earlier run's clone: the clone's minutes are said beside its own
+    manifest["budget"]["warm_start"] = {"minutes": 19.3, "teacher_minutes": 12.9, "cloning_minutes": 6.4}
+    manifest_path("whist", tmp_path).write_text(json.dumps(manifest))
+    assert ("| whist | `baseline`: network alone | 25 min of a 25 min budget, 1.23 M steps, after a 19 min warm "
+            "start (an earlier run's teacher data and cloning) | +7.25") in results_table(tmp_path)
     manifest["observation"] = {**manifest["observation"], "size": 10}
     manifest_path("whist", tmp_path).write_text(json.dumps(manifest))
     assert "| whist **stale: trained for another observation layout** |" in results_table(tmp_path)

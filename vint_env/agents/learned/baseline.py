@@ -237,6 +237,9 @@ def _results_row(game: str, spec: str, manifest: dict) -> str:
     limit = f"of a {budget['max_minutes']:g} min budget" if budget.get("max_minutes") else "(no time limit)"
     steps = budget.get("env_steps") or 0
     cached = " (teacher data from the cache)" if budget.get("teacher_cached") else ""
+    warm = budget.get("warm_start")      # a run started from an earlier run's clone: that clone's minutes
+    if isinstance(warm, dict) and warm.get("minutes"):
+        cached += f", after a {warm['minutes']:.0f} min warm start (an earlier run's teacher data and cloning)"
     row = (f"| {game}{stale} | {spec}: {plays} | {budget.get('train_minutes', 0):.0f} min {limit}, "
            f"{steps / 1e6:.2f} M steps{cached} | {cells[0]} | {cells[1]} | {results.get('boards')} "
            f"({results.get('seed')}) |")
