@@ -31,7 +31,7 @@ from vint_env.evaluation.deals import generate_boards
 from vint_env.evaluation.match import run_match
 from vint_env.evaluation.stats import mean_ci
 from vint_env.games.solo_whist import GAME as SOLO_WHIST
-from vint_env.rules.solo_whist_calls import MISERE, OPEN_MISERE
+from vint_env.rules.solo_whist_payments import MISERES
 
 SPLITS = ("agent", "rule_cards", "rule_cards_declaring", "rule_cards_misere", "rule_calls")
 
@@ -42,7 +42,7 @@ def rule_decides(split: str, phase: int, declaring: bool, contract: int) -> bool
         return split == "rule_calls"
     return (split == "rule_cards"
             or (split == "rule_cards_declaring" and declaring)
-            or (split == "rule_cards_misere" and declaring and contract in (MISERE, OPEN_MISERE)))
+            or (split == "rule_cards_misere" and declaring and contract in MISERES))
 
 
 class SplitAgent(Agent):
