@@ -133,3 +133,52 @@ def test_a_policy_iteration_round_is_a_plain_policy_that_plays_legally_with_no_r
     for deal in range(3):
         env.reset(seed=deal)
         random_episode(env, None, check=lambda env, name, ob: seen.update(observation=ob), choose=choose)
+
+
+def test_card_decisions_are_valued_like_calls_and_all_joins_the_two():
+    from vint_env.training.engine_values import action_values
+    net, seed, deals, g = _net(), 7, 12, games.get("solo_whist")
+    cards = action_values(net, g, seed, deals, batch=6, opponents="rule", decisions="cards")
+    calls = action_values(net, g, seed, deals, batch=6, opponents="rule", decisions="calls")
+    both = action_values(net, g, seed, deals, batch=6, opponents="rule", decisions="all")
+    points = _rule_table_points(net, seed, deals)
+    assert not cards.masks[:, NUM_CARDS:].any() and (cards.masks.sum(1) > 1).all()
+    assert (np.isnan(cards.values) == ~cards.masks).all()
+    # The network's own card, played on against the bots, replays the deal as played without forks.
+    mine = cards.values[np.arange(len(cards)), cards.actions]
+    np.testing.assert_allclose(mine, points[cards.deal_ids, cards.seats])
+    assert (np.nanmax(cards.values, 1) != np.nanmin(cards.values, 1)).any()
+    assert len(both) == len(cards) + len(calls)
+    # A share of the decisions: fewer rows, each one of the full set's.
+    some = action_values(net, g, seed, deals, batch=6, opponents="rule", decisions="cards", keep=0.3)
+    assert 0 < len(some) < len(cards)
+    full = {(d, s, a.tobytes()) for d, s, a in zip(cards.deal_ids, cards.seats, cards.values)}
+    assert all((d, s, a.tobytes()) in full for d, s, a in zip(some.deal_ids, some.seats, some.values))
+
+
+def test_a_search_values_the_same_decisions_on_deals_dealt_again(monkeypatch):
+    from vint_env.training import engine_values
+    net, seed, deals, g = _net(), 9, 8, games.get("solo_whist")
+    true = engine_values.action_values(net, g, seed, deals, batch=4, opponents="rule", decisions="all", keep=0.5)
+    search = engine_values.action_values(net, g, seed, deals, batch=4, opponents="rule", decisions="all", keep=0.5,
+                                         samples=3)
+    np.testing.assert_array_equal(search.actions, true.actions)        # the same rows, decision by decision
+    np.testing.assert_array_equal(search.obs(), true.obs())
+    assert (np.isnan(search.values) == ~search.masks).all()
+    assert not np.allclose(search.values, true.values, equal_nan=True)  # other deals, other outcomes
+    # Deals "dealt again" as they were: the search's values are the true deal's.
+    monkeypatch.setattr(engine_values, "redeal_hidden", lambda engine, state, seats, rng: np.ones(state.batch_size, bool))
+    same = engine_values.action_values(net, g, seed, deals, batch=4, opponents="rule", decisions="all", keep=0.5,
+                                       samples=3)
+    np.testing.assert_allclose(same.values, true.values)
+
+
+def test_action_values_refuses_unknown_decisions_shares_and_samples():
+    from vint_env.training.engine_values import action_values
+    g = games.get("solo_whist")
+    with pytest.raises(ValueError, match="decisions must be one of calls, cards, all, got 'tricks'"):
+        action_values(_net(), g, 1, 2, decisions="tricks")
+    with pytest.raises(ValueError, match=r"keep must be a share in \(0, 1\], got 0"):
+        action_values(_net(), g, 1, 2, keep=0)
+    with pytest.raises(ValueError, match="samples must be a whole number >= 0, got -1"):
+        action_values(_net(), g, 1, 2, samples=-1)

@@ -1,26 +1,32 @@
-"""The calls' action values under a network's own play, by batched rollouts on the fast engine.
+"""Decisions' action values under a network's own play, by batched rollouts on the fast engine.
 
 ``teacher_values: rollout_auction`` (:mod:`vint_env.training.value_targets`) labels each call of a
 teacher with the points its seat ends the deal with if it makes that call and all four seats then play
 on as the teacher, one env copy and one rollout at a time.  With a network in the seats that costs a
-forward pass per card of every rollout (seconds a deal).  :func:`call_values` does the same on the
+forward pass per card of every rollout (seconds a deal).  :func:`action_values` does the same on the
 batched engine (:mod:`vint_env.vector`): ``deals`` deals are played by the network (greedy) in all
-four seats; every decision of the auction with a choice (the calls, and Solo Whist's trump choice:
-actions 52 and up) is copied once per legal action, the action imposed, and all copies are played
-to the end of the deal together, the network choosing every action of every seat, one batched
-forward pass a step.  The value of an action is the points its seat receives from that decision to
-the end of the deal (the game's points: Solo Whist's own payment, a partnership game's side
-difference), on the true deal.  With ``opponents="rule"`` the network sits in one seat only and the
-engine's compiled rule bot in the other three (each deal once for each seat), so that the calls are
-valued for the table the network meets in an evaluation against the rule bot, not for a table of copies
-of itself.
+four seats; every decision with a choice of the kind asked for (``decisions``: the auction's calls and
+Solo Whist's trump choice, the play's cards, or both) is copied once per legal action, the action
+imposed, and all copies are played to the end of the deal together, the network choosing every action
+of every seat, one batched forward pass a step.  The value of an action is the points its seat receives
+from that decision to the end of the deal (the game's points: Solo Whist's own payment, a partnership
+game's side difference), on the true deal.  With ``opponents="rule"`` the network sits in one seat only
+and the engine's compiled rule bot in the other three (each deal once for each seat), so that the
+decisions are valued for the table the network meets in an evaluation against the rule bot, not for a
+table of copies of itself.  :func:`call_values` is the calls alone.
 
-Regressed from the observation (the imitation loss's value rows), these are the policy's own call
-values ``Q_pi(info, call)`` averaged over the deals consistent with what the player has seen: the
-greedy network trained on them is one step of policy iteration over ``pi``, card play included
-(a call the network's card play cannot make is valued as the network plays it, not as the rule bot
-would).  The data are a :class:`~vint_env.training.teacher_data.TeacherData` whose rows are the
-valued auction decisions (action: the network's own greedy choice; return: its real outcome).
+With ``samples=K`` the forks are played on ``K`` deals of the cards the deciding seat cannot see, dealt
+again consistently with its view (:mod:`vint_env.vector.redeal`), and an action's value is its mean
+outcome over them: a search on information (PIMC) whose rollouts are the network's own play, on the
+same decisions, row for row, as the true deal's values.
+
+Regressed from the observation (the imitation loss's value rows), the true deal's values are the
+policy's own action values ``Q_pi(info, a)`` averaged over the deals consistent with what the player has
+seen: the greedy network trained on them is one step of policy iteration over ``pi``, card play
+included (a call the network's card play cannot make is valued as the network plays it, not as the rule
+bot would).  The data are a :class:`~vint_env.training.teacher_data.TeacherData` whose rows are the
+valued decisions (action: the network's own greedy choice; return: its value, on the true deal its real
+outcome).
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ import torch
 
 from vint_env.games import Game
 from vint_env.cards import NUM_CARDS
+from vint_env.vector.redeal import redeal_hidden
 from vint_env.vector.state import VintBatchState
 
 from .teacher_data import TeacherData
@@ -121,15 +128,37 @@ def _auction_choice(state: VintBatchState, live: np.ndarray) -> np.ndarray:
     return live & (mask[:, NUM_CARDS:].any(1)) & (mask.sum(1) > 1)
 
 
-#: Who sits in the other seats while a call is valued (``call_values``'s ``opponents``).
+def _card_choice(state: VintBatchState, live: np.ndarray) -> np.ndarray:
+    mask = state.legal_action_mask
+    return live & ~(mask[:, NUM_CARDS:].any(1)) & (mask.sum(1) > 1)
+
+
+#: Who sits in the other seats while a decision is valued (``action_values``'s ``opponents``).
 OPPONENTS = ("self", "rule")
+#: Which decisions are valued: the auction's (calls, Solo Whist's trump choice) or the play's (cards).
+DECISIONS = {"calls": _auction_choice, "cards": _card_choice,
+             "all": lambda state, live: _auction_choice(state, live) | _card_choice(state, live)}
 
 
 def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: int = 256,
                 fork_chunk: int = 8192, say=None, opponents: str = "self") -> TeacherData:
-    """``deals`` deals of ``game`` played by ``net``, every auction decision of ``net`` with a choice valued
-    for each legal action by rollouts (see the module docstring).  Deal ``k`` is the engine's deal of seed
-    ``seed * 1_000_003 + k``: the data depend on ``(net, game, seed, deals, opponents)`` only.
+    """The auction's decisions valued: :func:`action_values` with ``decisions="calls"``."""
+    return action_values(net, game, seed, deals, batch, fork_chunk, say, opponents, decisions="calls")
+
+
+def action_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: int = 256,
+                  fork_chunk: int = 8192, say=None, opponents: str = "self", decisions: str = "calls",
+                  keep: float = 1.0, samples: int = 0) -> TeacherData:
+    """``deals`` deals of ``game`` played by ``net``, every decision of ``net`` with a choice of the kind
+    ``decisions`` names (``"calls"``: the auction's; ``"cards"``: the play's) valued for each legal action
+    by rollouts (see the module docstring); with ``keep < 1`` a share ``keep`` of them, drawn from
+    ``seed``.  Deal ``k`` is the engine's deal of seed ``seed * 1_000_003 + k``: the data depend on
+    ``(net, game, seed, deals, opponents, decisions, keep, samples)`` only.
+
+    ``samples=0``: each value is the outcome on the true deal.  ``samples=K``: a search on what the seat
+    knows (PIMC): the mean outcome over ``K`` deals of the cards it cannot see, dealt again consistently
+    with its view (:func:`vint_env.vector.redeal.redeal_hidden`), each played out as above; the decisions
+    (and the rows) are the same as with ``samples=0``, so the two can be compared row by row.
 
     ``opponents="self"``: ``net`` plays all four seats, and every seat's calls are valued with ``net`` in
     the others (policy iteration for a table of copies).  ``opponents="rule"``: each deal is played four
@@ -139,6 +168,15 @@ def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: 
     say = say or (lambda msg: None)
     if opponents not in OPPONENTS:
         raise ValueError(f"opponents must be one of {', '.join(OPPONENTS)}, got {opponents!r}")
+    if decisions not in DECISIONS:
+        raise ValueError(f"decisions must be one of {', '.join(DECISIONS)}, got {decisions!r}")
+    if not 0.0 < keep <= 1.0:
+        raise ValueError(f"keep must be a share in (0, 1], got {keep!r}")
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 0:
+        raise ValueError(f"samples must be a whole number >= 0, got {samples!r}")
+    chosen = DECISIONS[decisions]
+    draw = np.random.default_rng(seed)                   # which decisions are kept
+    deal_again = np.random.default_rng([seed, 1])        # the search's deals (apart: the same rows either way)
     record = game
     engine = record.engine_class()(auto_reset=False)
     if opponents == "rule" and record.engine_rule_bot is None:
@@ -161,9 +199,11 @@ def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: 
         snaps, snap_deal, snap_bots = [], [], []
         live = ~state.terminated
         while live.any():
-            valued = _auction_choice(state, live)
+            valued = chosen(state, live)
             if learner is not None:
                 valued &= state.current_player == learner
+            if keep < 1.0:
+                valued &= draw.random(state.batch_size) < keep
             choice = np.flatnonzero(valued)
             if choice.size:
                 snaps.append(take_rows(state, choice))
@@ -181,24 +221,45 @@ def call_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch: 
         obs, mask = snap.observation.astype(np.float32), snap.legal_action_mask.astype(bool)
         seat = snap.current_player.astype(np.int64)
         mine = greedy(net, obs, mask)
-        row_of, action_of = np.nonzero(mask)                 # one fork per (decision, legal action)
-        values = np.full(mask.shape, np.nan, dtype=np.float32)
-        for s in range(0, len(row_of), fork_chunk):
-            r, a = row_of[s:s + fork_chunk], action_of[s:s + fork_chunk]
-            fork = take_rows(snap, r)
-            fork_bot = None if snap_bot is None else snap_bot.take_rows(snap.batch_size, r)
-            engine.step(fork, a)
-            got = fork.rewards[np.arange(len(r)), seat[r]].copy()
-            got += play_out(engine, fork, net, seat[r].copy(), fork_bot)
-            values[r, a] = got * to_points
+        if samples:                              # the same forks on deals the seat cannot tell apart
+            rep = np.repeat(np.arange(snap.batch_size), samples)
+            dealt = take_rows(snap, rep)
+            ok = redeal_hidden(engine, dealt, seat[rep], deal_again)
+            per_deal = fork_values(engine, dealt, None if snap_bot is None else snap_bot.take_rows(snap.batch_size, rep),
+                                   seat[rep], mask[rep], net, to_points, fork_chunk)
+            per_deal[~ok] = np.nan
+            per_deal = per_deal.reshape(snap.batch_size, samples, -1)
+            seen = (~np.isnan(per_deal)).sum(1)
+            values = np.where(seen > 0, np.nansum(per_deal, 1) / np.maximum(seen, 1), np.nan).astype(np.float32)
+            rollouts = int(mask[rep][ok].sum())
+        else:
+            values = fork_values(engine, snap, snap_bot, seat, mask, net, to_points, fork_chunk)
+            rollouts = int(mask.sum())
         returns = values[np.arange(len(mine)), mine]
         parts.append(TeacherData.from_arrays(obs, mask, mine, returns, seat, deal_of, values))
         done = first + n
         rate = done / (time.perf_counter() - t0)
         left = (deals - done) / rate
-        say(f"call values: {done}/{deals} deals, {sum(len(p) for p in parts)} decisions, "
-            f"{len(row_of)} rollouts in the last batch, {rate:.1f} deals/s, about {left / 60:.0f} min left")
+        say(f"{decisions} values: {done}/{deals} deals, {sum(len(p) for p in parts)} decisions, "
+            f"{rollouts} rollouts in the last batch, {rate:.1f} deals/s, about {left / 60:.0f} min left")
     return TeacherData.concat(parts)
 
 
-__all__ = ["OPPONENTS", "call_values", "play_out", "take_rows", "greedy"]
+def fork_values(engine, snap: VintBatchState, snap_bot, seat: np.ndarray, mask: np.ndarray, net, to_points: float,
+                fork_chunk: int = 8192) -> np.ndarray:
+    """``[B, A]``: for each game of ``snap`` and each legal action of ``mask``, the points seat ``seat[b]``
+    receives if it takes that action and the deal is played out (:func:`play_out`; NaN off the mask)."""
+    row_of, action_of = np.nonzero(mask)                 # one fork per (decision, legal action)
+    values = np.full(mask.shape, np.nan, dtype=np.float32)
+    for s in range(0, len(row_of), fork_chunk):
+        r, a = row_of[s:s + fork_chunk], action_of[s:s + fork_chunk]
+        fork = take_rows(snap, r)
+        fork_bot = None if snap_bot is None else snap_bot.take_rows(snap.batch_size, r)
+        engine.step(fork, a)
+        got = fork.rewards[np.arange(len(r)), seat[r]].copy()
+        got += play_out(engine, fork, net, seat[r].copy(), fork_bot)
+        values[r, a] = got * to_points
+    return values
+
+
+__all__ = ["DECISIONS", "OPPONENTS", "action_values", "call_values", "fork_values", "play_out", "take_rows", "greedy"]
