@@ -135,7 +135,7 @@ def _card_choice(state: VintBatchState, live: np.ndarray) -> np.ndarray:
 
 #: Who sits in the other seats while a decision is valued (``action_values``'s ``opponents``).
 OPPONENTS = ("self", "rule")
-#: Which decisions are valued: the auction's (calls, Solo Whist's trump choice) or the play's (cards).
+#: Which decisions are valued: the auction's (calls, Solo Whist's trump choice), the play's (cards), or both.
 DECISIONS = {"calls": _auction_choice, "cards": _card_choice,
              "all": lambda state, live: _auction_choice(state, live) | _card_choice(state, live)}
 
@@ -150,7 +150,7 @@ def action_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch
                   fork_chunk: int = 8192, say=None, opponents: str = "self", decisions: str = "calls",
                   keep: float = 1.0, samples: int = 0) -> TeacherData:
     """``deals`` deals of ``game`` played by ``net``, every decision of ``net`` with a choice of the kind
-    ``decisions`` names (``"calls"``: the auction's; ``"cards"``: the play's) valued for each legal action
+    ``decisions`` names (``"calls"``: the auction's; ``"cards"``: the play's; ``"all"``) valued for each legal action
     by rollouts (see the module docstring); with ``keep < 1`` a share ``keep`` of them, drawn from
     ``seed``.  Deal ``k`` is the engine's deal of seed ``seed * 1_000_003 + k``: the data depend on
     ``(net, game, seed, deals, opponents, decisions, keep, samples)`` only.

@@ -45,7 +45,12 @@ def _pinned(small: np.ndarray, hands: list[int], seat: int, solo_whist: bool) ->
 def redeal_row(words: np.ndarray, small: np.ndarray, seat: int, rng: np.random.Generator,
                solo_whist: bool = False, tries: int = 64) -> np.ndarray | None:
     """The ``words`` row of one game with the cards ``seat`` cannot see dealt again (module docstring), or
-    ``None`` when ``tries`` random deals all ran into a seat's voids (the caller drops the sample)."""
+    ``None`` when no deal was found that respects every seat's voids.
+
+    First by rejection (the hidden cards shuffled and cut by the seats' numbers, kept when no seat receives
+    a suit it has shown out of: uniform over the deals consistent with the view), ``tries`` times; then, where
+    voids make that rare, card by card (each card to a seat that may hold it, chosen in proportion to its room
+    left; ``tries`` times), which is consistent but not exactly uniform."""
     hands = [int(words[HAND + s]) for s in range(4)]
     voids = int(words[VOIDS])
     pinned = _pinned(small, hands, seat, solo_whist)
@@ -53,24 +58,45 @@ def redeal_row(words: np.ndarray, small: np.ndarray, seat: int, rng: np.random.G
     room0 = np.array([bin(hands[s] & ~pinned[s]).count("1") for s in range(4)])
     # allowed[suit, s]: seat s has not shown out of suit
     allowed = np.array([[not (voids >> (4 * s + suit)) & 1 for s in range(4)] for suit in range(4)])
+    seat_of = np.repeat(np.arange(4), room0)
+    found = None
+    for _ in range(tries):
+        order = rng.permutation(pool)
+        if allowed[order // 13, seat_of].all():
+            found = order
+            break
+    if found is None:
+        found = _card_by_card(pool, room0, allowed, rng, tries)
+        if found is None:
+            return None
+        pool, seat_of = found
+        found = pool
+    out = words.copy()
+    for s in range(4):
+        new = pinned[s]
+        for card in found[seat_of == s]:
+            new |= 1 << int(card)
+        played = int(words[DEALT + s]) & ~hands[s]
+        out[HAND + s] = np.uint64(new)
+        out[DEALT + s] = np.uint64(played | new)
+    return out
+
+
+def _card_by_card(pool, room0, allowed, rng, tries):
+    """``(cards, seats)``: each card of ``pool`` given to a seat that may hold it, or ``None``."""
     for _ in range(tries):
         room = room0.copy()
-        new = list(pinned)
-        for card in rng.permutation(pool):
+        cards = rng.permutation(pool)
+        seats = np.empty(len(cards), dtype=np.int64)
+        for i, card in enumerate(cards):
             weight = room * allowed[card // 13]
             total = weight.sum()
             if total == 0:
                 break
-            s = int(rng.choice(4, p=weight / total))
-            new[s] |= 1 << int(card)
-            room[s] -= 1
+            seats[i] = rng.choice(4, p=weight / total)
+            room[seats[i]] -= 1
         else:
-            out = words.copy()
-            for s in range(4):
-                played = int(words[DEALT + s]) & ~hands[s]
-                out[HAND + s] = np.uint64(new[s])
-                out[DEALT + s] = np.uint64(played | new[s])
-            return out
+            return cards, seats
     return None
 
 
