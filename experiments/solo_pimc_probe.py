@@ -9,7 +9,7 @@ The network plays each deal four times, once in each seat against the engine's c
 - **true values**: each legal action forked on the real deal and played out by the network and the bots
   (``action_values(..., samples=0)``, :mod:`vint_env.training.engine_values`);
 - **search values**: the same forks on ``--samples`` deals of the cards the seat cannot see, dealt again
-  consistently with its view (``samples=K``, :mod:`vint_env.vector.redeal`): a PIMC search whose
+  consistently with its view (``samples=K``, :mod:`vint_env.training.redeal`): a PIMC search whose
   rollouts are the network's own play.
 
 The search's choice (its best action where it beats the network's by more than a margin) judged on the

@@ -167,7 +167,8 @@ def test_a_search_values_the_same_decisions_on_deals_dealt_again(monkeypatch):
     assert (np.isnan(search.values) == ~search.masks).all()
     assert not np.allclose(search.values, true.values, equal_nan=True)  # other deals, other outcomes
     # Deals "dealt again" as they were: the search's values are the true deal's.
-    monkeypatch.setattr(engine_values, "redeal_hidden", lambda engine, state, seats, rng: np.ones(state.batch_size, bool))
+    monkeypatch.setattr(engine_values, "deals_like", lambda engine, state, seats, samples, rng: engine_values.take_rows(
+        state, np.repeat(np.arange(state.batch_size), samples)))
     same = engine_values.action_values(net, g, seed, deals, batch=4, opponents="rule", decisions="all", keep=0.5,
                                        samples=3)
     np.testing.assert_allclose(same.values, true.values)

@@ -16,7 +16,7 @@ decisions are valued for the table the network meets in an evaluation against th
 table of copies of itself.  :func:`call_values` is the calls alone.
 
 With ``samples=K`` the forks are played on ``K`` deals of the cards the deciding seat cannot see, dealt
-again consistently with its view (:mod:`vint_env.vector.redeal`), and an action's value is its mean
+again consistently with its view (:mod:`vint_env.training.redeal`), and an action's value is its mean
 outcome over them: a search on information (PIMC) whose rollouts are the network's own play, on the
 same decisions, row for row, as the true deal's values.
 
@@ -38,9 +38,9 @@ import torch
 
 from vint_env.games import Game
 from vint_env.cards import NUM_CARDS
-from vint_env.vector.redeal import redeal_hidden
 from vint_env.vector.state import VintBatchState
 
+from .redeal import deals_like
 from .teacher_data import TeacherData
 
 
@@ -157,7 +157,7 @@ def action_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch
 
     ``samples=0``: each value is the outcome on the true deal.  ``samples=K``: a search on what the seat
     knows (PIMC): the mean outcome over ``K`` deals of the cards it cannot see, dealt again consistently
-    with its view (:func:`vint_env.vector.redeal.redeal_hidden`), each played out as above; the decisions
+    with its view (:func:`vint_env.training.redeal.deals_like`), each played out as above; the decisions
     (and the rows) are the same as with ``samples=0``, so the two can be compared row by row.
 
     ``opponents="self"``: ``net`` plays all four seats, and every seat's calls are valued with ``net`` in
@@ -223,15 +223,11 @@ def action_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch
         mine = greedy(net, obs, mask)
         if samples:                              # the same forks on deals the seat cannot tell apart
             rep = np.repeat(np.arange(snap.batch_size), samples)
-            dealt = take_rows(snap, rep)
-            ok = redeal_hidden(engine, dealt, seat[rep], deal_again)
+            dealt = deals_like(engine, snap, seat, samples, deal_again)
             per_deal = fork_values(engine, dealt, None if snap_bot is None else snap_bot.take_rows(snap.batch_size, rep),
                                    seat[rep], mask[rep], net, to_points, fork_chunk)
-            per_deal[~ok] = np.nan
-            per_deal = per_deal.reshape(snap.batch_size, samples, -1)
-            seen = (~np.isnan(per_deal)).sum(1)
-            values = np.where(seen > 0, np.nansum(per_deal, 1) / np.maximum(seen, 1), np.nan).astype(np.float32)
-            rollouts = int(mask[rep][ok].sum())
+            values = per_deal.reshape(snap.batch_size, samples, -1).mean(1)
+            rollouts = int(mask[rep].sum())
         else:
             values = fork_values(engine, snap, snap_bot, seat, mask, net, to_points, fork_chunk)
             rollouts = int(mask.sum())
