@@ -32,6 +32,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from training.recipe_log import recipe_log
 from vint_env import games
 from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
 from vint_env.atomic import atomic_write
@@ -136,18 +137,9 @@ def train_calls(net: torch.nn.Module, data: TeacherData, true: np.ndarray, targe
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
     t_start = time.perf_counter()
-    log = open(out / "recipe.log", "a", encoding="utf-8")
-
-    def say(msg: str) -> None:
-        line = f"[{time.strftime('%H:%M:%S')} +{(time.perf_counter() - t_start) / 60:.1f} min] {msg}"
-        print(line, flush=True)
-        log.write(line + "\n")
-        log.flush()
-
-    say("command: python -m training.solo_search_calls " + " ".join(argv if argv is not None else sys.argv[1:]))
+    say = recipe_log(out, "training.solo_search_calls", argv)
     chunks = [(i, min(args.chunk, args.deals - first)) for i, first in enumerate(range(0, args.deals, args.chunk))]
     path_of = {i: out / f"chunk-s{args.seed}-k{args.samples}-{i:04d}-{n}.npz" for i, n in chunks}
     todo = [(i, n) for i, n in chunks if not path_of[i].is_file()]

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from training.recipe_log import recipe_log
 from vint_env import games
 from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
 from vint_env.atomic import atomic_write
@@ -110,18 +111,9 @@ def save_round(path: Path, start: dict, net: torch.nn.Module, recipe: dict) -> N
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(1)
-    log = open(out / "recipe.log", "a", encoding="utf-8")
     t_start = time.perf_counter()
-
-    def say(msg: str) -> None:
-        line = f"[{time.strftime('%H:%M:%S')} +{(time.perf_counter() - t_start) / 60:.1f} min] {msg}"
-        print(line, flush=True)
-        log.write(line + "\n")
-        log.flush()
-
-    say("command: python -m training.solo_standalone " + " ".join(argv if argv is not None else sys.argv[1:]))
+    say = recipe_log(out, "training.solo_standalone", argv)
     start = load_checkpoint(args.start, game=GAME)
     shipped_net = network_from_checkpoint(start, args.start)
 
