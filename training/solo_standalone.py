@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from training.recipe_log import recipe_log
+from training import recipe_log
 from vint_env import games
 from vint_env.agents.learned.policy import load_checkpoint, network_from_checkpoint, save_checkpoint
 from vint_env.atomic import atomic_write
