@@ -224,8 +224,8 @@ def action_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch
         if samples:                              # the same forks on deals the seat cannot tell apart
             rep = np.repeat(np.arange(snap.batch_size), samples)
             dealt = deals_like(engine, snap, seat, samples, deal_again)
-            per_deal = fork_values(engine, dealt, None if snap_bot is None else snap_bot.take_rows(snap.batch_size, rep),
-                                   seat[rep], mask[rep], net, to_points, fork_chunk)
+            dealt_bot = None if snap_bot is None else snap_bot.take_rows(snap.batch_size, rep)
+            per_deal = fork_values(engine, dealt, dealt_bot, seat[rep], mask[rep], net, to_points, fork_chunk)
             values = per_deal.reshape(snap.batch_size, samples, -1).mean(1)
             rollouts = int(mask[rep].sum())
         else:
