@@ -57,6 +57,7 @@ from ..rules.solo_whist_payments import PAYMENT_VARIANTS
 from . import four_seat_kernels
 from .deals import as_dealers, as_hand_array, as_turned, check_deal_list, seed_keys, start_deals
 from . import vint2p_kernels
+from .tables import SOLO_OPEN_MISERE
 from .state import (COL, NUM_SMALL, NUM_WORDS, ORIGINAL, VINT2P_NUM_SMALL, VINT2P_NUM_WORDS, WIDOW_WORD, KernelOptions,
                     StateLayout, VintBatchState, admit)
 
@@ -213,6 +214,14 @@ class BatchEngine:
             raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r:.80}")
         seal = admit(state, self.layout).under(self.spec)
         return self._impl.random_legal(state, rng.random(state.batch_size), self.spec, seal)
+
+    def face_up(self, state: VintBatchState) -> np.ndarray:
+        """``[B, 4]`` card masks (uint64): the cards each seat holds that every seat sees, by the game's rules (here
+        the turned card while its holder holds it: Whist, Solo Whist; none in Vint)."""
+        self.check_state(state)
+        turned = state.small[:, COL["turned"]].astype(np.int64)
+        card = np.where(turned >= 0, np.left_shift(np.uint64(1), np.maximum(turned, 0).astype(np.uint64)), np.uint64(0))
+        return state.hands & card[:, None]
 
     def deciding_players(self, state: VintBatchState) -> np.ndarray:
         """The agent (its seat number, ``player_i``) who decides now in each game, -1 once a deal is over: the seat
@@ -374,6 +383,17 @@ class SoloWhistEngine(BatchEngine):
                                        reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.payments = payments
 
+    def face_up(self, state: VintBatchState) -> np.ndarray:
+        """The turned card while held, and an open misère hand from the end of the first trick on
+        (docs/rules/solo_whist.md): ``[B, 4]`` card masks."""
+        shown = super().face_up(state)
+        exposed = ((state.small[:, COL["highest"]] == SOLO_OPEN_MISERE) & (state.small[:, COL["tricks_played"]] >= 1)
+                   & (state.small[:, COL["declarer"]] >= 0))
+        rows = np.flatnonzero(exposed)
+        declarer = state.small[rows, COL["declarer"]].astype(np.int64)
+        shown[rows, declarer] = state.hands[rows, declarer]
+        return shown
+
 
 class Vint2pEngine(BatchEngine):
     """Batched two-player Vint deals (docs/rules/vint2p.md), the five ways: ``vint2p_v0``'s observations, actions
@@ -407,6 +427,10 @@ class Vint2pEngine(BatchEngine):
                                        reward_scale=reward_scale), backend, obs_dtype, auto_reset, parallel)
         self.way, self.auction, self.passout, self.honours = o["way"], o["auction"], o["passout"], o["honours"]
         self.game_bonus, self.game_race = o["game_bonus"], o["game_race"]
+
+    def face_up(self, state: VintBatchState) -> np.ndarray:
+        raise ValueError("face_up reads four-seat games (Vint, Whist, Solo Whist), not Vint2pEngine's (what a player of"
+                         " two-player Vint sees of the hands follows each way's own rules)")
 
     def deciding_players(self, state: VintBatchState) -> np.ndarray:
         """The player (0, 1) who decides now in each game (for his own hand or his dummy), -1 once over."""
