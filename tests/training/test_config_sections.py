@@ -28,7 +28,7 @@ BASELINES = ROOT / "vint_env" / "baselines"
 #: The resolved values of every shipped config on main before the sections (6aca709), key by key.
 RESOLVED = json.loads((ROOT / "tests" / "data" / "shipped_configs_resolved.json").read_text())
 #: Keys added since, with the default every shipped config keeps (the run trains as before the key existed).
-ADDED_SINCE = {"device": "auto"}
+ADDED_SINCE = {"device": "auto", "teacher_engine": False}
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -187,6 +187,7 @@ class TeacherDataConfig:
     teacher_deals: int = key(1000, ge=1, le=10 ** 8)  # deals of teacher data (cached in <runs_dir>/teacher_cache)
     teacher_workers: int = key(1, ge=1, le=256)       # processes that play the teacher's deals
     teacher_cache: bool = key(True)                   # keep the teacher data on disk
+    teacher_engine: bool = key(False)                 # play them on the batched engine (engine_teacher.py)
 
 
 @dataclass
@@ -400,6 +401,25 @@ def _check_relations(cfg: PPOConfig) -> None:
             check_values(vt.teacher_values, record, run.env_kwargs)
         except ValueError as e:
             need(False, str(e))
+    if td.teacher_engine:
+        from .engine_teacher import ENGINE_TEACHERS, ENGINE_VALUES
+        try:
+            kind = parse_spec(td.teacher).kind if td.teacher else ""
+        except AgentSpecError as e:
+            raise ConfigError(f"teacher: {e}") from None
+        need(record.engine_rule_bot is not None,
+             f"teacher_engine plays the teacher with the rule bot compiled for the batched engine; {record.name} "
+             f"has none (games with one: {', '.join(g.name for g in _games.all_games() if g.engine_rule_bot)})")
+        need(vt.teacher_values in ENGINE_VALUES,
+             f"teacher_engine makes teacher_values {ENGINE_VALUES}, not {vt.teacher_values!r}")
+        need(kind in ENGINE_TEACHERS,
+             f"teacher_engine plays the teacher kinds {ENGINE_TEACHERS} (the rule bot, a residual agent over it), "
+             f"not teacher={td.teacher!r}")
+        from .vector_source import engine_options
+        extra = set(run.env_kwargs) - set(engine_options(record.engine_class()))
+        need(not extra, f"teacher_engine: the batched engine does not take env_kwargs {sorted(extra)}")
+        need(run.env_kwargs.get("episode", "deal") == "deal",
+             f"teacher_engine plays deal episodes only, not episode={run.env_kwargs.get('episode')!r}")
     need(ini.kl_coef == 0 or (td.teacher and cl.bc_epochs > 0) or ini.init_from,
          f"kl_coef={ini.kl_coef:g} pulls toward the cloned teacher: it needs a teacher and bc_epochs >= 1 "
          f"(or init_from: the checkpoint it starts from)")

@@ -92,9 +92,11 @@ def greedy(net, obs: np.ndarray, mask: np.ndarray, chunk: int = 4096) -> np.ndar
 
 def _actions(net, state: VintBatchState, live: np.ndarray, learner: np.ndarray | None, bot) -> np.ndarray:
     """The action of every live game: the network's (greedy) in every seat, or, with a rule ``bot``, the
-    network's where the seat to move is the game's ``learner`` seat and the bot's elsewhere."""
+    network's where the seat to move is the game's ``learner`` seat and the bot's elsewhere (``net=None``:
+    the bot's in every seat)."""
     act = np.zeros(state.batch_size, dtype=np.int64)
-    mine = live if bot is None else live & (state.current_player == learner)
+    mine = (np.zeros_like(live) if net is None else live if bot is None
+            else live & (state.current_player == learner))
     if mine.any():
         act[mine] = greedy(net, state.observation[mine], state.legal_action_mask[mine])
     if bot is not None and (live & ~mine).any():
@@ -105,7 +107,8 @@ def _actions(net, state: VintBatchState, live: np.ndarray, learner: np.ndarray |
 def play_out(engine, state: VintBatchState, net, seats: np.ndarray, bot=None) -> np.ndarray:
     """Play every game of ``state`` (auto-reset off) to the end of its deal with ``net`` (greedy) in all
     seats, or, with the engine's rule ``bot`` (its memory of these games), ``net`` in seat ``seats[b]`` only
-    and the bot in the other three; ``[B]`` the rewards seat ``seats[b]`` receives on the way (env units).
+    and the bot in the other three (``net=None``: the bot, or a teacher with its interface, in all four);
+    ``[B]`` the rewards seat ``seats[b]`` receives on the way (env units).
     Plays ``state`` on."""
     got = np.zeros(state.batch_size)
     rows = np.arange(state.batch_size)

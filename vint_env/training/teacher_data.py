@@ -207,14 +207,17 @@ def generate(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, 
 
 
 # ----------------------------------------------------------------------------- cache
-def cache_key(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, values: str = "") -> str:
+def cache_key(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, values: str = "",
+              engine: bool = False) -> str:
     """File name of the cached data: readable game/teacher/seed/size, and a hash of everything that
     changes the data (env options, the teacher spec, a checkpoint teacher's file content, the game's
-    observation layout: data cached before observation blocks were added are not reused).  The game is
-    written by its env name (``whist_v0``), as the caches made before the game's one spelling were."""
+    observation layout: data cached before observation blocks were added are not reused; data played on the
+    batched engine, ``engine``, apart from the envs').  The game is written by its env name (``whist_v0``), as
+    the caches made before the game's one spelling were."""
     layout = game.layout
     ident = {"format": FORMAT, "game": game.env_name, "env_kwargs": env_kwargs or {}, "teacher": teacher,
              "seed": seed, "deals": deals, **({"values": values} if values else {}),
+             **({"engine": True} if engine else {}),
              "layout": [layout.name, [[b.name, list(b.shape)] for b in layout.blocks.values()]]}
     spec = parse_spec(teacher)
     for label, path, role in spec.paths(defaults=False):     # a checkpoint teacher: its file's content
@@ -222,18 +225,21 @@ def cache_key(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int,
             ident.setdefault("checkpoint_sha256", hashlib.sha256(path.read_bytes()).hexdigest())
     digest = hashlib.sha256(json.dumps(ident, sort_keys=True, default=str).encode()).hexdigest()[:12]
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", teacher)[:40]
-    return f"{game.env_name}-{slug}{'-' + values + 'values' if values else ''}-seed{seed}-{deals}deals-{digest}.npz"
+    return (f"{game.env_name}-{slug}{'-' + values + 'values' if values else ''}{'-engine' if engine else ''}"
+            f"-seed{seed}-{deals}deals-{digest}.npz")
 
 
 def teacher_data(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
                  cache_dir: str | Path | None = None, say=None,
-                 values: str = "", progress=None) -> tuple[TeacherData, Path | None, bool]:
+                 values: str = "", progress=None, engine: bool = False) -> tuple[TeacherData, Path | None, bool]:
     """``(data, cache file or None, whether it came from the cache)``; generated and cached if absent,
-    as the stage ``teacher data`` of ``progress`` (:mod:`vint_env.training.progress`; a bar of deals)."""
+    as the stage ``teacher data`` of ``progress`` (:mod:`vint_env.training.progress`; a bar of deals).
+    ``engine``: the deals played on the batched engine (:mod:`vint_env.training.engine_teacher`: the same
+    rows, one process) instead of in ``workers`` processes of envs."""
     from .progress import Quiet
     say = say or (lambda msg: None)
     progress = progress or Quiet(say)
-    path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals, values) if cache_dir else None
+    path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals, values, engine) if cache_dir else None
     if path is not None and path.is_file():
         try:
             data = TeacherData.load(path)
@@ -242,12 +248,17 @@ def teacher_data(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: i
         except Exception as e:  # a damaged or foreign file: make it again
             say(f"teacher data: cannot read {path} ({type(e).__name__}: {e}); generating it again")
     t0 = time.perf_counter()
-    say(f"teacher data: {teacher!r} plays {deals} deals of {game.name} in all seats ({workers} process(es))"
+    where = "on the batched engine" if engine else f"({workers} process(es))"
+    say(f"teacher data: {teacher!r} plays {deals} deals of {game.name} in all seats {where}"
         + (", every card valued double-dummy" if values == "dd" else "")
         + (", every action valued by rollouts" if values == "rollout" else "")
         + (", every call valued by rollouts" if values == "rollout_auction" else "") + " ...")
     with progress.stage("teacher data", deals, "deal") as bar:
-        data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values, on_deals=bar.update)
+        if engine:
+            from .engine_teacher import generate_on_engine
+            data = generate_on_engine(game, env_kwargs, teacher, seed, deals, values=values, on_deals=bar.update)
+        else:
+            data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values, on_deals=bar.update)
     say(f"teacher data: {len(data)} decisions in {time.perf_counter() - t0:.0f} s"
         + (f", cached in {path}" if path is not None else ""))
     if path is not None:

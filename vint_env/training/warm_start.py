@@ -66,7 +66,8 @@ def clone_teacher(cfg, game, net: nn.Module, seconds, say, progress=None) -> tup
     data, _, cached = teacher_data(game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed,
                                    cfg.teacher_data.teacher_deals, cfg.teacher_data.teacher_workers,
                                    Path(cfg.run.runs_dir) / "teacher_cache" if cfg.teacher_data.teacher_cache else None,
-                                   say=say, values=cfg.value_targets.teacher_values, progress=progress)
+                                   say=say, values=cfg.value_targets.teacher_values, progress=progress,
+                                   engine=cfg.teacher_data.teacher_engine)
     t1 = time.perf_counter()
 
     def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
