@@ -60,9 +60,9 @@ def test_the_data_do_not_depend_on_the_engine_batch():
 
 def test_engine_data_are_cached_apart_and_read_back(tmp_path):
     assert cache_key(SOLO, {}, "rule", 1, 5) != cache_key(SOLO, {}, "rule", 1, 5, engine=True)
-    made, path, cached = teacher_data(SOLO, {}, "rule", 1, 5, cache_dir=tmp_path, engine=True)
+    made, path, cached = teacher_data(SOLO, {}, "rule", 1, 5, cache_dir=tmp_path, engine_generate=generate_on_engine)
     assert not cached and path.is_file() and "-engine-" in path.name
-    again, _, cached = teacher_data(SOLO, {}, "rule", 1, 5, cache_dir=tmp_path, engine=True)
+    again, _, cached = teacher_data(SOLO, {}, "rule", 1, 5, cache_dir=tmp_path, engine_generate=generate_on_engine)
     assert cached
     assert_same(made, again)
 

@@ -231,14 +231,16 @@ def cache_key(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int,
 
 def teacher_data(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: int, workers: int = 1,
                  cache_dir: str | Path | None = None, say=None,
-                 values: str = "", progress=None, engine: bool = False) -> tuple[TeacherData, Path | None, bool]:
+                 values: str = "", progress=None, engine_generate=None) -> tuple[TeacherData, Path | None, bool]:
     """``(data, cache file or None, whether it came from the cache)``; generated and cached if absent,
     as the stage ``teacher data`` of ``progress`` (:mod:`vint_env.training.progress`; a bar of deals).
-    ``engine``: the deals played on the batched engine (:mod:`vint_env.training.engine_teacher`: the same
-    rows, one process) instead of in ``workers`` processes of envs."""
+    ``engine_generate``: the function that plays the deals on the batched engine instead of in ``workers``
+    processes of envs (:func:`vint_env.training.engine_teacher.generate_on_engine`: the same rows, one
+    process; passed in, so that this module does not import the engine's), its data cached apart."""
     from .progress import Quiet
     say = say or (lambda msg: None)
     progress = progress or Quiet(say)
+    engine = engine_generate is not None
     path = Path(cache_dir) / cache_key(game, env_kwargs, teacher, seed, deals, values, engine) if cache_dir else None
     if path is not None and path.is_file():
         try:
@@ -255,8 +257,7 @@ def teacher_data(game: Game, env_kwargs: dict, teacher: str, seed: int, deals: i
         + (", every call valued by rollouts" if values == "rollout_auction" else "") + " ...")
     with progress.stage("teacher data", deals, "deal") as bar:
         if engine:
-            from .engine_teacher import generate_on_engine
-            data = generate_on_engine(game, env_kwargs, teacher, seed, deals, values=values, on_deals=bar.update)
+            data = engine_generate(game, env_kwargs, teacher, seed, deals, values=values, on_deals=bar.update)
         else:
             data = generate(game, env_kwargs, teacher, seed, deals, workers, values=values, on_deals=bar.update)
     say(f"teacher data: {len(data)} decisions in {time.perf_counter() - t0:.0f} s"

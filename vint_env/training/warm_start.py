@@ -61,13 +61,14 @@ def clone_teacher(cfg, game, net: nn.Module, seconds, say, progress=None) -> tup
     two minibatches once it reaches ``max_minutes``, as the PPO updates would; ``say`` takes progress notes,
     ``progress`` (:mod:`vint_env.training.progress`) the stages ``teacher data`` and ``cloning``."""
     from .imitation import behaviour_clone
+    from .engine_teacher import generate_on_engine
     from .teacher_data import teacher_data
     t0 = time.perf_counter()
     data, _, cached = teacher_data(game, cfg.run.env_kwargs, cfg.teacher_data.teacher, cfg.run.seed,
                                    cfg.teacher_data.teacher_deals, cfg.teacher_data.teacher_workers,
                                    Path(cfg.run.runs_dir) / "teacher_cache" if cfg.teacher_data.teacher_cache else None,
                                    say=say, values=cfg.value_targets.teacher_values, progress=progress,
-                                   engine=cfg.teacher_data.teacher_engine)
+                                   engine_generate=generate_on_engine if cfg.teacher_data.teacher_engine else None)
     t1 = time.perf_counter()
 
     def stop() -> bool:   # the clock only: no env step is taken while cloning (total_timesteps may be 0)
