@@ -23,10 +23,11 @@ from __future__ import annotations
 import numpy as np
 import torch
 
+from vint_env.agents.learned.residual import judged_rows, residual_choice
 from vint_env.cards import NUM_CARDS
 from vint_env.games import Game
 
-from .engine_values import fork_values, take_rows
+from .engine_values import fork_values, join_states, take_rows
 from .teacher_data import TeacherData, deal_seeds
 
 #: The value kinds the engine's teacher data has: none, or the calls' values by rollouts.
@@ -53,24 +54,12 @@ class EngineTeacher:
         if self.critic is None or rows.size == 0:
             return base
         mask = state.legal_action_mask[rows].astype(bool)
-        card = base < NUM_CARDS
-        judged = mask.sum(1) > 1
-        if self.kind == "cards":
-            judged &= card
-            mask[:, NUM_CARDS:] = False
-        elif self.kind == "auction":
-            judged &= ~card
-            mask[:, :NUM_CARDS] = False
-        if not judged.any():
+        at = np.flatnonzero(judged_rows(mask, base, self.kind))     # the others need no forward pass
+        if at.size == 0:
             return base
-        at = np.flatnonzero(judged)
         obs = torch.as_tensor(np.asarray(state.observation[rows[at]], dtype=np.float32))
-        logits = self.critic(obs)[0].numpy()
-        masked = np.where(mask[at], logits, -np.inf)
-        best = masked.argmax(1)
-        gain = masked[np.arange(at.size), best] - masked[np.arange(at.size), base[at]]
         out = base.copy()
-        out[at] = np.where(gain > self.margin, best, base[at])
+        out[at] = residual_choice(self.critic(obs)[0].numpy(), mask[at], base[at], self.margin, self.kind)
         return out
 
     def take_rows(self, batch_size: int, rows) -> EngineTeacher:
@@ -151,8 +140,7 @@ def engine_teacher_data(game: Game, env_kwargs: dict, teacher: str, seed: int, f
         forced = auction & (cat["mask"].sum(1) == 1)
         table[forced, cat["action"][forced]] = 0.0
         if snaps:
-            snap = snaps[0] if len(snaps) == 1 else type(snaps[0])(
-                **{k: np.concatenate([getattr(s, k) for s in snaps]) for k in vars(snaps[0])})
+            snap = join_states(snaps)
             r = np.concatenate(snap_rows)
             taken = cat["action"][r]
             others = cat["mask"][r].copy()

@@ -49,6 +49,11 @@ def take_rows(state: VintBatchState, idx: np.ndarray) -> VintBatchState:
     return VintBatchState(**{k: v[idx] for k, v in vars(state).items()})
 
 
+def join_states(states: list[VintBatchState]) -> VintBatchState:
+    """A new batch state holding copies of the games of ``states``, one batch after the other."""
+    return VintBatchState(**{k: np.concatenate([getattr(s, k) for s in states]) for k in vars(states[0])})
+
+
 class PolicyLogits:
     """The policy logits of ``net`` alone (no value head), the first layer of an MLP read sparsely.
 
@@ -217,8 +222,7 @@ def action_values(net: torch.nn.Module, game: Game, seed: int, deals: int, batch
             live = live & ~state.terminated
         if not snaps:
             continue
-        snap = take_rows(snaps[0], np.arange(snaps[0].batch_size)) if len(snaps) == 1 else VintBatchState(
-            **{k: np.concatenate([getattr(s, k) for s in snaps]) for k in vars(snaps[0])})
+        snap = join_states(snaps)
         deal_of = np.concatenate(snap_deal)
         snap_bot = None if bot is None else type(bot).joined(snap_bots)
         obs, mask = snap.observation.astype(np.float32), snap.legal_action_mask.astype(bool)
@@ -261,4 +265,4 @@ def fork_values(engine, snap: VintBatchState, snap_bot, seat: np.ndarray, mask: 
     return values
 
 
-__all__ = ["DECISIONS", "OPPONENTS", "action_values", "call_values", "fork_values", "play_out", "take_rows", "greedy"]
+__all__ = ["DECISIONS", "OPPONENTS", "action_values", "call_values", "fork_values", "play_out", "take_rows", "join_states", "greedy"]

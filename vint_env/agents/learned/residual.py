@@ -26,7 +26,7 @@ import numpy as np
 import torch
 
 from ...cards import NUM_CARDS   # actions 0..51 are the cards in every game
-from ..base import Agent, legal_actions
+from ..base import Agent
 
 BASES = ("rule",)
 ACTIONS = ("cards", "auction", "all")
@@ -45,6 +45,33 @@ def check_residual(spec, where: str = "checkpoint") -> dict:
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not margin >= 0:
         raise ValueError(f"{where}: residual margin must be a number >= 0 (logits), got {margin!r}")
     return {"base": spec["base"], "margin": float(margin), "actions": spec["actions"]}
+
+
+def judged_rows(mask: np.ndarray, base: np.ndarray, actions: str) -> np.ndarray:
+    """``[N]`` bool: the decisions the network may override (more than one legal action, and a base action of
+    the kind ``actions`` names: ``cards`` 0..51, ``auction`` the rest, ``all``); the others need no forward pass."""
+    card = np.asarray(base) < NUM_CARDS
+    judged = np.asarray(mask, dtype=bool).sum(1) > 1
+    return judged & card if actions == "cards" else judged & ~card if actions == "auction" else judged
+
+
+def residual_choice(logits: np.ndarray, mask: np.ndarray, base: np.ndarray, margin: float, actions: str) -> np.ndarray:
+    """``[N]``: the residual rule, row by row: the base agent's action ``base``, or the network's best legal
+    action of the kind ``actions`` may override where its logit exceeds the base action's by more than
+    ``margin`` (``logits`` ``[N, A]``, ``mask`` ``[N, A]`` the legal actions); a forced action, or a base action
+    of a kind the network may not override, stays."""
+    mask = np.asarray(mask, dtype=bool).copy()
+    base = np.asarray(base, dtype=np.int64)
+    judged = judged_rows(mask, base, actions)
+    if actions == "cards":
+        mask[:, NUM_CARDS:] = False
+    elif actions == "auction":
+        mask[:, :NUM_CARDS] = False
+    masked = np.where(mask, logits, -np.inf)
+    best = masked.argmax(1)
+    rows = np.arange(len(base))
+    gain = masked[rows, best] - masked[rows, base]
+    return np.where(judged & (gain > margin), best, base)
 
 
 class ResidualAgent(Agent):
@@ -68,25 +95,16 @@ class ResidualAgent(Agent):
 
     @torch.no_grad()
     def act(self, observation: dict, env=None, agent: str | None = None) -> int:
-        legal = legal_actions(observation)
         base = int(self.base.act(observation, env=env, agent=agent))
         self.decisions += 1
-        card = base < NUM_CARDS
-        if len(legal) == 1 or (self.actions == "cards" and not card) or (self.actions == "auction" and card):
+        mask = np.asarray(observation["action_mask"]).astype(bool)[None]
+        if not judged_rows(mask, [base], self.actions)[0]:
             return base
         obs = torch.as_tensor(np.asarray(observation["observation"], dtype=np.float32)[None])
-        logits = self.policy.network(obs)[0][0].numpy()
-        mask = np.asarray(observation["action_mask"]).astype(bool)
-        if self.actions == "cards":
-            mask[NUM_CARDS:] = False
-        elif self.actions == "auction":
-            mask[:NUM_CARDS] = False
-        masked = np.where(mask, logits, -np.inf)
-        best = int(masked.argmax())
-        if masked[best] - masked[base] > self.margin:
-            self.overrides += 1
-            return best
-        return base
+        logits = self.policy.network(obs)[0].numpy()
+        chosen = int(residual_choice(logits, mask, np.array([base]), self.margin, self.actions)[0])
+        self.overrides += chosen != base
+        return chosen
 
 
-__all__ = ["ResidualAgent", "check_residual", "BASES", "ACTIONS"]
+__all__ = ["ResidualAgent", "check_residual", "residual_choice", "judged_rows", "BASES", "ACTIONS"]
